@@ -1,0 +1,243 @@
+"""Moves as values: Place, Exchange, Pass; read and written in GCG notation.
+
+A :class:`Place` lists one code per square of the main word from its first square;
+``0`` marks a square already occupied (a letter played through).
+
+>>> m = parse_move("8D WIND.")
+>>> m.row, m.col, m.down, m.tiles[-1]
+(7, 3, False, 0)
+>>> m.notation(ENGLISH)
+'8D WIND.'
+>>> parse_move("-AEI").notation(ENGLISH), parse_move("pass").notation(ENGLISH)
+('-AEI', '-')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
+
+from lexiko.board import format_position, parse_position, square_name
+from lexiko.errors import NotationError
+from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, TileSet
+
+if TYPE_CHECKING:
+    from lexiko.board import Board
+
+__all__ = ["Place", "Exchange", "Pass", "Move", "parse_move", "parse_tiles"]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Tiles placed in one line: start square, direction and one code per square."""
+
+    row: int
+    col: int
+    down: bool
+    tiles: tuple[int, ...]
+
+    @property
+    def position(self) -> str:
+        """``8D`` (across) or ``D8`` (down)."""
+        return format_position(self.row, self.col, self.down)
+
+    @property
+    def tile_count(self) -> int:
+        """Number of tiles taken from the rack."""
+        return sum(1 for t in self.tiles if t)
+
+    def squares(self) -> Iterator[tuple[int, int, int]]:
+        """Row, column and code of every square of the word (code 0 where played through)."""
+        dr, dc = (1, 0) if self.down else (0, 1)
+        for i, code in enumerate(self.tiles):
+            yield self.row + dr * i, self.col + dc * i, code
+
+    def new_tiles(self) -> Iterator[tuple[int, int, int]]:
+        """Row, column and code of each tile placed."""
+        return ((r, c, t) for r, c, t in self.squares() if t)
+
+    def rack_tiles(self) -> tuple[int, ...]:
+        """The tiles as they leave the rack: a blank is 0 whatever letter it stands for."""
+        return tuple(0 if t & BLANK else t for t in self.tiles if t)
+
+    def notation(self, tiles: TileSet = ENGLISH, board: Board | None = None) -> str:
+        """GCG notation. Played-through letters are ``.`` or, given the board, the
+        letters in parentheses.
+
+        >>> from lexiko.board import Board
+        >>> b = Board.empty().place(parse_move("8D WINDY"))
+        >>> parse_move("H7 A.E").notation(ENGLISH, b)
+        'H7 A(Y)E'
+        """
+        out: list[str] = []
+        through: list[str] = []
+        for r, c, code in self.squares():
+            if code:
+                if through:
+                    out.append(f"({''.join(through)})")
+                    through = []
+                out.append(tiles.format((code,)))
+            elif board is not None and board.tile_at(r, c):
+                through.append(tiles.format((board.tile_at(r, c),)))
+            else:
+                out.append(".")
+        if through:
+            out.append(f"({''.join(through)})")
+        return f"{self.position} {''.join(out)}"
+
+    def normalized(self, board: Board) -> Place:
+        """The same tiles written as the whole main word on ``board``: extended over
+        adjacent tiles and, for a single tile, in the direction that forms a word
+        (across when both do)."""
+        new = [(r, c, t) for r, c, t in self.new_tiles()]
+        if not new:
+            return self
+        down = self.down
+        if len(new) == 1:
+            r, c, _ = new[0]
+            down = not _touches(board, r, c, False) and _touches(board, r, c, True)
+        n = board.size
+        r0, c0 = new[0][0], new[0][1]
+        rl, cl = new[-1][0], new[-1][1]
+        dr, dc = (1, 0) if down else (0, 1)
+        while 0 <= r0 - dr and 0 <= c0 - dc and board.tile_at(r0 - dr, c0 - dc):
+            r0, c0 = r0 - dr, c0 - dc
+        while rl + dr < n and cl + dc < n and board.tile_at(rl + dr, cl + dc):
+            rl, cl = rl + dr, cl + dc
+        placed = {(r, c): t for r, c, t in new}
+        length = (rl - r0 if down else cl - c0) + 1
+        codes = tuple(placed.get((r0 + dr * i, c0 + dc * i), 0) for i in range(length))
+        return Place(r0, c0, down, codes)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def _touches(board: Board, row: int, col: int, down: bool) -> bool:
+    dr, dc = (1, 0) if down else (0, 1)
+    n = board.size
+    before = 0 <= row - dr and 0 <= col - dc and board.tile_at(row - dr, col - dc)
+    after = row + dr < n and col + dc < n and board.tile_at(row + dr, col + dc)
+    return bool(before or after)
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Tiles put back in the bag (codes as on the rack; 0 is a blank)."""
+
+    tiles: tuple[int, ...]
+
+    def notation(self, tiles: TileSet = ENGLISH, board: Board | None = None) -> str:
+        """``-AEI`` as GCG writes an exchange."""
+        return "-" + tiles.format(tiles.rack_sort(self.tiles))
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A turn with no tiles played or exchanged."""
+
+    def notation(self, tiles: TileSet = ENGLISH, board: Board | None = None) -> str:
+        """``-`` as GCG writes a pass."""
+        return "-"
+
+    def __str__(self) -> str:
+        return "-"
+
+
+Move = Union[Place, Exchange, Pass]
+
+_EXCHANGE_WORDS = re.compile(r"^(?:ex|exch|exchange|swap)\s+(\S+)$", re.IGNORECASE)
+
+
+def parse_tiles(text: str, tiles: TileSet = ENGLISH) -> tuple[int, ...]:
+    """Rack tiles from text (``?`` for a blank); lower-case letters are taken as upper case.
+
+    >>> parse_tiles("aeq?")
+    (1, 5, 17, 0)
+    """
+    return tuple(tiles.parse_token(t.upper()) if t != "?" else 0 for t in tiles.tokens(text))
+
+
+def parse_move(text: str, tiles: TileSet = ENGLISH, board: Board | None = None) -> Move:
+    """Read a move: ``8D WORD`` / ``D8 WORD`` (blanks lower case, played-through letters
+    as ``.`` or in parentheses), ``-ABC`` or ``exchange ABC``, ``-`` or ``pass``.
+
+    Given the board, letters written over occupied squares count as played through,
+    as some programs write them.
+
+    >>> parse_move("h8 CAT").position
+    'H8'
+    >>> parse_move("8H (AB)C").tiles
+    (0, 0, 3)
+    """
+    text = " ".join(text.split())
+    if not text:
+        raise NotationError("empty move: write a play like 8D WORD, an exchange like -ABC, or - to pass")
+    low = text.lower()
+    if low in ("-", "pass", "--"):
+        return Pass()
+    m = _EXCHANGE_WORDS.match(text)
+    if m:
+        return Exchange(parse_tiles(m.group(1), tiles))
+    if text.startswith("-"):
+        body = text[1:].strip()
+        if body.isdigit():
+            raise NotationError(f"{text!r} gives a number of tiles; name the tiles to exchange, like -ABC")
+        return Exchange(parse_tiles(body, tiles))
+    parts = text.split(" ")
+    if len(parts) != 2:
+        raise NotationError(f"{text!r} is not a move: write a play like 8D WORD, an exchange like -ABC, or -")
+    size = board.size if board is not None else 15
+    row, col, down = parse_position(parts[0], size)
+    codes = _word_codes(parts[1], tiles)
+    dr, dc = (1, 0) if down else (0, 1)
+    end_r, end_c = row + dr * (len(codes) - 1), col + dc * (len(codes) - 1)
+    if end_r >= size or end_c >= size:
+        raise NotationError(f"{text!r} runs off the board")
+    out = []
+    for i, (code, through) in enumerate(codes):
+        r, c = row + dr * i, col + dc * i
+        if board is not None and code and board.tile_at(r, c):
+            on_board = board.tile_at(r, c)
+            if on_board & LETTER_MASK != code & LETTER_MASK:
+                raise NotationError(
+                    f"{text!r}: square {square_name(r, c)} holds {board.tiles.face(on_board)}, "
+                    f"not {tiles.face(code)}"
+                )
+            out.append(0)
+        elif through and board is not None and not board.tile_at(r, c):
+            raise NotationError(f"{text!r}: square {square_name(r, c)} is empty; nothing to play through")
+        else:
+            out.append(0 if through else code)
+    return Place(row, col, down, tuple(out))
+
+
+def _word_codes(word: str, tiles: TileSet) -> list[tuple[int, bool]]:
+    """(code, played-through) for each square of a written word."""
+    out: list[tuple[int, bool]] = []
+    inside = False
+    for token in tiles.tokens(word):
+        if token == "(":
+            if inside:
+                raise NotationError(f"nested '(' in {word!r}")
+            inside = True
+        elif token == ")":
+            if not inside:
+                raise NotationError(f"')' without '(' in {word!r}")
+            inside = False
+        elif token == ".":
+            out.append((0, True))
+        elif token == "?":
+            raise NotationError(f"{word!r}: a blank on the board needs its letter, written lower case")
+        else:
+            out.append((tiles.parse_token(token), inside))
+    if inside:
+        raise NotationError(f"unclosed '(' in {word!r}")
+    if not out:
+        raise NotationError(f"{word!r} has no letters")
+    return out

@@ -1,0 +1,279 @@
+"""Rules: every option of the game as one frozen value, and named presets.
+
+>>> r = Rules()
+>>> r.rack_size, r.bingo_bonus, r.challenge_rule, r.scoreless_turn_limit
+(7, 50, 'double', 6)
+>>> preset("nine-tile").rack_size
+9
+>>> finish_line(players=3, level="intermediate").target_score
+100
+>>> r.replace(challenge_rule="void").challenge_rule
+'void'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from lexiko.layouts import Layout, layout
+from lexiko.tiles import TileSet, tile_set
+
+__all__ = [
+    "Rules",
+    "ChallengeRule",
+    "PRESETS",
+    "preset",
+    "family",
+    "finish_line",
+    "TOURNAMENT",
+    "NINE_TILE",
+    "EIGHT_TILE",
+    "SUPER",
+    "TEAMS",
+    "MOBILE",
+    "CLABBERS",
+    "DUPLICATE",
+    "SPANISH",
+    "POLISH",
+    "GERMAN",
+    "FRENCH",
+]
+
+ChallengeRule = Literal["void", "single", "double", "five-point", "ten-point"]
+CHALLENGE_RULES: tuple[str, ...] = ("void", "single", "double", "five-point", "ten-point")
+Variant = Literal["classic", "clabbers", "duplicate"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of the game (see rules.md). Defaults are the tournament rules,
+    except where rules.md names another default (``end_rack_rule``)."""
+
+    name: str = "standard"
+    #: Equipment: tile set and layout by name (see :mod:`lexiko.tiles`, :mod:`lexiko.layouts`).
+    tiles: str = "english"
+    layout: str = "standard15"
+    rack_size: int = 7
+    #: Word list by name (``TWL06``, ``SOWPODS``) or a path to a file of words.
+    lexicon: str = "TWL06"
+    variant: Variant = "classic"
+    min_players: int = 2
+    max_players: int = 4
+    #: Two teams of two: players 1 and 3 against 2 and 4; scores and clocks per team.
+    teams: bool = False
+    draw_for_first: bool = True
+
+    #: Bonus for placing at least ``bingo_tiles`` tiles in one play.
+    bingo_bonus: int = 50
+    bingo_tiles: int = 7
+    first_play_min_tiles: int = 2
+
+    #: Exchange allowed while the bag holds at least this many tiles.
+    exchange_min_bag: int = 7
+    max_exchanges_per_player: int | None = None
+    exchange_is_scoreless: bool = True
+
+    #: The game ends after this many consecutive scoreless turns (0: never).
+    scoreless_turn_limit: int = 6
+    #: ``single``: the player who went out adds every other rack once, each player
+    #: subtracts their own; ``double``: two players, out-player adds twice the other rack.
+    end_rack_rule: Literal["single", "double"] = "single"
+    tiebreak: Literal["none", "before-adjustment"] = "none"
+    #: Finish Line: the game ends when a player (or team) reaches this score.
+    target_score: int | None = None
+
+    challenge_rule: ChallengeRule = "double"
+    #: ``challenged``: points of a failed challenge go to the challenged player (five-
+    #: and ten-point rules); ``challenger``: the challenger loses ``challenge_points``.
+    challenge_penalty_to: Literal["challenged", "challenger"] = "challenged"
+    challenge_points: int = 5
+
+    #: Clock: minutes per player (per team with teams), increment seconds per turn.
+    time_minutes: float | None = None
+    time_increment: float = 0.0
+    max_overtime: float = 10.0
+    overtime_penalty: int = 10
+    #: Team rules: the match ends after this many minutes of play in all.
+    match_minutes: float | None = None
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.challenge_rule not in CHALLENGE_RULES:
+            problems.append(f"challenge_rule must be one of {', '.join(CHALLENGE_RULES)}")
+        try:
+            self.tile_set
+            lay = self.board_layout
+        except ValueError as e:
+            raise ValueError(str(e)) from None
+        if not 1 <= self.rack_size <= lay.size:
+            problems.append(f"rack_size must be 1 to {lay.size}")
+        if not 1 <= self.bingo_tiles:
+            problems.append("bingo_tiles must be at least 1")
+        if not 1 <= self.first_play_min_tiles <= self.rack_size:
+            problems.append("first_play_min_tiles must be between 1 and the rack size")
+        if not 1 <= self.min_players <= self.max_players:
+            problems.append("min_players must be at least 1 and at most max_players")
+        if self.teams and not (self.min_players <= 4 <= self.max_players):
+            problems.append("team play needs four players")
+        if self.exchange_min_bag < 1:
+            problems.append("exchange_min_bag must be at least 1")
+        if self.scoreless_turn_limit < 0:
+            problems.append("scoreless_turn_limit must be 0 (never) or more")
+        if self.end_rack_rule not in ("single", "double"):
+            problems.append("end_rack_rule must be 'single' or 'double'")
+        if self.tiebreak not in ("none", "before-adjustment"):
+            problems.append("tiebreak must be 'none' or 'before-adjustment'")
+        if self.variant not in ("classic", "clabbers", "duplicate"):
+            problems.append("variant must be 'classic', 'clabbers' or 'duplicate'")
+        if self.challenge_penalty_to not in ("challenged", "challenger"):
+            problems.append("challenge_penalty_to must be 'challenged' or 'challenger'")
+        if self.time_minutes is not None and self.time_minutes <= 0:
+            problems.append("time_minutes must be positive")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    @property
+    def tile_set(self) -> TileSet:
+        """The :class:`~lexiko.tiles.TileSet` named by ``tiles``."""
+        return tile_set(self.tiles)
+
+    @property
+    def board_layout(self) -> Layout:
+        """The :class:`~lexiko.layouts.Layout` named by ``layout``."""
+        return layout(self.layout)
+
+    @property
+    def challenge_bonus(self) -> int:
+        """Points a failed challenge gives the challenged player (0 when none)."""
+        if self.challenge_penalty_to == "challenger":
+            return 0
+        return {"five-point": 5, "ten-point": 10}.get(self.challenge_rule, 0)
+
+    @property
+    def challenger_penalty(self) -> int:
+        """Points a failed challenge costs the challenger (0 when none)."""
+        if self.challenge_penalty_to == "challenger" and self.challenge_rule != "void":
+            return self.challenge_points
+        return 0
+
+    @property
+    def failed_challenge_loses_turn(self) -> bool:
+        """True under the double-challenge rule."""
+        return self.challenge_rule == "double"
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated like any Rules)."""
+        return dataclasses.replace(self, **changes)
+
+    def describe(self) -> str:
+        """One line naming the options that differ from ``Rules()``."""
+        base = Rules()
+        diffs = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return f"{self.name}: " + (", ".join(diffs) if diffs else "standard options")
+
+
+TOURNAMENT = Rules(name="tournament", end_rack_rule="double")
+NINE_TILE = Rules(name="nine-tile", rack_size=9, bingo_tiles=7)
+EIGHT_TILE = Rules(name="eight-tile", rack_size=8, bingo_tiles=8)
+SUPER = Rules(name="super", layout="super21", tiles="super-english", end_rack_rule="double")
+MOBILE = Rules(name="mobile", layout="mobile15", tiles="mobile", bingo_bonus=35, challenge_rule="void")
+TEAMS = Rules(
+    name="teams",
+    teams=True,
+    min_players=4,
+    max_players=4,
+    challenge_rule="single",
+    challenge_penalty_to="challenger",
+    challenge_points=5,
+    exchange_min_bag=11,
+    exchange_is_scoreless=False,
+    scoreless_turn_limit=8,
+    time_minutes=15,
+    match_minutes=30,
+    lexicon="SOWPODS",
+)
+CLABBERS = Rules(name="clabbers", variant="clabbers")
+DUPLICATE = Rules(name="duplicate", variant="duplicate", min_players=1, max_players=10_000, challenge_rule="void")
+SPANISH = Rules(name="spanish", tiles="spanish", exchange_min_bag=1, scoreless_turn_limit=12)
+POLISH = Rules(name="polish", tiles="polish", max_exchanges_per_player=3, exchange_is_scoreless=False)
+GERMAN = Rules(name="german", tiles="german", scoreless_turn_limit=4)
+FRENCH = Rules(name="french", tiles="french")
+
+
+def family(players: int = 2) -> Rules:
+    """The seeds' family rules: free (single) challenges, the game ends when every
+    player has passed twice in a row, each player subtracts their own rack, ties go
+    to the higher score before that adjustment."""
+    return Rules(
+        name="family",
+        challenge_rule="single",
+        scoreless_turn_limit=2 * players,
+        end_rack_rule="single",
+        tiebreak="before-adjustment",
+    )
+
+
+_FINISH_TARGETS = {
+    "beginner": {2: 70, 3: 60, 4: 50},
+    "intermediate": {2: 120, 3: 100, 4: 90},
+    "expert": {2: 200, 3: 180, 4: 160},
+}
+
+
+def finish_line(players: int = 2, level: str = "intermediate") -> Rules:
+    """Finish Line: play until a player reaches the target for the number of players
+    and the level (beginner, intermediate, expert)."""
+    try:
+        target = _FINISH_TARGETS[level][players]
+    except KeyError:
+        raise ValueError(
+            f"Finish Line needs 2 to 4 players and a level of {', '.join(_FINISH_TARGETS)}"
+        ) from None
+    return Rules(name=f"finish-line-{level}", target_score=target, challenge_rule="void")
+
+
+PRESETS: dict[str, Rules] = {
+    r.name: r
+    for r in (
+        TOURNAMENT,
+        NINE_TILE,
+        EIGHT_TILE,
+        SUPER,
+        MOBILE,
+        TEAMS,
+        CLABBERS,
+        DUPLICATE,
+        SPANISH,
+        POLISH,
+        GERMAN,
+        FRENCH,
+        Rules(),
+    )
+}
+PRESETS["family"] = family(2)
+PRESETS["finish-line"] = finish_line(2, "intermediate")
+
+
+def preset(name: str, players: int = 2) -> Rules:
+    """The preset of that name; ``family`` and ``finish-line[-level]`` take the number
+    of players into account.
+
+    >>> preset("family", players=3).scoreless_turn_limit
+    6
+    """
+    key = name.lower()
+    if key == "family":
+        return family(players)
+    if key.startswith("finish-line"):
+        level = key[len("finish-line-") :] or "intermediate"
+        return finish_line(players, level)
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise ValueError(f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
