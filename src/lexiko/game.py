@@ -486,12 +486,21 @@ class Game:
         s.bag = bag
         s.racks = racks
 
-    def set_next_draws(self, tiles: Sequence[int]) -> None:
+    def set_next_draws(self, tiles: Sequence[int], *, available_only: bool = False) -> None:
         """Put these tiles (from the bag) on top of it, to be drawn next in this order.
-        For replaying records and setting up puzzles; raises if the bag lacks them."""
+        For replaying records and setting up puzzles; raises if the bag lacks them, or
+        with ``available_only`` stacks just those it holds."""
         s = self._s
         missing = Counter(tiles) - Counter(s.bag)
-        if missing:
+        if missing and available_only:
+            left = Counter(s.bag)
+            kept = []
+            for c in tiles:
+                if left[c]:
+                    left[c] -= 1
+                    kept.append(c)
+            tiles = kept
+        elif missing:
             names = self.tiles.format(self.tiles.rack_sort(list(missing.elements())))
             raise IllegalMoveError(f"the bag has no {names} to draw")
         bag = list(s.bag)
@@ -521,6 +530,63 @@ class Game:
         ev = self._add(player, "time-penalty", points)
         self._undo.append(saved)
         return ev
+
+    @classmethod
+    def from_position(
+        cls,
+        board: Board,
+        racks: Sequence[Sequence[int]],
+        scores: Sequence[int] | None = None,
+        *,
+        players: Sequence[str] | None = None,
+        rules: Rules | None = None,
+        turn: int = 0,
+        scoreless_turns: int = 0,
+        seed: int | None = None,
+        lexicon: WordJudge | None | str = _AUTO,
+    ) -> Game:
+        """A game set up in the middle: the tiles on ``board`` and the given racks are
+        taken from the bag (a blank on the board takes a blank), racks left empty are
+        dealt from what remains. For CGP positions and puzzles.
+
+        >>> b = Board.empty().place(parse_move("8D WINDY"))
+        >>> g = Game.from_position(b, [(1, 2, 3), ()], [32, 0], turn=1, lexicon=None, seed=1)
+        >>> g.bag_count, len(g.rack(1)), g.scores
+        (85, 7, [32, 0])
+        """
+        n = len(racks)
+        names = list(players) if players is not None else [f"Player {i + 1}" for i in range(n)]
+        if len(names) != n:
+            raise GameStateError(f"{len(names)} names for {n} racks")
+        base = rules if rules is not None else Rules()
+        if base.board_layout.size != board.size:
+            raise GameStateError(f"a {board.size}x{board.size} board does not suit {base.name} rules")
+        g = cls(names, base.replace(draw_for_first=False), seed=seed, lexicon=lexicon,
+                first_player=turn, deal=False)
+        st = g._s
+        pool = Counter(st.bag)
+        need = Counter(0 if c & BLANK else c for c in board.cells if c)
+        for r in racks:
+            if len(r) > base.rack_size:
+                raise IllegalMoveError(f"a rack holds at most {base.rack_size} tiles, not {len(r)}")
+            need.update(r)
+        missing = need - pool
+        if missing:
+            names_ = g.tiles.format(g.tiles.rack_sort(list(missing.elements())))
+            raise IllegalMoveError(f"the position uses more tiles than the set holds: {names_} too many")
+        bag = list(st.bag)
+        for c, k in need.items():
+            for _ in range(k):
+                del bag[len(bag) - 1 - bag[::-1].index(c)]
+        st.bag = bag
+        st.board = board
+        st.racks = [list(r) for r in racks]
+        st.scores = list(scores) if scores is not None else [0] * n
+        st.scoreless_run = scoreless_turns
+        for p in range(n):
+            if not st.racks[p]:
+                g._draw(p, base.rack_size)
+        return g
 
     def copy(self) -> Game:
         """An independent copy (for simulations); the copy's shuffles follow the same seed."""

@@ -535,7 +535,8 @@ class _Replay:
         except LexikoError as e:
             raise RecordError(str(e)) from None
         self.game = game
-        for ev in rec.events:
+        for k, ev in enumerate(rec.events):
+            self.k = k
             try:
                 self._event(ev)
             except RecordError:
@@ -625,6 +626,7 @@ class _Replay:
                 raise RecordError(str(e), ev.line) from None
             assert isinstance(move, Place)
             self._check_rack_supplies(ev, move)
+            self._stack_draws(p, Counter(g.rack(p)) - Counter(move.rack_tiles()))
             g.play(move, player=p)
             self._expect(ev, ("play",))
         elif ev.kind == "exchange":
@@ -641,6 +643,8 @@ class _Replay:
                     f"exchanged tiles {self.tiles.format(list(missing.elements()))} are not on the rack {ev.rack}",
                     ev.line,
                 )
+            if ev.tiles:
+                self._stack_draws(p, Counter(rack) - Counter(tiles))
             g.exchange(tiles, player=p)
             self._expect(ev, ("exchange",))
         elif ev.kind == "pass":
@@ -648,6 +652,14 @@ class _Replay:
             self._expect(ev, ("pass",))
         elif ev.kind == "withdrawn":
             last = self._last_play(ev)
+            if ev.rack:
+                shown = _parse_rack(ev.rack, self.tiles, ev.line)
+                if Counter(shown) != Counter(last.rack):
+                    raise RecordError(
+                        f"the withdrawn play's rack {ev.rack} is not the rack it was played from "
+                        f"({self.tiles.format(self.tiles.rack_sort(last.rack))})",
+                        ev.line,
+                    )
             g.challenge(player=self._challenger(last), ruling=False)
             if ev.score == 0 and last.score != 0:
                 # some programs write a withdrawn play as "-- +0" with the total restored
@@ -674,6 +686,39 @@ class _Replay:
                 raise RecordError("time penalty before the end of the game", ev.line)
             g.apply_penalty(p, ev.score)
             self._expect(ev, ("time-penalty",))
+
+    def _next_rack(self, p: int) -> str | None:
+        """The next rack the record shows for player ``p`` after the current event:
+        their next move's rack, their rack at the end, or the tiles an opponent who
+        went out counted from them; None when it cannot be known (a withdrawn play)."""
+        rec = self.rec
+        nick = rec.players[p].nick
+        for ev in rec.events[self.k + 1 :]:
+            if ev.nick == nick:
+                if ev.kind in ("play", "exchange", "pass", "end-rack-penalty"):
+                    return ev.rack
+                if ev.kind in ("withdrawn", "end-rack-bonus"):
+                    return None
+            elif ev.kind == "end-rack-bonus" and len(rec.players) == 2:
+                return ev.tiles
+        return rec.final_racks.get(p)
+
+    def _stack_draws(self, p: int, leave: Counter[int]) -> None:
+        """Put on top of the bag what ``p`` must draw after keeping ``leave`` to hold the
+        next rack the record shows, so the tiles left in the bag at the end are right.
+        Best effort: tiles the bag does not hold are left to :meth:`Game.set_rack`."""
+        text = self._next_rack(p)
+        if not text:
+            return
+        try:
+            nxt = Counter(self.tiles.parse(text))
+        except LexikoError:
+            return
+        if leave - nxt:
+            return  # the record's next rack does not follow from this one
+        draws = list((nxt - leave).elements())
+        if draws:
+            self.game.set_next_draws(draws, available_only=True)
 
     def _check_rack_supplies(self, ev: RecordEvent, move: Place) -> None:
         rack = Counter(self.game.rack(self._player(ev)))
