@@ -49,7 +49,8 @@ def _layout_for(rows: int) -> Layout:
     for lay in LAYOUTS.values():
         if lay.size == rows:
             return lay
-    raise NotationError(f"no board layout has {rows} rows")
+    sizes = ", ".join(str(n) for n in sorted({lay.size for lay in LAYOUTS.values()}))
+    raise NotationError(f"the board has {rows} rows; boards have {sizes}")
 
 
 def parse(text: str, tiles: TileSet = ENGLISH, layout: Layout | None = None) -> CGP:

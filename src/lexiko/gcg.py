@@ -212,13 +212,15 @@ class GameRecord:
                 letters.update(ch.upper() for ch in text if ch.isalpha())
         lex = self.pragmas.get("lexicon", "").upper()
         by_lexicon = {"OSPS": "polish", "FISE": "spanish", "FILE": "spanish", "ODS": "french", "RD": "german"}
-        for prefix, ts in by_lexicon.items():
+        for prefix, set_name in by_lexicon.items():
             if lex.startswith(prefix):
-                return TILE_SETS[ts]
+                return TILE_SETS[set_name]
         for ts in TILE_SETS.values():
             if letters <= set(ts.letters):
                 return ts
-        raise RecordError(f"no known tile set has the letters {''.join(sorted(letters))}; name it with #tile-distribution")
+        raise RecordError(
+            f"no known tile set has the letters {''.join(sorted(letters))}; name it with #tile-distribution"
+        )
 
     def _end_rack_rule(self, tiles: TileSet) -> Literal["single", "double"]:
         for ev in self.events:
@@ -631,6 +633,7 @@ class _Replay:
             self._expect(ev, ("play",))
         elif ev.kind == "exchange":
             rack = list(g.rack(p))
+            tiles: tuple[int, ...]
             if ev.tiles:
                 tiles = _parse_rack(ev.tiles, self.tiles, ev.line)
             else:
