@@ -1,0 +1,737 @@
+"""The move generator: every legal play of a position, or the best few, with scores.
+
+The hot loop runs in the compiled kernel :mod:`lexiko._kernel` (GADDAG walk over the
+flat arc array of :mod:`lexiko.kwg`, cross-checks as bitmasks, incremental scoring).
+A pure-Python reference generator with the same results, written independently (the
+Appel-Jacobson algorithm on the DAWG half of the automaton), serves the tests and
+platforms without a compiler; it is used, with a warning, when the kernel is missing.
+
+A placement is listed once, in the canonical form of :meth:`lexiko.move.Place.normalized`
+(the whole main word; a one-tile play across when it forms a word across). On an empty
+board with a layout symmetric about its diagonal (all built-in layouts), only the across
+plays are listed, the down plays being their mirror images, as other engines count
+them: the opening rack AEINRST has 1,116 placements under TWL06. Candidates
+come best first: by equity, then score, then a fixed order of the moves themselves
+(placements by row, column, direction and tiles; then exchanges; then the pass).
+
+>>> from lexiko.board import Board
+>>> from lexiko.lexicon import Lexicon
+>>> from lexiko.tiles import ENGLISH
+>>> lex = Lexicon.from_words(["CAT", "ACT", "AT", "TA"])
+>>> rack = ENGLISH.parse("CAT")
+>>> best = generate(Board.empty(), rack, lex, best=2)
+>>> [(c.notation(), c.score) for c in best]
+[('8F ACT', 10), ('8F CAT', 10)]
+>>> count_placements(Board.empty(), rack, lex)
+10
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from array import array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, cast
+
+from lexiko import kwg as _kwg
+from lexiko.board import Board
+from lexiko.layouts import Layout
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Move, Pass, Place
+from lexiko.rules import TOURNAMENT, Rules
+from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, TileSet
+
+__all__ = [
+    "Candidate",
+    "LeaveValue",
+    "Backend",
+    "generate",
+    "count_placements",
+    "best_move",
+    "reference_placements",
+    "kernel_available",
+    "sort_key",
+]
+
+LeaveValue = Callable[[tuple[int, ...]], float]
+"""Value of the tiles kept: ``leave_value(leave)``, ``leave`` in rack order (letters by
+code, blanks last, as :meth:`~lexiko.tiles.TileSet.rack_sort` gives)."""
+
+Backend = Literal["auto", "c", "python"]
+
+KERNEL_MAX_SIZE = 32
+"""Largest board side the compiled kernel handles (larger boards use the reference)."""
+
+_MODE_COUNT, _MODE_ALL, _MODE_BEST = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A move with its score, its equity (score plus the value of the tiles kept, or the
+    score alone without a leave table) and the tiles kept (rack order, blanks last)."""
+
+    move: Move
+    score: int
+    equity: float
+    leave: tuple[int, ...]
+
+    def notation(self, tiles: TileSet = ENGLISH, board: Board | None = None) -> str:
+        """The move in GCG notation (see :meth:`lexiko.move.Place.notation`)."""
+        return self.move.notation(tiles, board)
+
+
+SortKey = tuple[float, int, int, int, int, bool, tuple[int, ...]]
+
+
+def sort_key(c: Candidate) -> SortKey:
+    """The order candidates are listed in (smallest first): equity and score descending,
+    then placements by row, column, direction and tiles, exchanges by tiles, the pass."""
+    m = c.move
+    if isinstance(m, Place):
+        return (-c.equity, -c.score, 0, m.row, m.col, m.down, m.tiles)
+    if isinstance(m, Exchange):
+        return (-c.equity, -c.score, 1, 0, 0, False, m.tiles)
+    return (-c.equity, -c.score, 2, 0, 0, False, ())
+
+
+# -- the compiled kernel -----------------------------------------------------------
+
+
+class _Kernel(Protocol):
+    MAX_SIZE: int
+
+    def setup(self, place: type[Place], candidate: type[Candidate], /) -> None: ...
+
+    def generate(
+        self,
+        kwg: object,
+        cells: bytes,
+        size: int,
+        letter_mult: bytes,
+        word_mult: bytes,
+        values: bytes,
+        rack: bytes,
+        bingo_tiles: int,
+        bingo_bonus: int,
+        first_min: int,
+        start_row: int,
+        start_col: int,
+        first_dirs: int,
+        mode: int,
+        best_n: int,
+        leave_values: object,
+        /,
+    ) -> int | list[Candidate]: ...
+
+
+_KERNEL_ABI = 1  # the calling convention of _kernel.generate; bumped on every change
+
+
+def _load_kernel() -> _Kernel | None:
+    try:
+        mod = cast(_Kernel, importlib.import_module("lexiko._kernel"))
+    except ImportError:
+        return None
+    if getattr(mod, "ABI", None) != _KERNEL_ABI:  # a stale build: rebuild with pip install .
+        return None
+    mod.setup(Place, Candidate)
+    return mod
+
+
+_kernel = _load_kernel()
+_warned = False
+
+
+def kernel_available() -> bool:
+    """Whether the compiled kernel was built (``pip install .`` with a C compiler).
+
+    >>> isinstance(kernel_available(), bool)
+    True
+    """
+    return _kernel is not None
+
+
+def _use_kernel(backend: Backend, board: Board) -> bool:
+    global _warned
+    if backend == "python":
+        return False
+    if backend == "c":
+        if _kernel is None:
+            raise RuntimeError("lexiko._kernel is not built: reinstall lexiko with a C compiler (pip install .)")
+        if board.size > KERNEL_MAX_SIZE:
+            raise ValueError(f"the compiled kernel handles boards up to {KERNEL_MAX_SIZE} squares a side")
+        return True
+    if backend != "auto":
+        raise ValueError(f"backend must be 'auto', 'c' or 'python', not {backend!r}")
+    if _kernel is None:
+        if not _warned:
+            _warned = True
+            warnings.warn(
+                "lexiko._kernel is not built; using the pure-Python move generator, which is "
+                "dozens of times slower (reinstall lexiko with a C compiler: pip install .)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return False
+    return board.size <= KERNEL_MAX_SIZE
+
+
+# -- per-call data -----------------------------------------------------------------
+
+# Per-layout and per-tile-set data, keyed by identity (the objects are kept alive).
+_CACHE_SIZE = 64
+_layout_cache: dict[int, tuple[Layout, bytes, bytes]] = {}
+_values_cache: dict[int, tuple[TileSet, bytes]] = {}
+
+
+def _multipliers(layout: Layout) -> tuple[bytes, bytes]:
+    hit = _layout_cache.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        hit = (layout, bytes(layout.letter_mult), bytes(layout.word_mult))
+        if len(_layout_cache) > _CACHE_SIZE:
+            _layout_cache.clear()
+        _layout_cache[id(layout)] = hit
+    return hit[1], hit[2]
+
+
+def _values(tiles: TileSet) -> bytes:
+    """Points of every board code 0..127 (blanks and unknown codes 0)."""
+    hit = _values_cache.get(id(tiles))
+    if hit is None or hit[0] is not tiles:
+        vals = bytearray(128)
+        for code in range(1, tiles.size + 1):
+            vals[code] = tiles.value(code)
+        hit = (tiles, bytes(vals))
+        if len(_values_cache) > _CACHE_SIZE:
+            _values_cache.clear()
+        _values_cache[id(tiles)] = hit
+    return hit[1]
+
+
+class _Rack:
+    """A rack as counts per code, and the mixed-radix numbering of its sub-racks:
+    the sub-rack keeping ``k[c]`` tiles of each code ``c`` has index
+    ``sum(k[c] * radix[c])``, ``radix[c]`` being the product of ``count[d] + 1`` over
+    the codes ``d < c`` on the rack (the layout the kernel's leave table uses)."""
+
+    __slots__ = ("counts", "codes", "radix", "size", "full")
+
+    def __init__(self, rack: Sequence[int], tiles: TileSet) -> None:
+        counts = [0] * 64
+        for t in rack:
+            if not (t == 0 or 1 <= t <= tiles.size):
+                raise ValueError(
+                    f"rack code {t!r} is not a tile of {tiles.name} (0 is a blank, letters 1..{tiles.size})"
+                )
+            counts[t] += 1
+        if len(rack) > KERNEL_MAX_SIZE:
+            raise ValueError(f"a rack holds at most {KERNEL_MAX_SIZE} tiles, not {len(rack)}")
+        self.counts = counts
+        self.codes = [c for c in range(64) if counts[c]]
+        radix = [0] * 64
+        size = 1
+        for c in self.codes:
+            radix[c] = size
+            size *= counts[c] + 1
+        self.radix = radix
+        self.size = size
+        self.full = size - 1
+
+    def leave(self, index: int) -> tuple[int, ...]:
+        """Tiles of a sub-rack, letters by code then blanks."""
+        out: list[int] = []
+        blanks = 0
+        for c in self.codes:
+            k = index // self.radix[c] % (self.counts[c] + 1)
+            if c == 0:
+                blanks = k
+            else:
+                out.extend([c] * k)
+        out.extend([0] * blanks)
+        return tuple(out)
+
+    def removed(self, index: int) -> tuple[int, ...]:
+        """Tiles not in the sub-rack, letters by code then blanks."""
+        return self.leave(self.full - index)
+
+    def table(self, leaves: LeaveValue) -> list[float]:
+        return [float(leaves(self.leave(i))) for i in range(self.size)]
+
+
+# -- public API --------------------------------------------------------------------
+
+
+def _check(board: Board, lexicon: Lexicon, rules: Rules) -> None:
+    if rules.variant == "clabbers":
+        raise NotImplementedError("the move generator does not handle Clabbers (anagram) words")
+    lt, bt = lexicon.tiles, board.tiles
+    if lt is not bt and lt.letters != bt.letters:
+        raise ValueError(f"the lexicon spells {lt.name} tiles, the board holds {bt.name} tiles")
+
+
+def _first_min(board: Board, rules: Rules) -> int:
+    return rules.first_play_min_tiles if board.is_empty else 1
+
+
+_symmetric_cache: dict[int, tuple[Layout, bool]] = {}
+
+
+def _directions(board: Board, down_openings: bool = False) -> int:
+    """2, or 1 on an empty board whose layout is symmetric about its main diagonal: the
+    down plays are then mirror images of the across plays and are not listed (as other
+    engines count openings; every built-in layout is symmetric)."""
+    if down_openings or not board.is_empty:
+        return 2
+    lay = board.layout
+    hit = _symmetric_cache.get(id(lay))
+    if hit is None or hit[0] is not lay:
+        n = lay.size
+        sym = all(lay.rows[r][c] == lay.rows[c][r] for r in range(n) for c in range(r))
+        if len(_symmetric_cache) > _CACHE_SIZE:
+            _symmetric_cache.clear()
+        hit = _symmetric_cache[id(lay)] = (lay, sym)
+    return 1 if hit[1] else 2
+
+
+def _kernel_call(
+    board: Board,
+    rack: _Rack,
+    lexicon: Lexicon,
+    rules: Rules,
+    mode: int,
+    best_n: int,
+    table: list[float] | None,
+    down_openings: bool,
+) -> int | list[Candidate]:
+    assert _kernel is not None
+    lm, wm = _multipliers(board.layout)
+    sr, sc = board.layout.start
+    return _kernel.generate(
+        lexicon.kwg,
+        board.cells,
+        board.size,
+        lm,
+        wm,
+        _values(board.tiles),
+        bytes(rack.counts),
+        rules.bingo_tiles,
+        rules.bingo_bonus,
+        _first_min(board, rules),
+        sr,
+        sc,
+        _directions(board, down_openings),
+        mode,
+        best_n,
+        None if table is None else array("d", table),
+    )
+
+
+def generate(
+    board: Board,
+    rack: Sequence[int],
+    lexicon: Lexicon,
+    rules: Rules = TOURNAMENT,
+    *,
+    bag_count: int = 100,
+    best: int | None = None,
+    leaves: LeaveValue | None = None,
+    placements_only: bool = False,
+    down_openings: bool = False,
+    backend: Backend = "auto",
+) -> list[Candidate]:
+    """Every legal move of ``rack`` on ``board``, best first (see :func:`sort_key`).
+
+    Placements form only words of ``lexicon``; exchanges (every distinct choice of
+    tiles, at most ``bag_count`` of them) are listed while ``bag_count`` is at least
+    ``rules.exchange_min_bag``; the pass is always listed. ``placements_only`` leaves
+    out exchanges and the pass. ``best=N`` returns only the first N (the kernel keeps
+    a bounded heap and builds N objects). ``leaves`` values the tiles kept; equity is
+    the score plus that value, or the score alone. ``backend``: ``"c"`` the compiled
+    kernel, ``"python"`` the reference, ``"auto"`` the kernel when built.
+    ``down_openings`` also lists the down plays of an opening on a layout symmetric
+    about its diagonal (left out by default: they mirror the across plays, score the
+    same and other engines do not count them).
+
+    Premium squares and letter values come from the board; bingo bonus and the first
+    play's minimum number of tiles from ``rules``.
+    """
+    _check(board, lexicon, rules)
+    if best is not None and best <= 0:
+        return []
+    r = _Rack(rack, board.tiles)
+    table = r.table(leaves) if leaves is not None else None
+    if _use_kernel(backend, board):
+        mode = _MODE_ALL if best is None else _MODE_BEST
+        out = cast(list[Candidate], _kernel_call(board, r, lexicon, rules, mode, best or 0, table, down_openings))
+    else:
+        out = _reference_candidates(board, r, lexicon, rules, table, down_openings)
+        if best is not None:
+            del out[best:]
+    if placements_only:
+        return out
+    # the equity a move needs to make the list
+    floor = out[best - 1].equity if best is not None and len(out) >= best else None
+    extra = _other_moves(r, rules, bag_count, table, floor)
+    if extra:
+        out = _merge(out, sorted(extra, key=sort_key))
+        if best is not None:
+            del out[best:]
+    return out
+
+
+def count_placements(
+    board: Board,
+    rack: Sequence[int],
+    lexicon: Lexicon,
+    rules: Rules = TOURNAMENT,
+    backend: Backend = "auto",
+    *,
+    down_openings: bool = False,
+) -> int:
+    """Number of legal placements (no exchanges, no pass), without building a move;
+    ``down_openings`` as for :func:`generate`.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> count_placements(Board.empty(), ENGLISH.parse("QI"), Lexicon.from_words(["QI"]))
+    2
+    """
+    _check(board, lexicon, rules)
+    r = _Rack(rack, board.tiles)
+    if _use_kernel(backend, board):
+        return cast(int, _kernel_call(board, r, lexicon, rules, _MODE_COUNT, 0, None, down_openings))
+    return len(_reference(board, r, lexicon.kwg, rules, down_openings))
+
+
+def best_move(
+    board: Board,
+    rack: Sequence[int],
+    lexicon: Lexicon,
+    rules: Rules = TOURNAMENT,
+    *,
+    bag_count: int = 100,
+    leaves: LeaveValue | None = None,
+    placements_only: bool = False,
+    backend: Backend = "auto",
+) -> Candidate:
+    """The first candidate of :func:`generate` (the pass when nothing else is legal).
+
+    Raises ValueError when there is no move at all (only with ``placements_only``).
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> best_move(Board.empty(), ENGLISH.parse("AQI"), Lexicon.from_words(["QI", "QAT"])).notation()
+    '8G QI'
+    """
+    found = generate(
+        board,
+        rack,
+        lexicon,
+        rules,
+        bag_count=bag_count,
+        best=1,
+        leaves=leaves,
+        placements_only=placements_only,
+        backend=backend,
+    )
+    if not found:
+        raise ValueError("no legal move")
+    return found[0]
+
+
+def _other_moves(
+    r: _Rack, rules: Rules, bag_count: int, table: list[float] | None, floor: float | None
+) -> list[Candidate]:
+    """Exchanges allowed by the bag, and the pass; only those of equity ``floor`` or more."""
+    out: list[Candidate] = []
+    if bag_count >= rules.exchange_min_bag and (floor is None or table is not None or floor <= 0.0):
+        for i in range(r.full):  # every sub-rack but the whole rack: what is kept
+            eq = 0.0 + table[i] if table is not None else 0.0
+            if floor is not None and eq < floor:
+                continue
+            ex = r.removed(i)
+            if len(ex) <= bag_count:
+                out.append(Candidate(Exchange(ex), 0, eq, r.leave(i)))
+    eq = 0.0 + table[r.full] if table is not None else 0.0
+    if floor is None or eq >= floor:
+        out.append(Candidate(Pass(), 0, eq, r.leave(r.full)))
+    return out
+
+
+def _merge(a: list[Candidate], b: list[Candidate]) -> list[Candidate]:
+    """Merge two lists sorted by :func:`sort_key` (b short)."""
+    from bisect import bisect_right
+
+    out: list[Candidate] = []
+    lo = 0
+    for c in b:
+        i = bisect_right(a, sort_key(c), lo, key=sort_key)
+        out.extend(a[lo:i])
+        out.append(c)
+        lo = i
+    out.extend(a[lo:])
+    return out
+
+
+# -- the reference generator -----------------------------------------------------------
+
+RawPlacement = tuple[int, int, bool, tuple[int, ...], int, int]
+"""row, column, down, tiles (whole main word, 0 played through), score, leave index."""
+
+
+def _reference_candidates(
+    board: Board, r: _Rack, lexicon: Lexicon, rules: Rules, table: list[float] | None, down_openings: bool
+) -> list[Candidate]:
+    cache: dict[int, tuple[int, ...]] = {}
+    out: list[Candidate] = []
+    for row, col, down, tiles, score, li in _reference(board, r, lexicon.kwg, rules, down_openings):
+        leave = cache.get(li)
+        if leave is None:
+            leave = cache[li] = r.leave(li)
+        eq = float(score) + table[li] if table is not None else float(score)
+        out.append(Candidate(Place(row, col, down, tiles), score, eq, leave))
+    out.sort(key=sort_key)
+    return out
+
+
+def reference_placements(
+    board: Board, rack: Sequence[int], lexicon: Lexicon, rules: Rules = TOURNAMENT, *, down_openings: bool = False
+) -> list[tuple[Place, int]]:
+    """Every legal placement and its score, by the pure-Python reference generator
+    (unsorted)."""
+    _check(board, lexicon, rules)
+    r = _Rack(rack, board.tiles)
+    raw = _reference(board, r, lexicon.kwg, rules, down_openings)
+    return [(Place(row, col, d, t), s) for row, col, d, t, s, _ in raw]
+
+
+def _reference(board: Board, r: _Rack, kwg: Sequence[int], rules: Rules, down_openings: bool) -> list[RawPlacement]:
+    return _Reference(board, r, kwg, rules, _directions(board, down_openings)).run()
+
+
+class _Reference:
+    """Appel and Jacobson's algorithm on the DAWG: for each anchor (an empty square next
+    to a tile), every left part from the rack over the free squares before it (or the
+    tiles already there), extended right through the anchor.
+
+    Lines are walked as lists of codes; ``down`` plays walk columns.
+    """
+
+    def __init__(self, board: Board, r: _Rack, kwg: Sequence[int], rules: Rules, directions: int) -> None:
+        self.board = board
+        self.directions = directions
+        self.n = board.size
+        self.cells = board.cells
+        self.vals = _values(board.tiles)
+        self.kwg = kwg
+        self.root = _kwg.dawg_root(kwg)
+        self.rack = r
+        self.counts = list(r.counts)
+        self.min_tiles = _first_min(board, rules)
+        self.bingo_tiles, self.bingo_bonus = rules.bingo_tiles, rules.bingo_bonus
+        self.out: list[RawPlacement] = []
+        self._arcs: dict[int, list[tuple[int, int, bool]]] = {}
+        # the line being walked
+        self.down = False
+        self.squares: list[int] = []
+        self.lc: list[int] = []
+        self.lmul: list[int] = []
+        self.wmul: list[int] = []
+        self.xs: list[tuple[set[int] | None, int]] = []
+        self.anchor = 0
+
+    # -- the automaton ---------------------------------------------------------
+
+    def arcs(self, node: int) -> list[tuple[int, int, bool]]:
+        """(tile, child, accepts) of each arc of a node."""
+        res = self._arcs.get(node)
+        if res is None:
+            kwg = self.kwg
+            res = []
+            for i in _kwg.node_arcs(kwg, node):
+                a = kwg[i]
+                res.append((a >> 24, a & _kwg.CHILD_MASK, bool(a & _kwg.ACCEPTS)))
+            self._arcs[node] = res
+        return res
+
+    def step(self, node: int, tile: int) -> tuple[int, bool] | None:
+        """(child, accepts) after ``tile`` from ``node``; None when there is no such arc."""
+        for t, child, acc in self.arcs(node) if node else ():
+            if t == tile:
+                return child, acc
+        return None
+
+    # -- the board -------------------------------------------------------------
+
+    def cross(self, idx: int, d: int) -> tuple[set[int] | None, int]:
+        """Letters allowed on square idx by the word crossing the play (stride d along
+        it), and the points of that word's other tiles; (None, -1) when there is none."""
+        n, cells = self.n, self.cells
+        same_line = (lambda j: True) if d == n else (lambda j: j // n == idx // n)
+        before: list[int] = []
+        j = idx - d
+        while j >= 0 and same_line(j) and cells[j]:
+            before.append(cells[j])
+            j -= d
+        before.reverse()
+        after: list[int] = []
+        j = idx + d
+        while j < n * n and same_line(j) and cells[j]:
+            after.append(cells[j])
+            j += d
+        if not before and not after:
+            return None, -1
+        points = sum(self.vals[c] for c in before + after)
+        node = self.root
+        for c in before:
+            s = self.step(node, c & LETTER_MASK)
+            if s is None:
+                return set(), points
+            node = s[0]
+        allowed: set[int] = set()
+        for t, child, acc in self.arcs(node) if node else ():
+            ok, nd = acc, child
+            for c in after:
+                s = self.step(nd, c & LETTER_MASK)
+                if s is None:
+                    ok = False
+                    break
+                nd, ok = s
+            if ok:
+                allowed.add(t)
+        return allowed, points
+
+    def run(self) -> list[RawPlacement]:
+        if not self.root:
+            return self.out
+        n, cells = self.n, self.cells
+        for down in (False, True)[: self.directions]:
+            self.down = down
+            along, between = (n, 1) if down else (1, n)
+            cross_stride = 1 if down else n
+            for line in range(n):
+                self.squares = squares = [line * between + p * along for p in range(n)]
+                self.lc = lc = [cells[s] for s in squares]
+                self.lmul = [self.board.layout.letter_mult[s] for s in squares]
+                self.wmul = [self.board.layout.word_mult[s] for s in squares]
+                anchors: list[int] = []
+                self.xs = []
+                for p, s in enumerate(squares):
+                    if self.board.is_empty:
+                        if divmod(s, n) == self.board.layout.start:
+                            anchors.append(p)
+                    elif not lc[p] and self._near(s):
+                        anchors.append(p)
+                        self.xs.append(self.cross(s, cross_stride))
+                        continue
+                    self.xs.append((None, -1))
+                prev = -1
+                for a in anchors:
+                    self.anchor = a
+                    if a > 0 and lc[a - 1]:
+                        self._from_tiles(a)
+                    else:
+                        self.left_part([], self.root, a - prev - 1)
+                    prev = a
+        return self.out
+
+    def _near(self, s: int) -> bool:
+        n, cells = self.n, self.cells
+        r, c = divmod(s, n)
+        return bool(
+            (r > 0 and cells[s - n])
+            or (r < n - 1 and cells[s + n])
+            or (c > 0 and cells[s - 1])
+            or (c < n - 1 and cells[s + 1])
+        )
+
+    # -- the walk ----------------------------------------------------------------
+
+    def _from_tiles(self, a: int) -> None:
+        """The left part is the run of tiles already before the anchor."""
+        lc = self.lc
+        b = a - 1
+        while b > 0 and lc[b - 1]:
+            b -= 1
+        node = self.root
+        for p in range(b, a):
+            s = self.step(node, lc[p] & LETTER_MASK)
+            if s is None:
+                return
+            node = s[0]
+        self.extend_right(b, a, node, False, [0] * (a - b))
+
+    def options(self, t: int) -> list[tuple[int, int]]:
+        """(code placed, rack code used) for letter t: the letter, a blank, both or neither."""
+        res = []
+        if self.counts[t]:
+            res.append((t, t))
+        if self.counts[0]:
+            res.append((t | BLANK, 0))
+        return res
+
+    def left_part(self, word: list[int], node: int, limit: int) -> None:
+        self.extend_right(self.anchor - len(word), self.anchor, node, False, word)
+        if not limit or not node:
+            return
+        counts = self.counts
+        for t, child, _ in self.arcs(node):
+            for code, used in self.options(t):
+                counts[used] -= 1
+                word.append(code)
+                self.left_part(word, child, limit - 1)
+                word.pop()
+                counts[used] += 1
+
+    def extend_right(self, start: int, p: int, node: int, acc: bool, word: list[int]) -> None:
+        lc = self.lc
+        if p == self.n or not lc[p]:
+            if p > self.anchor and acc:
+                self.record(start, word)
+            if p == self.n or not node:
+                return
+            allowed = self.xs[p][0]
+            counts = self.counts
+            for t, child, a in self.arcs(node):
+                if allowed is not None and t not in allowed:
+                    continue
+                for code, used in self.options(t):
+                    counts[used] -= 1
+                    word.append(code)
+                    self.extend_right(start, p + 1, child, a, word)
+                    word.pop()
+                    counts[used] += 1
+        else:
+            s = self.step(node, lc[p] & LETTER_MASK)
+            if s is None:
+                return
+            word.append(0)
+            self.extend_right(start, p + 1, s[0], s[1], word)
+            word.pop()
+
+    def record(self, start: int, word: list[int]) -> None:
+        placed = [k for k, code in enumerate(word) if code]
+        if len(placed) < self.min_tiles:
+            return
+        xs = self.xs
+        if self.down and len(placed) == 1 and xs[start + placed[0]][1] >= 0:
+            return  # a one-tile play forming a word across is listed across
+        vals, lmul, wmul, lc = self.vals, self.lmul, self.wmul, self.lc
+        main, mult, extra = 0, 1, 0
+        for k, code in enumerate(word):
+            p = start + k
+            if code:
+                v = vals[code] * lmul[p]
+                main += v
+                mult *= wmul[p]
+                if xs[p][1] >= 0:
+                    extra += (xs[p][1] + v) * wmul[p]
+            else:
+                main += vals[lc[p]]
+        score = main * mult + extra
+        if len(placed) >= self.bingo_tiles:
+            score += self.bingo_bonus
+        radix = self.rack.radix
+        li = self.rack.full - sum(radix[0 if c & BLANK else c] for c in word if c)
+        sq = self.squares[start]
+        self.out.append((sq // self.n, sq % self.n, self.down, tuple(word), score, li))

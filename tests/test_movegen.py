@@ -1,0 +1,306 @@
+"""The move generator: exact placement counts and top plays of known positions, the
+compiled kernel against the pure-Python reference on positions of seeded games, and
+every generated move checked by the rules engine (legality, words, score)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lexiko import cgp, movegen
+from lexiko.board import Board
+from lexiko.game import Game
+from lexiko.layouts import Layout
+from lexiko.legality import check_placement
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Pass, Place, parse_move
+from lexiko.movegen import Candidate, best_move, count_placements, generate, sort_key
+from lexiko.rules import EIGHT_TILE, MOBILE, NINE_TILE, SUPER, TOURNAMENT, Rules
+from lexiko.scoring import score, words_formed
+from lexiko.tiles import ENGLISH, SPANISH
+
+POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions" / "movegen-twl06.tsv"
+needs_kernel = pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
+
+
+def _tsv() -> list[tuple[str, str, int, str, int]]:
+    if not POSITIONS.is_file():  # pragma: no cover - the checkout sits beside ../shared
+        return []
+    rows = []
+    for line in POSITIONS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, text, count, top, top_score = line.split("\t")
+        rows.append((name, text, int(count), top, int(top_score)))
+    return rows
+
+
+TSV = _tsv()
+
+
+def _position(text: str) -> tuple[Board, tuple[int, ...]]:
+    pos = cgp.parse(text)
+    return pos.board, pos.board.tiles.parse(pos.racks[0])
+
+
+# -- known positions ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
+@pytest.mark.parametrize(("name", "text", "count", "top", "top_score"), TSV, ids=[r[0] for r in TSV])
+def test_known_positions(
+    twl06: Lexicon, backend: movegen.Backend, name: str, text: str, count: int, top: str, top_score: int
+) -> None:
+    board, rack = _position(text)
+    moves = generate(board, rack, twl06, placements_only=True, backend=backend)
+    assert len(moves) == count
+    assert len({c.move for c in moves}) == count
+    assert count_placements(board, rack, twl06, backend=backend) == count
+    assert moves[0].score == top_score
+    best = [c for c in moves if c.score == top_score]
+    expected = parse_move(top, ENGLISH, board)
+    assert isinstance(expected, Place)
+    assert check_placement(board, expected, TOURNAMENT) in [c.move for c in best]
+    if len(best) == 1:
+        assert best[0].notation(ENGLISH, board) == top
+
+
+def test_known_position_figures(twl06: Lexicon) -> None:
+    assert [r[2] for r in TSV] == [1116, 3149, 40696, 631, 7692, 158705]
+    board, rack = _position(TSV[0][1])
+    top = [c for c in generate(board, rack, twl06, placements_only=True) if c.score == 66]
+    # nine anagrams, six places each with a double letter under one of their letters
+    assert len(top) == 54
+    assert [c.notation() for c in top[:3]] == ["8B ANESTRI", "8B ANTSIER", "8B NASTIER"]
+    assert {c.notation()[:2] for c in top} == {"8B", "8C", "8D", "8F", "8G", "8H"}
+
+
+@needs_kernel
+@pytest.mark.parametrize("n", [1, 2, 7, 50, 10_000])
+def test_best_n_is_a_prefix(twl06: Lexicon, n: int) -> None:
+    for _, text, *_ in TSV[:5]:
+        board, rack = _position(text)
+        full = generate(board, rack, twl06, backend="c")
+        assert generate(board, rack, twl06, best=n, backend="c") == full[:n]
+        assert generate(board, rack, twl06, best=n, backend="python") == full[:n]
+        assert best_move(board, rack, twl06) == full[0]
+
+
+# -- seeded games, kernel against reference, every move checked -------------------------
+
+
+def _game_positions(
+    lex: Lexicon, rules: Rules, seeds: range, turns: int
+) -> Iterator[tuple[Board, tuple[int, ...]]]:
+    """Positions (board, rack of the player on turn) of seeded games where each player
+    plays one of the generator's five best placements, chosen at random."""
+    for seed in seeds:
+        g = Game(["a", "b"], rules, seed=seed, lexicon=lex)
+        rng = random.Random(seed)
+        for _ in range(turns):
+            if g.is_over or g.bag_count == 0:
+                break
+            rack = g.rack()
+            yield g.board, rack
+            found = generate(g.board, rack, lex, rules, best=5, placements_only=True)
+            if found:
+                move = rng.choice(found).move
+                assert isinstance(move, Place)
+                g.play(move)
+            else:
+                g.pass_turn()
+
+
+def _check_moves(
+    board: Board, rack: tuple[int, ...], lex: Lexicon, rules: Rules, moves: list[Candidate], rng: random.Random
+) -> None:
+    """Every move (or a sample of 1,500) is legal in the rules engine, forms only
+    words of the lexicon, scores what the generator says and keeps the right tiles."""
+    sample = moves if len(moves) <= 1500 else rng.sample(moves, 1500)
+    have = Counter(rack)
+    for c in sample:
+        m = c.move
+        assert isinstance(m, Place)
+        assert check_placement(board, m, rules) == m  # legal, and in canonical form
+        words = words_formed(board, m)
+        assert words and all(lex.contains_codes(w.codes) for w in words), m
+        assert score(board, m, rules) == c.score, m
+        used = Counter(m.rack_tiles())
+        assert not used - have
+        assert c.leave == board.tiles.rack_sort(list((have - used).elements()))
+
+
+def _random_rack(rng: random.Random, board: Board, size: int) -> tuple[int, ...]:
+    """A rack of tiles not on the board, with a blank."""
+    unseen = list((Counter(board.tiles.bag()) - Counter(board.played_tiles())).elements())
+    rack = rng.sample(unseen, min(size, len(unseen)))
+    if rack and 0 not in rack:
+        rack[0] = 0
+    return tuple(rack)
+
+
+CASES = {
+    "tournament": (TOURNAMENT, range(1, 9), 14),
+    "nine-tile": (NINE_TILE, range(20, 23), 12),
+    "eight-tile": (EIGHT_TILE, range(30, 32), 12),
+    "mobile": (MOBILE.replace(challenge_rule="double"), range(40, 43), 12),
+    "super": (SUPER, range(50, 53), 12),
+}
+
+
+@needs_kernel
+@pytest.mark.parametrize("case", list(CASES))
+def test_kernel_matches_reference_in_games(twl06: Lexicon, case: str) -> None:
+    rules, seeds, turns = CASES[case]
+    rng = random.Random(case)
+    positions = 0
+    for board, rack in _game_positions(twl06, rules, seeds, turns):
+        racks = [rack]
+        if rng.random() < 0.3:
+            racks.append(_random_rack(rng, board, rules.rack_size))
+        for r in racks:
+            fast = generate(board, r, twl06, rules, placements_only=True, backend="c")
+            ref = generate(board, r, twl06, rules, placements_only=True, backend="python")
+            assert fast == ref  # same moves, scores, leaves and order
+            assert len({c.move for c in fast}) == len(fast)
+            assert count_placements(board, r, twl06, rules, backend="c") == len(fast)
+            _check_moves(board, r, twl06, rules, fast, rng)
+            positions += 1
+    assert positions >= 30
+
+
+def test_reference_placements_and_moves_of_a_game_position(twl06: Lexicon) -> None:
+    board = Board.from_string("15/15/15/15/15/15/15/3WINDY7/15/15/15/15/15/15/15")
+    rack = ENGLISH.parse("ADEEGIL")
+    ref = movegen.reference_placements(board, rack, twl06)
+    moves = generate(board, rack, twl06, placements_only=True, backend="python")
+    assert sorted(ref, key=str) == sorted(((c.move, c.score) for c in moves), key=str)
+    assert len(moves) == 445
+    assert [(c.notation(ENGLISH, board), c.score) for c in moves[:3]] == [
+        ("D8 (W)EDGIE", 22),
+        ("D8 (W)EIGELA", 22),
+        ("7G EAGLED", 20),
+    ]
+
+
+# -- leaves, exchanges, pass ------------------------------------------------------------
+
+
+def _leave_value(leave: tuple[int, ...]) -> float:
+    """A toy leave table: blanks and S are good, duplicates and Q bad."""
+    v = 0.0
+    for t, k in Counter(leave).items():
+        v += {0: 25.5, 19: 8.25, 17: -7.0}.get(t, 0.5) - 3.125 * (k - 1)
+    return v
+
+
+@pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
+def test_leaves_exchanges_and_pass(twl06: Lexicon, backend: movegen.Backend) -> None:
+    board, rack = _position(TSV[3][1])  # vsmatt, rack AABDELT
+    moves = generate(board, rack, twl06, leaves=_leave_value, backend=backend)
+    places = [c for c in moves if isinstance(c.move, Place)]
+    exchanges = [c for c in moves if isinstance(c.move, Exchange)]
+    assert len(places) == 631
+    assert len(exchanges) == 3 * 2**5 - 1  # every sub-multiset of AABDELT but the empty one
+    assert [c for c in moves if isinstance(c.move, Pass)] == [Candidate(Pass(), 0, _leave_value(rack), rack)]
+    assert moves == sorted(moves, key=sort_key)
+    for c in moves:
+        assert c.equity == c.score + _leave_value(c.leave)
+        kept = Counter(c.leave)
+        spent = Counter(c.move.rack_tiles() if isinstance(c.move, Place) else getattr(c.move, "tiles", ()))
+        assert kept + spent == Counter(rack)
+    assert generate(board, rack, twl06, leaves=_leave_value, best=10, backend=backend) == moves[:10]
+    assert moves[0].move == parse_move("K9 TAEL", ENGLISH, board)
+    # no exchange with fewer than 7 tiles in the bag; at most bag_count tiles otherwise
+    assert not [c for c in generate(board, rack, twl06, bag_count=6, backend=backend) if isinstance(c.move, Exchange)]
+    few = generate(board, rack, twl06, TOURNAMENT.replace(exchange_min_bag=1), bag_count=2, backend=backend)
+    assert {len(c.move.tiles) for c in few if isinstance(c.move, Exchange)} == {1, 2}
+
+
+@needs_kernel
+def test_leave_table_agrees_between_backends(twl06: Lexicon) -> None:
+    for _, text, *_ in TSV[:5]:
+        board, rack = _position(text)
+        c = generate(board, rack, twl06, leaves=_leave_value, backend="c")
+        assert c == generate(board, rack, twl06, leaves=_leave_value, backend="python")
+        assert generate(board, rack, twl06, leaves=_leave_value, best=3, backend="c") == c[:3]
+
+
+# -- rules and edge cases -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
+def test_first_play_rules(twl06: Lexicon, backend: movegen.Backend) -> None:
+    rack = ENGLISH.parse("QI")
+    board = Board.empty()
+    moves = generate(board, rack, twl06, placements_only=True, backend=backend)
+    assert [c.notation() for c in moves] == ["8G QI", "8H QI"]
+    assert [c.score for c in moves] == [22, 22]
+    assert generate(board, rack, twl06, TOURNAMENT.replace(first_play_min_tiles=3), placements_only=True, backend=backend) == []
+    both = generate(board, rack, twl06, placements_only=True, down_openings=True, backend=backend)
+    assert [c.notation() for c in both] == ["H7 QI", "8G QI", "8H QI", "H8 QI"]
+    assert count_placements(board, ENGLISH.parse("AEINRST"), twl06, backend=backend, down_openings=True) == 2 * 1116
+    # a layout not symmetric about its diagonal: the down plays differ and are listed
+    rows = list(board.layout.rows)
+    rows[7] = "..T" + rows[7][3:]
+    lopsided = Board.empty(Layout("lopsided", tuple(rows)))
+    moves = generate(lopsided, ENGLISH.parse("AEINRST"), twl06, placements_only=True, backend=backend)
+    assert len(moves) == 2 * 1116
+    assert (moves[0].notation(), moves[0].score) == ("8B ANESTRI", 98)  # triple word on C8
+    last = moves[-1].move
+    assert isinstance(last, Place) and last.down
+
+
+@pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
+def test_one_tile_plays_counted_once(twl06: Lexicon, backend: movegen.Backend) -> None:
+    board = Board.from_string("15/15/15/15/15/15/15/7A7/15/15/15/15/15/15/15")
+    moves = generate(board, ENGLISH.parse("A"), twl06, placements_only=True, backend=backend)
+    # AA four ways: across left/right of the A, down above/below it
+    assert sorted(c.notation(ENGLISH, board) for c in moves) == ["8G A(A)", "8H (A)A", "H7 A(A)", "H8 (A)A"]
+    board = Board.from_string("15/15/15/15/15/15/15/6AT7/6T8/15/15/15/15/15/15")
+    moves = generate(board, ENGLISH.parse("A"), twl06, placements_only=True, backend=backend)
+    corner = [c for c in moves if (c.move.row, c.move.col) in ((8, 6), (8, 7))]  # type: ignore[union-attr]
+    # A at H9 forms TA down and TA across: one play, written across
+    assert [(c.notation(ENGLISH, board), c.score) for c in corner] == [("9G (T)A", 4)]
+
+
+@pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
+def test_empty_rack_and_blocked_positions(twl06: Lexicon, backend: movegen.Backend) -> None:
+    board, _ = _position(TSV[3][1])
+    assert generate(board, (), twl06, backend=backend) == [Candidate(Pass(), 0, 0.0, ())]
+    assert count_placements(board, (), twl06, backend=backend) == 0
+    assert generate(board, ENGLISH.parse("QQ"), twl06, best=0, backend=backend) == []
+    only_q = generate(board, ENGLISH.parse("Q"), twl06, bag_count=0, backend=backend)
+    assert [c.notation(ENGLISH, board) for c in only_q][-1] == "-"
+    with pytest.raises(ValueError, match="no legal move"):
+        best_move(Board.empty(), ENGLISH.parse("Q"), twl06, placements_only=True, backend=backend)
+
+
+def test_bad_arguments(twl06: Lexicon) -> None:
+    with pytest.raises(ValueError, match="rack code"):
+        generate(Board.empty(), (1, 99), twl06)
+    with pytest.raises(ValueError, match="backend"):
+        generate(Board.empty(), (1,), twl06, backend="fortran")  # type: ignore[arg-type]
+    with pytest.raises(NotImplementedError):
+        generate(Board.empty(), (1,), twl06, Rules(variant="clabbers"))
+    spanish = Board.empty(tiles=SPANISH)
+    with pytest.raises(ValueError, match="tiles"):
+        generate(spanish, (1,), twl06)
+
+
+def test_fallback_warns_once(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(movegen, "_kernel", None)
+    monkeypatch.setattr(movegen, "_warned", False)
+    rack = ENGLISH.parse("QI")
+    with pytest.warns(RuntimeWarning, match="pure-Python"):
+        assert count_placements(Board.empty(), rack, twl06) == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert count_placements(Board.empty(), rack, twl06) == 2
+    with pytest.raises(RuntimeError, match="not built"):
+        count_placements(Board.empty(), rack, twl06, backend="c")
