@@ -632,22 +632,22 @@ class _Replay:
             g.play(move, player=p)
             self._expect(ev, ("play",))
         elif ev.kind == "exchange":
-            rack = list(g.rack(p))
+            held = list(g.rack(p))
             tiles: tuple[int, ...]
             if ev.tiles:
                 tiles = _parse_rack(ev.tiles, self.tiles, ev.line)
             else:
-                if ev.count > len(rack) or ev.count < 1:
-                    raise RecordError(f"cannot exchange {ev.count} tiles from a rack of {len(rack)}", ev.line)
-                tiles = tuple(rack[: ev.count])
-            missing = Counter(tiles) - Counter(rack)
+                if ev.count > len(held) or ev.count < 1:
+                    raise RecordError(f"cannot exchange {ev.count} tiles from a rack of {len(held)}", ev.line)
+                tiles = tuple(held[: ev.count])
+            missing = Counter(tiles) - Counter(held)
             if missing:
                 raise RecordError(
                     f"exchanged tiles {self.tiles.format(list(missing.elements()))} are not on the rack {ev.rack}",
                     ev.line,
                 )
             if ev.tiles:
-                self._stack_draws(p, Counter(rack) - Counter(tiles))
+                self._stack_draws(p, Counter(held) - Counter(tiles))
             g.exchange(tiles, player=p)
             self._expect(ev, ("exchange",))
         elif ev.kind == "pass":

@@ -1,0 +1,29 @@
+"""The Player protocol every computer player follows."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Move
+
+
+class Player(Protocol):
+    """A computer player: ``choose`` a move for the player on turn, and say whether to
+    challenge the play just made (``game.awaiting_challenge``)."""
+
+    name: str
+
+    def choose(self, game: Game) -> Move: ...
+
+    def wants_challenge(self, game: Game) -> bool: ...
+
+
+def last_play_is_phony(game: Game, lexicon: Lexicon) -> bool:
+    """Whether the last play formed a word the lexicon lacks (what a bot that knows
+    every word challenges)."""
+    if not game.awaiting_challenge or not game.history:
+        return False
+    last = game.history[-1]
+    return last.kind == "play" and any(w not in lexicon for w in last.words)

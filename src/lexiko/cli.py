@@ -1,0 +1,239 @@
+"""The ``lexiko`` command.
+
+>>> main(["judge", "--lexicon", "TWL06", "QI", "QX"])
+QI: valid
+QX: not valid
+1
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from lexiko.errors import LexikoError
+from lexiko.lexicon import BUILTIN, Lexicon
+from lexiko.rules import PRESETS, Rules, preset
+from lexiko.tiles import TileSet
+
+EPILOG_PLAY = """\
+examples:
+  lexiko play                          you against the greedy computer player
+  lexiko play --players Ann,Bob        two people at one terminal
+  lexiko play --players Ann,greedy,greedy --rules family
+  lexiko play --lexicon SOWPODS --challenge five-point --seed 7
+
+In the game, type a play as position and word ("8D WINDY" across from 8D, "D8 WINDY"
+down), "exchange ABC", "pass", "challenge", "hint", "undo", "save FILE", or "help".
+"""
+
+BOT_KINDS = ("greedy", "computer", "bot")
+
+
+def _load_lexicon(name: str, tiles: TileSet, console: Console) -> Lexicon:
+    """Load a lexicon, with a progress bar while it is compiled (first use only)."""
+    bar: Progress | None = None
+    tasks: dict[str, object] = {}
+
+    def progress(phase: str, done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = Progress(
+                TextColumn(f"compiling {name} ({{task.description}})"),
+                BarColumn(),
+                TextColumn("{task.percentage:>3.0f}%"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
+            bar.start()
+        if phase not in tasks:
+            tasks[phase] = bar.add_task(phase, total=total)
+        bar.update(tasks[phase], completed=done)  # type: ignore[arg-type]
+
+    try:
+        return Lexicon.load(name, tiles, progress=progress)
+    finally:
+        if bar is not None:
+            bar.stop()
+
+
+def _rules(args: argparse.Namespace, players: int) -> Rules:
+    try:
+        rules = preset(args.rules, players=players)
+    except ValueError as e:
+        raise LexikoError(str(e)) from None
+    changes: dict[str, object] = {}
+    if args.lexicon:
+        changes["lexicon"] = args.lexicon
+    if getattr(args, "challenge", None):
+        changes["challenge_rule"] = args.challenge
+    if getattr(args, "minutes", None) is not None:
+        changes["time_minutes"] = args.minutes
+    return rules.replace(**changes) if changes else rules
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    from lexiko.bots import GreedyBot, Player
+    from lexiko.game import Game
+    from lexiko.terminal import TerminalGame
+
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    if len(names) < 1:
+        raise LexikoError("--players needs at least one name")
+    if len(names) == 1:
+        names.append("greedy")
+    rules = _rules(args, len(names))
+    lexicon = _load_lexicon(rules.lexicon, rules.tile_set, console)
+    # computer players are named by their kind; number them if there are several
+    display: list[str] = []
+    bots: dict[int, Player] = {}
+    for i, n in enumerate(names):
+        if n.lower() in BOT_KINDS:
+            label = "computer" if sum(x.lower() in BOT_KINDS for x in names) == 1 else f"computer {i + 1}"
+            bots[i] = GreedyBot(lexicon, name=label)
+            display.append(label)
+        else:
+            display.append(n)
+    if len(set(display)) != len(display):
+        raise LexikoError("two players have the same name")
+    game = Game(display, rules, seed=args.seed, lexicon=lexicon)
+    TerminalGame(game, bots, lexicon, console=console).run()
+    return 0
+
+
+def cmd_judge(args: argparse.Namespace, console: Console) -> int:
+    lexicon = _load_lexicon(args.lexicon, _tiles(args), console)
+    bad = 0
+    for w in args.words:
+        ok = w in lexicon
+        bad += not ok
+        print(f"{w.upper()}: {'valid' if ok else 'not valid'}")
+    return 1 if bad else 0
+
+
+def _tiles(args: argparse.Namespace) -> TileSet:
+    from lexiko.tiles import tile_set
+
+    try:
+        return tile_set(args.tiles)
+    except (KeyError, ValueError) as e:
+        raise LexikoError(str(e).strip("'\"")) from None
+
+
+def cmd_find(args: argparse.Namespace, console: Console) -> int:
+    lexicon = _load_lexicon(args.lexicon, _tiles(args), console)
+    if args.pattern:
+        words = lexicon.pattern(args.letters)
+    else:
+        words = lexicon.anagrams(args.letters, partial=not args.exact, min_length=args.min)
+        words.sort(key=lambda w: (-len(w), w))
+    if not words:
+        console.print("no words found")
+        return 1
+    shown = words[: args.limit] if args.limit else words
+    console.print(" ".join(shown), soft_wrap=True)
+    if len(shown) < len(words):
+        console.print(f"… and {len(words) - len(shown)} more (--limit 0 shows all)", style="dim")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    from lexiko import gcg
+    from lexiko.terminal import describe, render_game
+
+    game = gcg.load(args.file)
+    for ev in game.history:
+        console.print(describe(game, ev))
+    console.print(render_game(game, None))
+    status = f"game over ({game.end_reason})" if game.is_over else "game not finished"
+    console.print(f"{args.file}: every score and total agrees; {status}.", soft_wrap=True, highlight=False)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lexiko",
+        description="lexiko: the crossword-game system. Play against the computer, check "
+        "words, find anagrams, check game records.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run 'lexiko COMMAND --help' for the options of a command.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    lex_help = f"lexicon: {', '.join(BUILTIN)} or a word-list file (default: the rules' lexicon, TWL06)"
+
+    p = sub.add_parser(
+        "play", help="play a game in the terminal", epilog=EPILOG_PLAY,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play a game in the terminal against the computer or other people.",
+    )
+    p.add_argument("--players", default="You,greedy",
+                   help="comma-separated names; 'greedy' is a computer player (default: You,greedy)")
+    p.add_argument("--rules", default="tournament",
+                   help=f"rules preset: {', '.join(sorted(PRESETS))}, family, finish-line (default: tournament)")
+    p.add_argument("--lexicon", help=lex_help)
+    p.add_argument("--challenge", choices=["void", "single", "double", "five-point", "ten-point"],
+                   help="challenge rule (default: the preset's)")
+    p.add_argument("--minutes", type=int, help="minutes on each player's clock (default: no clock)")
+    p.add_argument("--seed", type=int, help="seed for the bag, to replay the same game")
+    p.set_defaults(func=cmd_play)
+
+    j = sub.add_parser("judge", help="say whether words are valid",
+                       description="Say whether each word is in the lexicon (exit status 1 if any is not).")
+    j.add_argument("words", nargs="+", metavar="WORD")
+    j.add_argument("--lexicon", default="TWL06", help=lex_help)
+    j.add_argument("--tiles", default="english", help="tile set of the lexicon (default: english)")
+    j.set_defaults(func=cmd_judge)
+
+    f = sub.add_parser(
+        "find", help="find words from letters or a pattern",
+        description="Find the words that can be made from LETTERS (? for a blank), longest first, "
+        "or with --pattern the words matching a pattern (? one letter, * any letters).",
+        epilog="examples:\n  lexiko find AEINRST\n  lexiko find 'QI?' --exact\n  lexiko find 'Q?I*' --pattern",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    f.add_argument("letters", metavar="LETTERS")
+    f.add_argument("--pattern", action="store_true", help="treat LETTERS as a pattern")
+    f.add_argument("--exact", action="store_true", help="use every letter")
+    f.add_argument("--min", type=int, default=2, help="shortest word to list (default: 2)")
+    f.add_argument("--limit", type=int, default=100, help="most words to list, 0 for all (default: 100)")
+    f.add_argument("--lexicon", default="TWL06", help=lex_help)
+    f.add_argument("--tiles", default="english", help="tile set of the lexicon (default: english)")
+    f.set_defaults(func=cmd_find)
+
+    r = sub.add_parser("replay", help="check a GCG game record and show the game",
+                       description="Replay a GCG file through the rules engine, checking every score "
+                       "and running total, and show the moves and the final board.")
+    r.add_argument("file", type=Path, metavar="FILE.gcg")
+    r.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (errors are messages, never tracebacks)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    console = Console()
+    try:
+        status: int = args.func(args, console)
+        return status
+    except LexikoError as e:
+        console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
+        return 2
+    except FileNotFoundError as e:
+        console.print(f"[red]error:[/red] no such file: {e.filename}", highlight=False, soft_wrap=True)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,307 @@
+"""Play in the terminal: the board in colour, racks, scores, and a command loop.
+
+Rendering is separate from the loop, so the loop can be driven by tests with a list of
+input lines and a recording console.
+
+>>> from lexiko.board import Board
+>>> from rich.console import Console
+>>> import io
+>>> c = Console(record=True, width=80, color_system=None, file=io.StringIO())
+>>> c.print(render_board(Board.empty()))
+>>> c.export_text().splitlines()[1].rstrip()
+' 1  TW  .  . DL  .  .  . TW  .  .  . DL  .  . TW'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from lexiko import gcg
+from lexiko.board import Board, column_name
+from lexiko.errors import LexikoError
+from lexiko.game import Event, Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Pass, Place
+
+if TYPE_CHECKING:
+    from lexiko.bots.base import Player
+
+__all__ = ["render_board", "render_game", "TerminalGame"]
+
+_PREMIUM = {
+    "T": ("TW", "bold white on red"),
+    "D": ("DW", "black on pink1"),
+    "*": (" ★", "black on pink1"),
+    "Q": ("QW", "bold white on dark_red"),
+    "t": ("TL", "bold white on blue"),
+    "d": ("DL", "black on sky_blue1"),
+    "q": ("QL", "bold white on dark_blue"),
+}
+
+
+def render_board(board: Board, highlight: Sequence[tuple[int, int]] = ()) -> Text:
+    """The board as coloured text: premium squares labelled, tiles bold, blanks in
+    lower case, the squares of the last play highlighted."""
+    n = board.size
+    lit = set(highlight)
+    out = Text()
+    out.append("   " + "".join(f" {column_name(c):>2}" for c in range(n)) + "\n", style="dim")
+    for r in range(n):
+        out.append(f"{r + 1:>2} ", style="dim")
+        for c in range(n):
+            out.append(" ")
+            face = board.face_at(r, c)
+            if face:
+                style = "bold black on yellow" if (r, c) in lit else "bold black on wheat1"
+                if face.islower():
+                    style += " italic"
+                out.append(f"{face.upper():>2}" if len(face) == 1 else face[:2], style=style)
+            else:
+                label, style = _PREMIUM.get(board.layout.rows[r][c], (" .", "dim"))
+                out.append(label, style=style)
+        out.append("\n")
+    return out
+
+
+def _rack_text(game: Game, rack: Sequence[int]) -> Text:
+    t = Text()
+    for code in rack:
+        face = game.tiles.face(code)
+        value = game.tiles.value(code)
+        t.append(f" {face}", style="bold black on wheat1")
+        t.append(f"{value:<2}", style="black on wheat1")
+        t.append(" ")
+    return t
+
+
+def render_game(game: Game, viewer: int | None, rack_order: Sequence[int] | None = None) -> Group:
+    """Board, score table and ``viewer``'s rack (None: show no rack)."""
+    last = next((e for e in reversed(game.history) if e.kind == "play"), None)
+    lit: list[tuple[int, int]] = []
+    if last is not None and isinstance(last.move, Place):
+        lit = [(r, c) for r, c, _ in last.move.new_tiles()]
+    scores = Table(box=None, show_header=True, header_style="bold")
+    scores.add_column("")
+    scores.add_column("player")
+    scores.add_column("score", justify="right")
+    scores.add_column("time", justify="right")
+    for i, name in enumerate(game.players):
+        mark = "▶" if i == game.player_on_turn and not game.is_over else ""
+        left = game.time_left(i)
+        clock = "" if left is None else f"{'-' if left < 0 else ''}{int(abs(left)) // 60}:{int(abs(left)) % 60:02d}"
+        scores.add_row(mark, name, str(game.scores[i]), clock)
+    parts: list[Text | Table] = [render_board(game.board, lit), scores]
+    info = Text(f"bag: {game.bag_count} tiles", style="dim")
+    if viewer is not None:
+        unseen = game.tiles.format(game.tiles.rack_sort(game.unseen(viewer)))
+        info.append(f"   unseen: {unseen}", style="dim")
+    parts.append(info)
+    if viewer is not None:
+        rack = list(rack_order) if rack_order is not None else list(game.rack(viewer))
+        parts.append(Text.assemble(Text(f"rack of {game.players[viewer]}: "), _rack_text(game, rack)))
+    return Group(*parts)
+
+
+HELP = """\
+Commands (upper case letters place tiles, lower case a blank standing for that letter):
+  8D WORD       play WORD across from 8D (row first = across, column first = down: D8)
+  H8 QU(I)CK    letters already on the board as "." or in parentheses
+  exchange ABC  exchange tiles (also -ABC; ? for a blank)
+  pass          pass your turn (also -)
+  challenge     challenge the play just made
+  hint          the best moves for your rack
+  shuffle       shuffle your rack
+  undo          take back your last turn (and the computer's reply)
+  save FILE     save the game as GCG
+  board         show the board again
+  help          this help
+  quit          leave the game"""
+
+
+def describe(game: Game, ev: Event) -> str:
+    """One line for a history event: ``Ann: 8D WINDY +32 (32)``."""
+    name = game.players[ev.player]
+    if ev.kind == "play" and isinstance(ev.move, Place):
+        words = ", ".join(ev.words)
+        return f"{name}: {ev.move.notation(game.tiles, game.board)} +{ev.score} ({ev.total})   words: {words}"
+    if ev.kind == "exchange" and isinstance(ev.move, Exchange):
+        n = len(ev.move.tiles)
+        return f"{name}: exchange {n} tile{'s' if n > 1 else ''}"
+    if ev.kind == "pass":
+        return f"{name}: pass"
+    what = ev.kind.replace("-", " ")
+    return f"{name}: {what} {ev.score:+d} ({ev.total})"
+
+
+@dataclass
+class TerminalGame:
+    """The play loop. ``bots`` maps player index to a computer player; the others are
+    people typing at this terminal."""
+
+    game: Game
+    bots: dict[int, Player]
+    lexicon: Lexicon
+    console: Console = field(default_factory=Console)
+    ask: Callable[[str], str] | None = None
+    rng: random.Random = field(default_factory=random.Random)
+    _order: dict[int, list[int]] = field(default_factory=dict)
+    _seen: int = 0
+
+    def _input(self, prompt: str) -> str:
+        if self.ask is not None:
+            return self.ask(prompt)
+        return self.console.input(prompt)
+
+    def run(self) -> None:
+        """Play until the game ends or someone types ``quit``."""
+        g = self.game
+        self.console.print("[bold]lexiko[/bold] — type [bold]help[/bold] for the commands.")
+        self._show()
+        while not g.is_over:
+            self._report()
+            p = g.player_on_turn
+            if p in self.bots:
+                self._bot_turn(p)
+                continue
+            if not self._human_turn(p):
+                return
+        self._report()
+        self._show()
+        self._final()
+
+    # -- turns -------------------------------------------------------------------
+
+    def _bot_turn(self, p: int) -> None:
+        g = self.game
+        bot = self.bots[p]
+        if g.awaiting_challenge and bot.wants_challenge(g):
+            self.console.print(f"[bold]{g.players[p]} challenges![/bold]")
+            g.challenge(player=p)
+            self._show()
+            return
+        if g.awaiting_final_challenge:
+            g.accept(player=p)
+            return
+        move = bot.choose(g)
+        g.apply(move, player=p)
+        if isinstance(move, Place):
+            self._show()
+
+    def _human_turn(self, p: int) -> bool:
+        """One command of a person; False to quit."""
+        g = self.game
+        name = g.players[p]
+        hint = " (challenge or accept)" if g.awaiting_final_challenge else ""
+        try:
+            line = self._input(f"[{name}]{hint}> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return False
+        if not line:
+            return True
+        cmd, _, arg = line.partition(" ")
+        low = cmd.lower()
+        try:
+            if low in ("quit", "exit", "q"):
+                return False
+            if low in ("help", "?", "h"):
+                self.console.print(HELP)
+            elif low == "board":
+                self._show()
+            elif low == "hint":
+                self._hint(p)
+            elif low == "shuffle":
+                order = list(g.rack(p))
+                self.rng.shuffle(order)
+                self._order[p] = order
+                self._show()
+            elif low == "undo":
+                self._undo(p)
+            elif low == "save":
+                if not arg:
+                    raise LexikoError("save needs a file name: save game.gcg")
+                gcg.write(g, Path(arg))
+                self.console.print(f"saved to {arg}")
+            elif low in ("challenge", "accept"):
+                g.apply(low, player=p)
+                self._show()
+            else:
+                before = len(g.history)
+                g.apply(line, player=p)
+                self._order.pop(p, None)
+                if any(e.kind == "play" for e in g.history[before:]):
+                    self._show()
+        except LexikoError as e:
+            self.console.print(f"[red]{e}[/red]")
+        except OSError as e:
+            self.console.print(f"[red]cannot save: {e.strerror}[/red]")
+        return True
+
+    def _hint(self, p: int) -> None:
+        from lexiko.movegen import generate
+
+        pos = self.game.position(p)
+        table = Table(title="best moves", box=None)
+        table.add_column("move")
+        table.add_column("score", justify="right")
+        table.add_column("leave")
+        for cand in generate(pos.board, pos.rack, self.lexicon, pos.rules, bag_count=pos.bag_count, best=5):
+            m = cand.move
+            if isinstance(m, Place):
+                text = m.notation(self.game.tiles, pos.board)
+            elif isinstance(m, Exchange):
+                text = f"exchange {self.game.tiles.format(m.tiles)}"
+            else:
+                assert isinstance(m, Pass)
+                text = "pass"
+            table.add_row(text, str(cand.score), self.game.tiles.format(cand.leave))
+        self.console.print(table)
+
+    def _undo(self, p: int) -> None:
+        g = self.game
+        # take back the computer's replies, then the person's own last action
+        while g.history and g.history[-1].player != p:
+            g.undo()
+        if not g.history:
+            raise LexikoError("nothing to undo")
+        g.undo()
+        self._seen = min(self._seen, len(g.history))
+        self._show()
+
+    # -- output -------------------------------------------------------------------
+
+    def _viewer(self) -> int | None:
+        people = [i for i in range(len(self.game.players)) if i not in self.bots]
+        if len(people) == 1:
+            return people[0]
+        p = self.game.player_on_turn
+        return p if p in people else None
+
+    def _show(self) -> None:
+        v = self._viewer()
+        order = self._order.get(v) if v is not None else None
+        if order is not None and sorted(order) != sorted(self.game.rack(v)):
+            order = None
+        self.console.print(render_game(self.game, v, order))
+
+    def _report(self) -> None:
+        hist = self.game.history
+        for ev in hist[self._seen :]:
+            self.console.print(describe(self.game, ev))
+        self._seen = len(hist)
+
+    def _final(self) -> None:
+        g = self.game
+        win = g.winners()
+        names = " and ".join(g.players[i] for i in win)
+        scores = ", ".join(f"{n} {s}" for n, s in zip(g.players, g.scores, strict=True))
+        self.console.print(f"[bold]Game over[/bold] ({g.end_reason}): {scores}. "
+                           f"{'Winner' if len(win) == 1 else 'Tied'}: {names}.")

@@ -1,0 +1,64 @@
+"""The ``lexiko`` command: exit statuses, output, and errors as messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lexiko.cli import main
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "gcg"
+
+
+def test_judge(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["judge", "qi", "QX", "zzz"]) == 1
+    assert capsys.readouterr().out == "QI: valid\nQX: not valid\nZZZ: valid\n"
+    assert main(["judge", "AA"]) == 0
+
+
+def test_find_anagrams_longest_first(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["find", "AEINRST", "--limit", "9"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ANESTRI ANTSIER NASTIER RATINES RETAINS RETINAS RETSINA STAINER STEARIN"
+    assert out[1] == "… and 253 more (--limit 0 shows all)"
+
+
+def test_find_exact_with_blank_and_pattern(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["find", "QI?", "--exact"]) == 0
+    assert capsys.readouterr().out == "QIS\n"
+    assert main(["find", "Q?I*Z", "--pattern"]) == 0
+    assert capsys.readouterr().out == "QUIZ\n"
+    assert main(["find", "QZX", "--exact"]) == 1
+    assert capsys.readouterr().out == "no words found\n"
+
+
+def test_replay_checks_a_record(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(SHARED / "liwords__every_e.gcg")]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:2] == ["Josh_Sokol: H8 DUI +8 (8)   words: DUI", "JD: 8D FEUE(D) +13 (13)   words: FEUED"]
+    assert out.rstrip().endswith("every score and total agrees; game over (out).")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["judge", "--lexicon", "NWL99", "QI"], "error: unknown lexicon 'NWL99': give TWL06, SOWPODS or the path of a word-list file"),
+        (["replay", "/no/such.gcg"], "error: cannot read /no/such.gcg: No such file or directory"),
+        (["replay", str(SHARED / "broken" / "MAGPIE-DATA__malformed_play.gcg")], "error: line 11: '2' is not a letter of the english tile set"),
+        (["play", "--rules", "chess"], "error: unknown rules preset 'chess'; known: "),
+        (["judge", "--tiles", "klingon", "QI"], "error: "),
+    ],
+)
+def test_errors_are_one_line_messages(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    out = capsys.readouterr().out
+    assert out.startswith(message)
+    assert "Traceback" not in out and len(out.splitlines()) == 1
+
+
+def test_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "lexiko play --players Ann,Bob" in out and "--challenge" in out
