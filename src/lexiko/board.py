@@ -227,6 +227,7 @@ class Board:
 
     def __str__(self) -> str:
         n = self.size
+        marks = {"D": "-", "T": "=", "Q": "~", "d": "'", "t": '"', "q": "^", "*": "*", "+": "*"}
         head = "    " + " ".join(column_name(c) for c in range(n))
         lines = [head]
         for r in range(n):
@@ -237,8 +238,7 @@ class Board:
                     face = self.tiles.face(code)
                     cells.append(face if len(face) == 1 else face[0])
                 else:
-                    p = self.layout.premium(r, c)
-                    cells.append({"D": "-", "T": "=", "Q": "~", "d": "'", "t": '"', "q": "^", "*": "*", "+": "*"}.get(p, "."))
+                    cells.append(marks.get(self.layout.premium(r, c), "."))
             lines.append(f"{r + 1:>3} " + " ".join(cells))
         return "\n".join(lines)
 

@@ -26,7 +26,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, Union
+from typing import Literal, Protocol
 
 from lexiko.board import Board
 from lexiko.errors import GameStateError, IllegalMoveError, PhonyError
@@ -88,7 +88,7 @@ class Accept:
     """Accept the last play without challenging (needed when it ended the game)."""
 
 
-Action = Union[Place, Exchange, Pass, Challenge, Accept]
+Action = Place | Exchange | Pass | Challenge | Accept
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +198,8 @@ class Game:
             )
         if self.rules.variant == "duplicate":
             raise GameStateError("duplicate games are played with lexiko.duplicate, not Game")
+        if self.rules.teams and n != 4:
+            raise GameStateError(f"team play needs four players (two teams of two), not {n}")
         if len(set(self.players)) != n:
             raise GameStateError("two players have the same name")
         self.tiles: TileSet = self.rules.tile_set
@@ -755,8 +757,8 @@ class Game:
         self._rng.shuffle(s.bag)
         s.exchanges[who] += 1
         ev = self._add(who, "exchange", 0, move=Exchange(tuple(ex.tiles)), rack=rack_before, elapsed=spent)
-        if r.exchange_is_scoreless:
-            s.scoreless_run += 1
+        # an exchange that is not a scoreless turn (Polish, team rules) breaks the run
+        s.scoreless_run = s.scoreless_run + 1 if r.exchange_is_scoreless else 0
         return ev
 
     def _pass(self, who: int, spent: float | None) -> Event:

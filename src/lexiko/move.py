@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from lexiko.board import format_position, parse_position, square_name
 from lexiko.errors import NotationError
@@ -149,7 +149,7 @@ class Pass:
         return "-"
 
 
-Move = Union[Place, Exchange, Pass]
+Move = Place | Exchange | Pass
 
 _EXCHANGE_WORDS = re.compile(r"^(?:ex|exch|exchange|swap)\s+(\S+)$", re.IGNORECASE)
 

@@ -103,7 +103,7 @@ class Rules:
         if self.challenge_rule not in CHALLENGE_RULES:
             problems.append(f"challenge_rule must be one of {', '.join(CHALLENGE_RULES)}")
         try:
-            self.tile_set
+            _ = self.tile_set
             lay = self.board_layout
         except ValueError as e:
             raise ValueError(str(e)) from None
@@ -195,6 +195,9 @@ TEAMS = Rules(
     exchange_is_scoreless=False,
     scoreless_turn_limit=8,
     time_minutes=15,
+    # a team out of its 15 minutes cannot move any more: no overtime, no penalty
+    max_overtime=0,
+    overtime_penalty=0,
     match_minutes=30,
     lexicon="SOWPODS",
 )
