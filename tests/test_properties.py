@@ -348,11 +348,6 @@ def test_gcg_write_then_read(p: dict[str, Any]) -> None:
         assert [back.rack(i) for i in range(len(g.players))] == [g.rack(i) for i in range(len(g.players))]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gcg writes neither the clock options nor the loss on time, so the replay refuses the "
-    "time penalties of a game that ended on time ('time penalty before the end of the game')",
-)
 def test_gcg_keeps_a_game_lost_on_time() -> None:
     rules = Rules(challenge_rule="void", time_minutes=1, max_overtime=1)
     g = Game(["P1", "P2"], rules, seed=5, lexicon=None, first_player=0, clock=lambda: 0.0)
@@ -360,15 +355,12 @@ def test_gcg_keeps_a_game_lost_on_time() -> None:
     g.pass_turn(elapsed=10)
     g.pass_turn(elapsed=200)
     assert g.is_over and g.end_reason == "time"
-    back = gcg.parse(gcg.dumps(g)).replay()
-    assert back.scores == g.scores and back.is_over
+    text = gcg.dumps(g)
+    assert "#lexiko-end time P1" in text.splitlines()
+    back = gcg.parse(text).replay()
+    assert back.scores == g.scores == [-30, 0] and back.is_over and back.winners() == [1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gcg has no event for accepting the last play: a Finish Line game with challenges that "
-    "ended on reaching the target replays as a game still waiting for the challenge",
-)
 def test_gcg_keeps_a_finish_line_game_with_challenges() -> None:
     rules = Rules(challenge_rule="single", target_score=20)
     g = Game(["P1", "P2"], rules, seed=5, lexicon=None, first_player=0)

@@ -518,6 +518,28 @@ class Game:
         self._restore(self._undo.pop())
         self._turn_started = self._clock()
 
+    @property
+    def lost_on_time(self) -> int | None:
+        """The player whose time ran out and who so lost the game, if any."""
+        return self._s.lost_on_time
+
+    def flag(self, player: int) -> None:
+        """End the game because ``player``'s time ran out (an arbiter's ruling, or a
+        record's, where no clock ran); ``player`` loses whatever the scores.
+
+        >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None)
+        >>> g.flag(0); (g.end_reason, g.winners())
+        ('time', [1])
+        """
+        if self._s.over:
+            raise GameStateError("the game is over")
+        if not 0 <= player < len(self.players):
+            raise GameStateError(f"there is no player {player}")
+        saved = self._snapshot()
+        self._s.lost_on_time = player
+        self._finish("time")
+        self._undo.append(saved)
+
     def apply_penalty(self, player: int, points: int) -> Event:
         """Record a time penalty given at the end of the game (as game records do)."""
         s = self._s

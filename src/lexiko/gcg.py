@@ -545,6 +545,7 @@ class _Replay:
                 raise
             except LexikoError as e:
                 raise RecordError(f"{e}  ({ev.to_line()})", ev.line) from None
+        self._end_without_a_line()
         for p, rack in rec.final_racks.items():
             line = rec.final_rack_lines.get(p)
             if p >= len(rec.players):
@@ -554,6 +555,18 @@ class _Replay:
             except LexikoError as e:
                 raise RecordError(str(e), line) from None
         return game
+
+    def _end_without_a_line(self) -> None:
+        """End the game as lexiko's ``#lexiko-end`` pragma says (a loss on time, a target
+        reached and accepted, the match clock), for endings GCG has no line for."""
+        g = self.game
+        end = self.rec.pragmas.get("lexiko-end", "").split()
+        if not end or g.is_over:
+            return
+        if end[0] == "time" and len(end) > 1 and end[1] in self.index:
+            g.flag(self.index[end[1]])
+        elif g.awaiting_final_challenge:
+            g.accept(player=self._challenger(g.history[-1]))
 
     def _expect(self, ev: RecordEvent, kinds: Iterable[str]) -> Event:
         """The next unmatched history event must be of one of these kinds and belong
@@ -685,6 +698,7 @@ class _Replay:
                 raise RecordError(
                     f"time penalty before {g.players[pending.player]}'s {pending.kind.replace('-', ' ')}", ev.line
                 )
+            self._end_without_a_line()
             if not g.is_over:
                 raise RecordError("time penalty before the end of the game", ev.line)
             g.apply_penalty(p, ev.score)
@@ -839,6 +853,10 @@ def record_of(game: Game, names: Iterable[str] | None = None) -> GameRecord:
     opts = _rules_pragma(r)
     if opts:
         pragmas["lexiko-rules"] = opts
+    if game.end_reason in ("time", "target", "match-time"):
+        # GCG has no line for these endings: say how the game ended, so it replays over
+        loser = game.lost_on_time
+        pragmas["lexiko-end"] = game.end_reason + (f" {players[loser].nick}" if loser is not None else "")
     final: dict[int, str] = {}
     if not game.is_over:
         for p in range(len(game.players)):
