@@ -874,3 +874,26 @@ def test_from_position(game_factory: MakeGame) -> None:
     assert Counter(g.unseen(0))[0] == 0  # one blank on the board, the other on P1's rack
     with pytest.raises(IllegalMoveError, match="^the position uses more tiles than the set holds: \\? too many$"):
         Game.from_position(b, [E.parse("??"), ()], lexicon=None)
+
+
+def test_the_order_exchanged_tiles_are_named_in_does_not_change_the_bag() -> None:
+    racks = []
+    for named in ("DINV", "VNID"):
+        g = Game(["A", "B"], seed=11, lexicon=None, first_player=0)
+        g.set_rack(0, "DINNVWY")
+        g.exchange(named)
+        g.pass_turn()
+        racks.append((g.rack(0), g.rack(1), g.unseen(0)))
+    assert racks[0] == racks[1]
+
+
+def test_flag_charges_the_turn_and_ends_the_game_on_time() -> None:
+    now = [0.0]
+    rules = Rules(challenge_rule="void", time_minutes=1, max_overtime=1, overtime_penalty=10)
+    g = Game(["A", "B"], rules, seed=1, lexicon=None, first_player=0, clock=lambda: now[0])
+    now[0] = 125.0  # A thinks past the minute and the overtime minute
+    g.flag(0)
+    assert g.end_reason == "time" and g.lost_on_time == 0 and g.winners() == [1]
+    assert [(e.kind, e.score) for e in g.history] == [("time-penalty", -20)]  # 65 s over: 2 minutes
+    with pytest.raises(GameStateError, match="^the game is over$"):
+        g.flag(1)

@@ -536,6 +536,8 @@ class Game:
         if not 0 <= player < len(self.players):
             raise GameStateError(f"there is no player {player}")
         saved = self._snapshot()
+        if player == self._s.turn:
+            self._charge_clock(player, None)  # the time spent on the turn the flag fell in
         self._s.lost_on_time = player
         self._finish("time")
         self._undo.append(saved)
@@ -775,7 +777,7 @@ class Game:
         rack_before = self.rack(who)
         s.racks[who] = rack
         self._draw(who, len(ex.tiles))
-        s.bag.extend(ex.tiles)
+        s.bag.extend(self.tiles.rack_sort(ex.tiles))  # the order named must not change the bag
         self._rng.shuffle(s.bag)
         s.exchanges[who] += 1
         ev = self._add(who, "exchange", 0, move=Exchange(tuple(ex.tiles)), rack=rack_before, elapsed=spent)
