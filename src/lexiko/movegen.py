@@ -257,7 +257,15 @@ class _Rack:
         return self.leave(self.full - index)
 
     def table(self, leaves: LeaveValue) -> list[float]:
-        return [float(leaves(self.leave(i))) for i in range(self.size)]
+        """Value of every sub-rack, by index (as :meth:`leave` numbers them)."""
+        subs: list[tuple[int, ...]] = [()]
+        for c in self.codes:  # each code more significant than the ones before it
+            if c:
+                subs = [s + (c,) * k for k in range(self.counts[c] + 1) for s in subs]
+        if self.counts[0]:  # the blank (code 0) is the least significant digit
+            blanks = [(0,) * k for k in range(self.counts[0] + 1)]
+            subs = [s + b for s in subs for b in blanks]
+        return [float(leaves(s)) for s in subs]
 
 
 # -- public API --------------------------------------------------------------------

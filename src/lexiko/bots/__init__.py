@@ -1,12 +1,73 @@
 """Computer players. A :class:`Player` chooses a move for the player on turn and
 decides whether to challenge the last play.
 
->>> from lexiko.bots import GreedyBot
->>> GreedyBot.__name__
-'GreedyBot'
+Kinds, weakest first: ``random`` (a random legal move), ``greedy`` (the highest score),
+``static`` (score plus the value of the tiles kept, from a :class:`~lexiko.leaves.LeaveTable`),
+``sim`` (simulation, :mod:`lexiko.bots.simulation`). :func:`make_player` builds one by
+kind or by strength level (:data:`LEVELS`).
+
+>>> from lexiko.lexicon import Lexicon
+>>> lex = Lexicon.from_words(["QI"])
+>>> make_player("easy", lex).name, make_player("random", lex, seed=1).name
+('greedy', 'random')
+>>> make_player("static", lex, name="Stan").name
+'Stan'
 """
 
-from lexiko.bots.base import Player
-from lexiko.bots.greedy import GreedyBot
+from __future__ import annotations
 
-__all__ = ["Player", "GreedyBot"]
+import importlib
+from typing import Any
+
+from lexiko.bots.base import Player, last_play_is_phony
+from lexiko.bots.greedy import GreedyBot
+from lexiko.bots.random_bot import RandomBot
+from lexiko.bots.static import StaticBot
+from lexiko.errors import LexikoError
+from lexiko.lexicon import Lexicon
+
+__all__ = ["Player", "GreedyBot", "RandomBot", "StaticBot", "make_player", "KINDS", "LEVELS", "last_play_is_phony"]
+
+KINDS = ("random", "greedy", "static", "sim")
+"""Kinds of computer player :func:`make_player` knows, weakest first."""
+
+LEVELS = {"beginner": "random", "easy": "greedy", "medium": "static", "hard": "sim"}
+"""Strength levels and the kind of player each stands for."""
+
+
+def make_player(kind: str, lexicon: Lexicon, *, seed: int | None = None, name: str | None = None, **kw: Any) -> Player:
+    """A computer player of a kind (:data:`KINDS`) or level (:data:`LEVELS`).
+
+    ``seed`` seeds the players that draw at random (``random``, ``sim``); ``name``
+    defaults to the kind. ``static:FILE`` is the static player with the leave table in
+    FILE (see :meth:`lexiko.leaves.LeaveTable.load`); other keyword arguments go to the
+    player's class (``table=`` for ``static``, the simulation options for ``sim``).
+    Raises :class:`~lexiko.errors.LexikoError` for an unknown kind.
+    """
+    key = kind.strip()
+    base, _, arg = key.partition(":")
+    base = LEVELS.get(base.lower(), base.lower())
+    label = name if name is not None else (key if arg else base)
+    if arg and base != "static":
+        raise LexikoError(f"{kind!r}: only the static player takes a file (static:FILE)")
+    if base == "random":
+        return RandomBot(lexicon, seed=seed, name=label, **kw)
+    if base == "greedy":
+        return GreedyBot(lexicon, name=label, **kw)
+    if base == "static":
+        if arg:
+            from lexiko.leaves import LeaveTable
+
+            kw["table"] = LeaveTable.load(arg, lexicon.tiles)
+        return StaticBot(lexicon, name=label, **kw)
+    if base == "sim":
+        # the simulation player lives in its own module, imported only when asked for
+        try:
+            module = importlib.import_module("lexiko.bots.simulation")
+        except ImportError:
+            raise LexikoError("the simulation player (lexiko.bots.simulation) is not available") from None
+        cls = module.SimulationBot
+        player: Player = cls(lexicon, seed=seed, name=label, **kw)
+        return player
+    known = ", ".join([*KINDS, *LEVELS])
+    raise LexikoError(f"unknown kind of player {kind!r}; known: {known} (or static:FILE)")

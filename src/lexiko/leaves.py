@@ -1,0 +1,848 @@
+"""Leave values: what the tiles kept after a move are worth, learned by self-play.
+
+A :class:`LeaveTable` maps a *leave* (the tiles kept, in rack order: letters by code,
+blanks last, as :meth:`~lexiko.tiles.TileSet.rack_sort` writes them) to a number of
+points. The static player adds it to each move's score (``equity = score + leave``) and
+so prefers, say, 30 points keeping ``ERS`` over 32 points keeping ``UUV``.
+
+A table holds the leaves seen often enough in training and, for every other leave, a
+fallback model: a value per tile and copy (the second E is worth less than the first),
+a term for the balance of vowels and consonants, and a constant. The table shipped with
+lexiko (``lexiko/data/leaves-english.tsv.gz``) was trained by :func:`train` on lexiko's
+own self-play games; no third-party table or figure went into it.
+
+>>> t = LeaveTable.default()
+>>> t.value("?") > t.value("S") > t.value("") == 0.0 > t.value("V") > t.value("Q")
+True
+>>> t.value("EE") < 2 * t.value("E")
+True
+>>> t.value("AEINST?") == t((1, 5, 9, 14, 19, 20, 0))  # text or codes in rack order
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import math
+import os
+import time
+import unicodedata
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lexiko.errors import LexikoError
+from lexiko.rules import TOURNAMENT, Rules
+from lexiko.tiles import ENGLISH, TileSet, tile_set
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from lexiko.game import Event, Game
+    from lexiko.lexicon import Lexicon
+    from lexiko.move import Move
+
+__all__ = ["Leave", "LeaveTable", "train", "TrainProgress", "add_parsers", "DATA_FILE"]
+
+Leave = tuple[int, ...]
+"""Tile codes kept, in rack order (letters by code, blanks (0) last)."""
+
+TrainProgress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``: called as games finish (phase ``"round 2/4"``)
+and once per fitting pass (phase ``"fitting"``)."""
+
+DATA_FILE = "leaves-english.tsv.gz"
+"""Name of the shipped English table in the package folder ``lexiko/data``."""
+
+_FORMAT_LINE = "# lexiko leave table 1"
+_VOWELS = frozenset("AEIOU")
+_MAX_COPY_TERMS = 4  # the fallback model values copies 1, 2, 3 and "4th and beyond"
+_MEMO_LIMIT = 2_000_000  # unseen leaves whose fallback value is remembered
+
+
+def _is_vowel(face: str) -> bool:
+    base = unicodedata.normalize("NFD", face)[:1].upper()
+    return base in _VOWELS
+
+
+class _Memo(dict[Leave, float]):
+    """The stored values, plus the fallback value of every other leave looked up so far."""
+
+    __slots__ = ("table", "base_size")
+
+    def __init__(self, table: LeaveTable, values: Mapping[Leave, float]) -> None:
+        super().__init__(values)
+        self.table = table
+        self.base_size = len(values)
+
+    def __missing__(self, leave: Leave) -> float:
+        if len(self) > self.base_size + _MEMO_LIMIT:
+            self.clear()
+            self.update(self.table._values)
+        v = self[leave] = self.table.fallback(leave)
+        return v
+
+
+class LeaveTable:
+    """Value in points of the tiles kept after a move, for one tile set.
+
+    ``values`` maps leaves (codes in rack order) to points; every other leave gets
+    :meth:`fallback`: ``offset`` plus, for each tile code, ``tile_values[code][k - 1]``
+    for its k-th copy (the last entry for further copies), plus
+    ``balance[(vowels, consonants)]`` (blanks count as neither).
+
+    Calling the table with a leave in rack order is a dictionary look-up (this is the
+    ``leaves=`` argument of :func:`lexiko.movegen.generate`); :attr:`lookup` is the same
+    without the method call. :meth:`value` also takes text (``"ERS?"``) in any order.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> t = LeaveTable(ENGLISH, {(5, 19): 9.5}, tile_values={19: [8.0, 1.0]}, offset=-1.0)
+    >>> t.value("SE"), t.value("S"), t.value("SS"), t.value("SSS")
+    (9.5, 7.0, 8.0, 9.0)
+    >>> len(t), t
+    (1, <LeaveTable english: 1 leaves>)
+    """
+
+    def __init__(
+        self,
+        tiles: TileSet = ENGLISH,
+        values: Mapping[Leave, float] | None = None,
+        *,
+        tile_values: Mapping[int, Sequence[float]] | None = None,
+        balance: Mapping[tuple[int, int], float] | None = None,
+        offset: float = 0.0,
+        meta: Mapping[str, str] | None = None,
+    ) -> None:
+        self.tiles = tiles
+        self._values: dict[Leave, float] = {tuple(k): float(v) for k, v in (values or {}).items()}
+        self.tile_values: dict[int, tuple[float, ...]] = {
+            int(c): tuple(float(x) for x in vs) for c, vs in (tile_values or {}).items() if vs
+        }
+        self.balance: dict[tuple[int, int], float] = {
+            (int(a), int(b)): float(v) for (a, b), v in (balance or {}).items()
+        }
+        self.offset = float(offset)
+        self.meta: dict[str, str] = dict(meta or {})
+        self._vowel = [False] + [_is_vowel(f) for f in tiles.letters]
+        self._memo = _Memo(self, self._values)
+        self.lookup: Callable[[Leave], float] = self._memo.__getitem__
+        """``lookup(leave)``: the value of a leave in rack order (a bound dict method)."""
+
+    # -- values ------------------------------------------------------------------
+
+    def __call__(self, leave: Leave) -> float:
+        return self._memo[leave]
+
+    def value(self, leave: str | Iterable[int]) -> float:
+        """Value of a leave given as text (``"ERS?"``) or codes, in any order."""
+        codes = self.tiles.parse(leave) if isinstance(leave, str) else tuple(leave)
+        return self._memo[self.tiles.rack_sort(codes)]
+
+    def fallback(self, leave: Iterable[int]) -> float:
+        """The model's value of a leave, ignoring the stored values."""
+        total = self.offset
+        vowels = consonants = 0
+        tv = self.tile_values
+        for code, k in Counter(leave).items():
+            if code:
+                if self._vowel[code]:
+                    vowels += k
+                else:
+                    consonants += k
+            vs = tv.get(code)
+            if vs:
+                total += sum(vs[:k])
+                if k > len(vs):  # the last entry counts for every further copy
+                    total += (k - len(vs)) * vs[-1]
+        return total + self.balance.get((vowels, consonants), 0.0)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __contains__(self, leave: object) -> bool:
+        return leave in self._values
+
+    def items(self) -> Iterator[tuple[Leave, float]]:
+        """The stored leaves and their values."""
+        return iter(self._values.items())
+
+    def __repr__(self) -> str:
+        return f"<LeaveTable {self.tiles.name}: {len(self._values):,} leaves>"
+
+    # -- files -------------------------------------------------------------------
+
+    def dumps(self) -> str:
+        """The table as text (the format :meth:`save` writes, before compression).
+
+        Lines: ``#`` comments (``#@key<TAB>value`` metadata), ``=offset<TAB>x``,
+        ``=tile<TAB>face<TAB>v1<TAB>v2...`` (``?`` the blank), ``=balance<TAB>vowels<TAB>
+        consonants<TAB>x``, then one ``leave<TAB>value`` per stored leave (``-`` the
+        empty leave), shortest first.
+        """
+        t = self.tiles
+        out = [
+            _FORMAT_LINE,
+            "# value in points of the tiles kept after a move; lines '=' hold the model for other leaves",
+            f"#@tiles\t{t.name}",
+        ]
+        out += [f"#@{k}\t{v}" for k, v in sorted(self.meta.items()) if k != "tiles"]
+        out.append(f"=offset\t{self.offset:.3f}")
+        for code in sorted(self.tile_values, key=lambda c: (c == 0, c)):
+            face = t.format((code,))
+            out.append("\t".join(["=tile", face, *(f"{x:.3f}" for x in self.tile_values[code])]))
+        for (v, c), x in sorted(self.balance.items()):
+            out.append(f"=balance\t{v}\t{c}\t{x:.3f}")
+        for leave, x in sorted(self._values.items(), key=lambda kv: (len(kv[0]), _order(kv[0]))):
+            out.append(f"{t.format(leave) or '-'}\t{x:.2f}")
+        return "\n".join(out) + "\n"
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the table; gzip-compressed when the name ends in ``.gz``."""
+        p = Path(path)
+        data = self.dumps().encode("utf-8")
+        if p.suffix == ".gz":
+            data = gzip.compress(data, compresslevel=9, mtime=0)
+        p.write_bytes(data)
+
+    def to_bytes(self) -> bytes:
+        """The table as compressed bytes (what :meth:`from_bytes` reads)."""
+        return gzip.compress(self.dumps().encode("utf-8"), compresslevel=6, mtime=0)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, tiles: TileSet | None = None, source: str = "<bytes>") -> LeaveTable:
+        """Read a table from bytes, compressed or not."""
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+        return cls.loads(data.decode("utf-8"), tiles, source)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], tiles: TileSet | None = None) -> LeaveTable:
+        """Read a table written by :meth:`save` (compressed or not). ``tiles`` defaults to
+        the tile set the file names; raises :class:`~lexiko.errors.LexikoError` naming the
+        line for a malformed file."""
+        p = Path(path)
+        try:
+            data = p.read_bytes()
+        except OSError as e:
+            raise LexikoError(f"cannot read leave table {p}: {e.strerror}") from None
+        try:
+            return cls.from_bytes(data, tiles, str(p))
+        except (OSError, EOFError, UnicodeDecodeError) as e:
+            raise LexikoError(f"{p}: not a leave table ({e})") from None
+
+    @classmethod
+    def loads(cls, text: str, tiles: TileSet | None = None, source: str = "<text>") -> LeaveTable:
+        """Read a table from the text :meth:`dumps` writes."""
+        lines = text.splitlines()
+        if not lines or lines[0].strip() != _FORMAT_LINE:
+            raise LexikoError(f"{source}: line 1: not a lexiko leave table (expected {_FORMAT_LINE!r})")
+        meta: dict[str, str] = {}
+        body = len(lines)  # index of the first line after the header
+        for j in range(1, len(lines)):
+            line = lines[j]
+            if not line.startswith("#"):
+                body = j
+                break
+            if line.startswith("#@") and "\t" in line:
+                k, v = line[2:].split("\t", 1)
+                meta[k] = v
+        if tiles is None:
+            try:
+                tiles = tile_set(meta.get("tiles", "english"))
+            except ValueError as e:
+                raise LexikoError(f"{source}: {e}") from None
+        elif meta.get("tiles", tiles.name) != tiles.name and _letters_of(meta["tiles"]) != tiles.letters:
+            raise LexikoError(f"{source}: the table is for {meta['tiles']} tiles, not {tiles.name}")
+        parse = _leave_parser(tiles)
+        offset = 0.0
+        tile_values: dict[int, list[float]] = {}
+        balance: dict[tuple[int, int], float] = {}
+        values: dict[Leave, float] = {}
+        n = body
+        try:
+            while n < len(lines):
+                line = lines[n]
+                n += 1  # the line number, counted from 1
+                if not line or line.startswith("#"):
+                    continue
+                if line.startswith("="):
+                    parts = line.split("\t")
+                    if parts[0] == "=offset":
+                        offset = float(parts[1])
+                    elif parts[0] == "=tile":
+                        tile_values[tiles.parse_token(parts[1])] = [float(x) for x in parts[2:]]
+                    elif parts[0] == "=balance":
+                        balance[int(parts[1]), int(parts[2])] = float(parts[3])
+                    else:
+                        raise ValueError(f"unknown model line {parts[0]!r}")
+                    continue
+                leave, _, x = line.partition("\t")
+                values[parse(leave)] = float(x)
+        except (ValueError, IndexError, LexikoError) as e:
+            raise LexikoError(f"{source}: line {n}: {e}") from None
+        return cls(tiles, values, tile_values=tile_values, balance=balance, offset=offset, meta=meta)
+
+    @classmethod
+    def default(cls, tiles: TileSet = ENGLISH) -> LeaveTable:
+        """The table shipped with lexiko for ``tiles``: the trained English table for a
+        tile set with the English letters, else a table of zeros (the static player then
+        plays like the greedy one; train a table with :func:`train`). Loaded once per
+        process and shared: do not change it.
+
+        >>> LeaveTable.default() is LeaveTable.default()
+        True
+        """
+        return _default_table(tiles)
+
+    @classmethod
+    def zeros(cls, tiles: TileSet = ENGLISH) -> LeaveTable:
+        """A table valuing every leave 0 (score alone decides, as for the greedy player)."""
+        return cls(tiles)
+
+
+def _letters_of(name: str) -> tuple[str, ...] | None:
+    try:
+        return tile_set(name).letters
+    except ValueError:
+        return None
+
+
+def _order(leave: Leave) -> tuple[int, ...]:
+    return tuple(c if c else 255 for c in leave)
+
+
+def _leave_parser(tiles: TileSet) -> Callable[[str], Leave]:
+    """Text of a leave (``-`` empty) to codes in rack order; fast for one-character faces."""
+    if all(len(f) == 1 for f in tiles.letters):
+        codes = {f: i + 1 for i, f in enumerate(tiles.letters)}
+        codes["?"] = 0
+
+        def fast(text: str) -> Leave:
+            if text == "-":
+                return ()
+            try:
+                t = sorted(codes[ch] for ch in text)
+            except KeyError:
+                raise ValueError(f"{text!r} is not a leave of {tiles.name} tiles") from None
+            if t and t[0] == 0:
+                k = t.count(0)
+                return (*t[k:], *t[:k])
+            return tuple(t)
+
+        return fast
+
+    def slow(text: str) -> Leave:
+        if text == "-":
+            return ()
+        codes = tiles.parse(text)
+        if any(c > tiles.size for c in codes):
+            raise ValueError(f"{text!r} is not a leave (lower case means a designated blank)")
+        return tiles.rack_sort(codes)
+
+    return slow
+
+
+@lru_cache(maxsize=8)
+def _default_table(tiles: TileSet) -> LeaveTable:
+    if tiles.letters != ENGLISH.letters:
+        return LeaveTable(tiles, meta={"note": "no trained table for these tiles: all zeros"})
+    ref = resources.files("lexiko") / "data" / DATA_FILE
+    try:
+        data = ref.read_bytes()
+    except FileNotFoundError:  # pragma: no cover - a broken installation
+        raise LexikoError(f"the leave table lexiko/data/{DATA_FILE} is missing: reinstall lexiko") from None
+    return LeaveTable.from_bytes(data, tiles, f"lexiko/data/{DATA_FILE}")
+
+
+# -- training ------------------------------------------------------------------------
+
+
+def _features(leave: Leave, vowel: Sequence[bool], tile_index: Mapping[int, int], balance_index: int) -> list[
+    tuple[int, float]
+]:
+    """(feature, x) pairs of the fallback model for a leave: the constant, each tile's
+    copies, the vowel/consonant balance (``balance_index`` + a pair number)."""
+    out: list[tuple[int, float]] = [(0, 1.0)]
+    vowels = consonants = 0
+    for code, k in Counter(leave).items():
+        base = tile_index[code]
+        for j in range(min(k, _MAX_COPY_TERMS - 1)):
+            out.append((base + j, 1.0))
+        if k >= _MAX_COPY_TERMS:
+            out.append((base + _MAX_COPY_TERMS - 1, float(k - _MAX_COPY_TERMS + 1)))
+        if code:
+            if vowel[code]:
+                vowels += k
+            else:
+                consonants += k
+    out.append((balance_index + _pair(vowels, consonants), 1.0))
+    return out
+
+
+def _pair(v: int, c: int) -> int:
+    """Number of the pair (v, c) in the order (0,0), (0,1), (1,0), (0,2), (1,1), ..."""
+    s = v + c
+    return s * (s + 1) // 2 + v
+
+
+def _unpair(i: int) -> tuple[int, int]:
+    s = int((math.isqrt(8 * i + 1) - 1) // 2)
+    v = i - s * (s + 1) // 2
+    return v, s - v
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """Solve a x = b for a symmetric positive definite a (Gaussian elimination with
+    partial pivoting; a and b are overwritten)."""
+    n = len(b)
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        if piv != col:
+            a[col], a[piv] = a[piv], a[col]
+            b[col], b[piv] = b[piv], b[col]
+        p = a[col][col]
+        if abs(p) < 1e-12:
+            continue
+        row = a[col]
+        for r in range(col + 1, n):
+            f = a[r][col] / p
+            if f:
+                ar = a[r]
+                for k in range(col, n):
+                    ar[k] -= f * row[k]
+                b[r] -= f * b[col]
+    x = [0.0] * n
+    for col in range(n - 1, -1, -1):
+        p = a[col][col]
+        s = b[col] - sum(a[col][k] * x[k] for k in range(col + 1, n))
+        x[col] = s / p if abs(p) >= 1e-12 else 0.0
+    return x
+
+
+class _Observations:
+    """Training data: for each move with a next turn, the leave kept (an id), the
+    points of the next turn and the leave kept then (an id)."""
+
+    def __init__(self) -> None:
+        self.ids: dict[bytes, int] = {}
+        self.leaves: list[Leave] = []
+        self.leave_a = array("i")
+        self.points = array("i")
+        self.leave_b = array("i")
+
+    def id(self, leave: bytes) -> int:
+        i = self.ids.get(leave)
+        if i is None:
+            i = self.ids[leave] = len(self.leaves)
+            self.leaves.append(tuple(leave))
+        return i
+
+    def add(self, rows: Iterable[tuple[bytes, int, bytes]]) -> None:
+        for a, s, b in rows:
+            self.leave_a.append(self.id(a))
+            self.points.append(s)
+            self.leave_b.append(self.id(b))
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+
+@dataclass
+class _Fit:
+    table: LeaveTable
+    shrink: float
+    noise_sd: float
+    signal_sd: float
+
+
+@dataclass
+class _Design:
+    """The fallback model's features of every leave seen, and the weighted normal
+    matrix (each leave weighted by its number of observations)."""
+
+    count: list[int]
+    feats: list[list[tuple[int, float]]]
+    xtx: list[list[float]]
+    codes: list[int]
+    tile_index: dict[int, int]
+    balance_index: int
+
+    @classmethod
+    def of(cls, obs: _Observations, tiles: TileSet, vowel: Sequence[bool]) -> _Design:
+        m = len(obs.leaves)
+        count = [0] * m
+        for a in obs.leave_a:
+            count[a] += 1
+        codes = [0, *range(1, tiles.size + 1)]
+        tile_index = {c: 1 + i * _MAX_COPY_TERMS for i, c in enumerate(codes)}
+        balance_index = 1 + len(codes) * _MAX_COPY_TERMS
+        max_len = max((len(leave) for leave in obs.leaves), default=0)
+        nf = balance_index + _pair(0, max_len) + max_len + 1
+        xtx = [[0.0] * nf for _ in range(nf)]
+        feats: list[list[tuple[int, float]]] = []
+        for i, leave in enumerate(obs.leaves):
+            f = _features(leave, vowel, tile_index, balance_index)
+            feats.append(f)
+            w = count[i]
+            if w:
+                for fi, xi in f:
+                    row = xtx[fi]
+                    for fj, xj in f:
+                        row[fj] += w * xi * xj
+        return cls(count, feats, xtx, codes, tile_index, balance_index)
+
+
+def _fit(
+    obs: _Observations,
+    design: _Design,
+    current: LeaveTable,
+    tiles: TileSet,
+    *,
+    ridge: float,
+    shrink: float | None,
+    min_count: int,
+    tolerance: float,
+    meta: Mapping[str, str],
+) -> _Fit:
+    """One pass: targets with the current table, the fallback model by ridge regression,
+    then each seen leave's mean target shrunk toward the model (see :func:`train`)."""
+    m = len(obs.leaves)
+    n = design.count
+    nxt = [current.lookup(leave) for leave in obs.leaves]
+    sy = [0.0] * m
+    syy = [0.0] * m
+    for a, s, b in zip(obs.leave_a, obs.points, obs.leave_b, strict=True):
+        y = s + nxt[b]
+        sy[a] += y
+        syy[a] += y * y
+    # the fallback model: ridge regression of the targets on the features
+    nf = len(design.xtx)
+    xty = [0.0] * nf
+    for i, f in enumerate(design.feats):
+        if n[i]:
+            for fi, xi in f:
+                xty[fi] += xi * sy[i]
+    xtx = [list(row) for row in design.xtx]
+    for d in range(nf):
+        xtx[d][d] += ridge
+    coef = _solve(xtx, xty)
+    prior = [sum(coef[fi] * xi for fi, xi in f) for f in design.feats]
+    # noise (within a leave) and signal (between leaves, around the model) variances
+    within = sum(syy[i] - sy[i] * sy[i] / n[i] for i in range(m) if n[i] >= 2)
+    dof = sum(n[i] - 1 for i in range(m) if n[i] >= 2)
+    noise = within / dof if dof else 1.0
+    big = [i for i in range(m) if n[i] >= 20]
+    signal = sum((sy[i] / n[i] - prior[i]) ** 2 - noise / n[i] for i in big) / len(big) if big else 0.0
+    k = shrink if shrink is not None else min(1000.0, max(1.0, noise / max(signal, 1e-6)))
+    # a leave is stored when seen min_count times and its value is not the model's
+    values = {
+        obs.leaves[i]: v
+        for i in range(m)
+        if n[i] >= min_count and abs((v := (sy[i] + k * prior[i]) / (n[i] + k)) - prior[i]) >= tolerance
+    }
+    # the empty leave (a fresh rack of drawn tiles) is worth 0 by definition
+    bi, ti = design.balance_index, design.tile_index
+    e = obs.ids.get(b"")
+    anchor = (sy[e] + k * prior[e]) / (n[e] + k) if e is not None else coef[0] + coef[bi]
+    values = {leave: v - anchor for leave, v in values.items()}
+    values[()] = 0.0
+    tile_values: dict[int, list[float]] = {}
+    for c in design.codes:
+        vs = coef[ti[c] : ti[c] + _MAX_COPY_TERMS][: max(1, min(tiles.count(c), _MAX_COPY_TERMS))]
+        if any(vs):
+            tile_values[c] = vs
+    balance = {_unpair(j): coef[bi + j] for j in range(nf - bi) if coef[bi + j] != 0.0}
+    table = LeaveTable(tiles, values, tile_values=tile_values, balance=balance, offset=coef[0] - anchor, meta=meta)
+    return _Fit(table, k, math.sqrt(noise), math.sqrt(max(signal, 0.0)))
+
+
+def train(
+    games: int,
+    *,
+    rounds: int = 4,
+    lexicon: Lexicon | str = "TWL06",
+    rules: Rules = TOURNAMENT,
+    jobs: int = 1,
+    seed: int = 0,
+    executor: Executor | None = None,
+    initial: LeaveTable | None = None,
+    passes: int = 2,
+    shrink: float | None = None,
+    ridge: float = 10.0,
+    min_count: int = 3,
+    tolerance: float = 0.05,
+    chunk_size: int = 200,
+    progress: TrainProgress | None = None,
+) -> LeaveTable:
+    """Train a leave table by self-play of the static player against itself.
+
+    Method (average-reward temporal differences, by rounds):
+
+    1. Play ``games`` games, both players static (score + leave value) using the
+       current table (``initial``, or zeros: the first round is greedy play). Record,
+       for each move after which the mover draws and whose next turn also leaves tiles
+       in the bag, the leave ``L`` kept, the points ``s'`` of the mover's next turn and
+       the leave ``L'`` kept then.
+    2. Fit on every observation so far (all rounds), ``passes`` times: the target of an
+       observation is ``s' + v(L')`` with ``v`` the current table, so a leave is worth
+       what it helps score next turn plus what it helps keep for the turns after.
+
+       - the fallback model (a constant, a value for each tile's 1st, 2nd, 3rd and
+         further copies, a term per vowel/consonant count) is fitted to the targets by
+         ridge regression (``ridge``);
+       - each leave seen at least ``min_count`` times gets the mean of its targets
+         shrunk toward the model: ``(sum + k * model) / (count + k)``, where ``k`` is
+         the noise variance of a target over the variance of true leave values around
+         the model (empirical Bayes, estimated from leaves seen 20 times or more), or
+         ``shrink`` when given; it is stored when that differs from the model by
+         ``tolerance`` or more (the model gives the others);
+       - values are shifted so that the empty leave (a fresh rack of drawn tiles) is 0.
+         Only differences between leaves of the same rack matter to a player.
+    3. Repeat with the new table for ``rounds`` rounds.
+
+    Games are played in chunks of ``chunk_size`` on ``executor``, or on a process pool
+    of ``jobs`` workers, or in this process. The result depends only on the arguments,
+    not on ``jobs`` or the executor. ``progress(phase, done, total)`` reports.
+
+    >>> from lexiko.lexicon import Lexicon
+    >>> t = train(2, rounds=1, lexicon=Lexicon.from_words(["AB", "BA", "AA"]), seed=1)
+    >>> t.value("") == 0.0 and len(t) > 0
+    True
+    """
+    from lexiko import selfplay
+
+    if games < 1 or rounds < 1:
+        raise ValueError("train needs at least one game and one round")
+    tiles = rules.tile_set
+    spec = selfplay.lexicon_spec(lexicon, tiles)
+    table = initial if initial is not None else LeaveTable.zeros(tiles)
+    obs = _Observations()
+    total_games = 0
+    started = time.perf_counter()
+    cpu = 0.0
+    for r in range(rounds):
+        phase = f"round {r + 1}/{rounds}"
+        blob = table.to_bytes()
+        key = hashlib.sha256(blob).hexdigest()[:16]
+        tasks = [
+            _TrainTask(spec, rules, seed, r, list(range(lo, min(games, lo + chunk_size))), blob, key)
+            for lo in range(0, games, chunk_size)
+        ]
+        done = 0
+        if progress:
+            progress(phase, 0, games)
+        for res in selfplay.run_chunks(_train_chunk, tasks, jobs=jobs, executor=executor, spec=spec):
+            obs.add(res.rows)
+            done += res.games
+            cpu += res.cpu
+            if progress:
+                progress(phase, done, games)
+        total_games += games
+        design = _Design.of(obs, tiles, table._vowel)
+        for p in range(passes):
+            meta = {
+                "tiles": tiles.name,
+                "lexicon": spec[0] if isinstance(spec, tuple) else getattr(spec, "name", "custom"),
+                "rules": rules.name,
+                "games": str(total_games),
+                "rounds": str(r + 1),
+                "observations": str(len(obs)),
+                "seed": str(seed),
+                "method": "lexiko.leaves.train (self-play, average-reward TD, empirical-Bayes shrinkage)",
+            }
+            fit = _fit(
+                obs, design, table, tiles,
+                ridge=ridge, shrink=shrink, min_count=min_count, tolerance=tolerance, meta=meta,
+            )
+            table = fit.table
+            table.meta["shrink"] = f"{fit.shrink:.1f}"
+            if progress:
+                progress("fitting", p + 1, passes)
+    table.meta["cpu-seconds"] = f"{cpu:.0f}"
+    table.meta["seconds"] = f"{time.perf_counter() - started:.0f}"
+    return table
+
+
+@dataclass(frozen=True)
+class _TrainTask:
+    spec: Any
+    rules: Rules
+    seed: int
+    round: int
+    games: list[int]
+    table: bytes
+    key: str
+
+
+@dataclass(frozen=True)
+class _TrainResult:
+    rows: list[tuple[bytes, int, bytes]]
+    games: int
+    cpu: float
+
+
+_tables: dict[str, LeaveTable] = {}
+
+
+def _train_chunk(task: _TrainTask) -> _TrainResult:
+    """Play the task's games (static against static) and return the observations."""
+    from lexiko import selfplay
+    from lexiko.bots.static import StaticBot
+
+    t0 = time.process_time()
+    lexicon = selfplay.worker_lexicon(task.spec)
+    table = _tables.get(task.key)
+    if table is None:
+        _tables.clear()
+        table = _tables[task.key] = LeaveTable.from_bytes(task.table, task.rules.tile_set)
+    rows: list[tuple[bytes, int, bytes]] = []
+    for g in task.games:
+        game_seed = selfplay.game_seed(task.seed, g, f"train-{task.round}")
+        players = [StaticBot(lexicon, table, name="static 1"), StaticBot(lexicon, table, name="static 2")]
+        rec = _Recorder()
+        selfplay.play_game(players, task.rules, seed=game_seed, first_player=g % 2, observer=rec)
+        for seq in rec.moves:
+            for (la, _, bag_a), (lb, sb, bag_b) in zip(seq, seq[1:], strict=False):
+                if bag_a > 0 and bag_b > 0:
+                    rows.append((la, sb, lb))
+    return _TrainResult(rows, len(task.games), time.process_time() - t0)
+
+
+class _Recorder:
+    """Observer of :func:`lexiko.selfplay.play_game`: each player's moves as (leave
+    kept, points, tiles left in the bag after the draw)."""
+
+    def __init__(self) -> None:
+        self.moves: list[list[tuple[bytes, int, int]]] = [[], []]
+
+    def __call__(self, game: Game, player: int, rack: tuple[int, ...], move: Move, event: Event | None) -> None:
+        self.moves[player].append((bytes(_leave_after(rack, move)), event.score if event else 0, game.bag_count))
+
+
+def _leave_after(rack: Sequence[int], move: Move) -> Leave:
+    """Tiles left on ``rack`` (rack order) after ``move``."""
+    from lexiko.move import Exchange, Place
+
+    if isinstance(move, Place):
+        used = Counter(move.rack_tiles())
+    elif isinstance(move, Exchange):
+        used = Counter(move.tiles)
+    else:
+        return tuple(rack)
+    out = []
+    for t in rack:
+        if used[t]:
+            used[t] -= 1
+        else:
+            out.append(t)
+    return tuple(out)
+
+
+# -- command line ----------------------------------------------------------------------
+
+EPILOG_TRAIN = """\
+Each round plays --games games of the static player against itself with the current
+table (the first round with no table, i.e. greedy play), then refits the table on every
+move of every round so far: a leave is worth the points its owner scores next turn plus
+the value of the leave kept then, relative to a fresh rack (the empty leave is 0),
+shrunk toward a per-tile model for rarely seen leaves. See lexiko.leaves.train.
+
+examples:
+  lexiko train-leaves --games 2000 --rounds 3 --out my-leaves.tsv.gz
+  lexiko train-leaves --games 20000 --rounds 4 --jobs 8 --out leaves.tsv.gz
+  lexiko autoplay --players static:my-leaves.tsv.gz,greedy --games 1000
+"""
+
+
+def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
+    """``lexiko train-leaves``: train a table by self-play and save it."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from lexiko.lexicon import Lexicon
+    from lexiko.rules import preset
+
+    if args.games < 1 or args.rounds < 1:
+        raise LexikoError("--games and --rounds must be at least 1")
+    try:
+        rules = preset(args.rules, players=2)
+    except ValueError as e:
+        raise LexikoError(str(e)) from None
+    if args.lexicon:
+        rules = rules.replace(lexicon=args.lexicon)
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise LexikoError(f"no such folder: {out.parent}")
+    jobs = args.jobs or os.cpu_count() or 1
+    with console.status(f"loading {rules.lexicon}"):
+        Lexicon.load(rules.lexicon, rules.tile_set)  # compile once, before the workers start
+    initial = LeaveTable.load(args.start, rules.tile_set) if args.start else None
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def progress(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(phase, total=total)
+            bar.update(tasks[phase], completed=done)
+
+        table = train(
+            args.games,
+            rounds=args.rounds,
+            lexicon=rules.lexicon,
+            rules=rules,
+            jobs=jobs,
+            seed=args.seed,
+            initial=initial,
+            progress=progress,
+        )
+    table.save(out)
+    secs = time.perf_counter() - started
+    console.print(
+        f"saved {len(table):,} leaves to {out} ({args.games * args.rounds:,} games, {secs:.0f} s, "
+        f"{jobs} job{'s' if jobs > 1 else ''})",
+        highlight=False,
+    )
+    best = sorted((v, t) for t, v in table.items() if len(t) == 1)
+    console.print(
+        "one-tile leaves: " + "  ".join(f"{rules.tile_set.format(t)} {v:+.1f}" for v, t in reversed(best)),
+        highlight=False,
+        soft_wrap=True,
+    )
+    return 0
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``train-leaves`` on the ``lexiko`` command's subparsers.
+
+    >>> p = argparse.ArgumentParser(prog="lexiko"); add_parsers(p.add_subparsers())
+    >>> p.parse_args(["train-leaves", "--games", "10", "--out", "t.tsv.gz"]).rounds
+    4
+    """
+    p = subparsers.add_parser(
+        "train-leaves",
+        help="train a leave table by self-play",
+        description="Train the static player's leave values (what the tiles kept after a move are\n"
+        "worth) by self-play, and save them as a table for 'lexiko autoplay --players\n"
+        "static:FILE' or lexiko.leaves.LeaveTable.load.",
+        epilog=EPILOG_TRAIN,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--games", type=int, required=True, help="games per round")
+    p.add_argument("--rounds", type=int, default=4, help="rounds of play and refitting (default: 4)")
+    p.add_argument("--out", required=True, metavar="FILE", help="file to write (.tsv, or .tsv.gz compressed)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the games (default: 0)")
+    p.add_argument("--start", metavar="FILE", help="table to start from (default: none, greedy play)")
+    p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
+    p.add_argument("--rules", default="tournament", help="rules preset (default: tournament)")
+    p.set_defaults(func=cmd_train_leaves)

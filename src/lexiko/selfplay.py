@@ -1,0 +1,572 @@
+"""Self-play: computer players against each other, many games, in parallel.
+
+:func:`play_game` plays one game between :class:`~lexiko.bots.Player` objects;
+:func:`autoplay` plays many between kinds of player (``"static"``, ``"greedy"`` ...),
+alternating who starts, on a :class:`concurrent.futures.Executor` (a process pool of
+``jobs`` workers by default, each loading the lexicon once), and returns
+:class:`Stats`: win rates with 95% confidence intervals, mean scores, bingos, speed.
+Every game depends only on the seed and its number, never on ``jobs`` or chunking.
+
+>>> from lexiko.lexicon import Lexicon
+>>> stats = autoplay(["greedy", "random"], 2, lexicon=Lexicon.from_words(["AB", "BA", "AA"]), seed=1)
+>>> stats.games, stats.players
+(2, ['greedy', 'random'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
+
+from lexiko.errors import GameStateError, LexikoError
+from lexiko.game import Accept, Challenge, Event, Game
+from lexiko.lexicon import BUILTIN, Lexicon
+from lexiko.move import Move, Place
+from lexiko.rules import TOURNAMENT, Rules
+from lexiko.tiles import TileSet, tile_set
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from lexiko.bots.base import Player
+
+__all__ = [
+    "play_game",
+    "autoplay",
+    "Stats",
+    "GameSummary",
+    "Observer",
+    "Progress",
+    "wilson_interval",
+    "game_seed",
+    "add_parsers",
+]
+
+Progress = Callable[[str, int, int], None]
+"""``progress(phase, done, total)``; :func:`autoplay` reports phase ``"games"``."""
+
+LexiconSpec: TypeAlias = Lexicon | tuple[str, str]
+"""What a worker needs to get the lexicon: the object, or (name, tile set) to load."""
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+class Observer(Protocol):
+    """Called by :func:`play_game` after each move: the game (after the move), the
+    player, their rack before it, the move and the event recorded."""
+
+    def __call__(self, game: Game, player: int, rack: tuple[int, ...], move: Move, event: Event | None) -> None: ...
+
+
+# -- one game --------------------------------------------------------------------------
+
+
+def play_game(
+    players: Sequence[Player],
+    rules: Rules = TOURNAMENT,
+    lexicon: Lexicon | None = None,
+    seed: int | None = None,
+    *,
+    first_player: int = 0,
+    observer: Observer | None = None,
+    max_turns: int = 2000,
+) -> Game:
+    """Play a whole game between computer players (in seat order; ``first_player``
+    starts) and return it.
+
+    ``lexicon`` judges the words: with None (the default, and fastest) every word
+    stands and nobody is asked to challenge, which is right for players that play only
+    words of their own lexicon; with a lexicon, each player on turn is asked
+    ``wants_challenge`` after a play (under a rule with challenges) and phonies are
+    refused (under the void rule). A play that ends the game is accepted unless
+    challenged.
+
+    >>> from lexiko.bots import GreedyBot
+    >>> lex = Lexicon.from_words(["AB", "BA", "AA"])
+    >>> g = play_game([GreedyBot(lex, "one"), GreedyBot(lex, "two")], seed=3)
+    >>> g.is_over, g.players
+    (True, ['one', 'two'])
+    """
+    names = _unique([p.name for p in players])
+    game = Game(names, rules, seed=seed, lexicon=lexicon, first_player=first_player)
+    turns = 0
+    while not game.is_over:
+        if game.awaiting_challenge:
+            challenger = game.player_on_turn
+            if lexicon is not None and players[challenger].wants_challenge(game):
+                game.apply(Challenge(), player=challenger)
+                continue
+            if game.awaiting_final_challenge:
+                game.apply(Accept(), player=challenger)
+                continue
+        p = game.player_on_turn
+        rack = game.rack(p) if observer is not None else ()
+        move = players[p].choose(game)
+        event = game.apply(move, player=p)
+        if observer is not None:
+            observer(game, p, rack, move, event)
+        turns += 1
+        if turns > max_turns:
+            raise GameStateError(f"the game did not end after {max_turns} turns")
+    return game
+
+
+def _unique(names: Sequence[str]) -> list[str]:
+    """Names made distinct by numbering the repeated ones: greedy 1, greedy 2."""
+    out = []
+    for i, n in enumerate(names):
+        out.append(f"{n} {i + 1}" if names.count(n) > 1 else n)
+    return out
+
+
+def game_seed(seed: int, index: int, salt: str = "") -> int:
+    """The seed of game ``index`` of a run seeded ``seed`` (a hash of both, so that
+    runs with nearby seeds share no game).
+
+    >>> game_seed(1, 0) == game_seed(1, 0) != game_seed(0, 1)
+    True
+    """
+    return random.Random(f"lexiko/{salt}/{seed}/{index}").getrandbits(63)
+
+
+# -- results ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What :class:`Stats` keeps of a game, by seat (the order of the kinds)."""
+
+    index: int
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    bingos: tuple[int, ...]
+    turns: int
+    end_reason: str | None
+
+    @classmethod
+    def of(cls, index: int, game: Game) -> GameSummary:
+        n = len(game.players)
+        bingos = [0] * n
+        bingo_tiles = game.rules.bingo_tiles
+        turns = 0
+        for ev in game.history:
+            if ev.kind in ("play", "exchange", "pass"):
+                turns += 1
+            if isinstance(ev.move, Place) and ev.move.tile_count >= bingo_tiles:
+                if ev.kind == "play":
+                    bingos[ev.player] += 1
+                elif ev.kind == "withdrawn":
+                    bingos[ev.player] -= 1
+        winners = tuple(game.winners()) if not game.rules.teams else ()
+        return cls(index, tuple(game.scores), winners, tuple(bingos), turns, game.end_reason)
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (``successes`` may count ties as halves).
+
+    >>> lo, hi = wilson_interval(60, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.502, 0.6906)
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n)))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Stats:
+    """Results of :func:`autoplay`, by seat (the order the kinds were given).
+
+    A win counts 1, a shared first place ``1/k`` to each of the ``k`` players sharing
+    it; :meth:`win_rate` is that total over the games, :meth:`win_interval` its 95%
+    Wilson interval.
+
+    >>> s = Stats(["a", "b"])
+    >>> s.add(GameSummary(0, (400, 350), (0,), (2, 1), 24, "out"))
+    >>> s.add(GameSummary(1, (380, 380), (0, 1), (1, 0), 25, "out"))
+    >>> s.win_rate(0), s.ties, s.mean_score(1), s.bingos_per_game(0)
+    (0.75, 1, 365.0, 1.5)
+    """
+
+    players: list[str]
+    games: int = 0
+    ties: int = 0
+    wins: list[int] = field(default_factory=list)
+    points: list[float] = field(default_factory=list)
+    score_total: list[int] = field(default_factory=list)
+    bingos: list[int] = field(default_factory=list)
+    turns: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    jobs: int = 1
+
+    def __post_init__(self) -> None:
+        n = len(self.players)
+        for name in ("wins", "points", "score_total", "bingos"):
+            if not getattr(self, name):
+                setattr(self, name, [0] * n if name != "points" else [0.0] * n)
+
+    def add(self, g: GameSummary) -> None:
+        """Count one game."""
+        self.games += 1
+        self.turns += g.turns
+        if len(g.winners) == 1:
+            self.wins[g.winners[0]] += 1
+        elif g.winners:
+            self.ties += 1
+        for w in g.winners:
+            self.points[w] += 1 / len(g.winners)
+        for i, (s, b) in enumerate(zip(g.scores, g.bingos, strict=True)):
+            self.score_total[i] += s
+            self.bingos[i] += b
+
+    def win_rate(self, seat: int) -> float:
+        """Share of the games won (ties shared)."""
+        return self.points[seat] / self.games if self.games else 0.0
+
+    def win_interval(self, seat: int, z: float = Z95) -> tuple[float, float]:
+        """95% Wilson confidence interval of :meth:`win_rate`."""
+        return wilson_interval(self.points[seat], self.games, z)
+
+    def mean_score(self, seat: int) -> float:
+        return self.score_total[seat] / self.games if self.games else 0.0
+
+    def bingos_per_game(self, seat: int) -> float:
+        return self.bingos[seat] / self.games if self.games else 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second of wall-clock time, all jobs together."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def games_per_cpu_second(self) -> float:
+        """Games per second of processor time (one core's rate, whatever the load)."""
+        return self.games / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
+
+    def summary(self) -> str:
+        """The figures as lines of text."""
+        lines = []
+        w = max(len(p) for p in self.players)
+        for i, p in enumerate(self.players):
+            lo, hi = self.win_interval(i)
+            lines.append(
+                f"{p:<{w}}  wins {self.wins[i]:>5}  win rate {self.win_rate(i):6.1%} (95% CI {lo:.1%}-{hi:.1%})  "
+                f"mean score {self.mean_score(i):6.1f}  bingos/game {self.bingos_per_game(i):.2f}"
+            )
+        lines.append(
+            f"{self.games} games, {self.ties} tied, {self.turns / max(1, self.games):.1f} turns a game; "
+            f"{self.seconds:.1f} s on {self.jobs} job{'s' if self.jobs != 1 else ''}: "
+            f"{self.games_per_second:.1f} games/s, {self.games_per_cpu_second:.1f} games per CPU-second"
+        )
+        return "\n".join(lines)
+
+
+# -- workers -------------------------------------------------------------------------------
+
+_worker_lexicons: dict[tuple[str, str], Lexicon] = {}
+_worker_default: Lexicon | None = None
+
+
+def lexicon_spec(lexicon: Lexicon | str, tiles: TileSet) -> LexiconSpec:
+    """What workers need to get the lexicon: a built-in lexicon or a file travels by
+    name (each worker loads the compiled cache), any other travels whole."""
+    if isinstance(lexicon, str):
+        return (lexicon, tiles.name)
+    if lexicon.name.upper() in BUILTIN:
+        return (lexicon.name, lexicon.tiles.name)
+    return lexicon
+
+
+def worker_lexicon(spec: LexiconSpec | None) -> Lexicon:
+    """The lexicon of a spec, loaded once per process (None: the pool's initializer's)."""
+    if spec is None:
+        if _worker_default is None:
+            raise RuntimeError("no lexicon: the worker was not initialised")
+        return _worker_default
+    if isinstance(spec, Lexicon):
+        return spec
+    lex = _worker_lexicons.get(spec)
+    if lex is None:
+        lex = _worker_lexicons[spec] = Lexicon.load(spec[0], tile_set(spec[1]))
+    return lex
+
+
+def _init_worker(spec: LexiconSpec) -> None:
+    global _worker_default
+    _worker_default = worker_lexicon(spec)
+
+
+def run_chunks(
+    fn: Callable[[_T], _R], tasks: Sequence[_T], *, jobs: int, executor: Executor | None, spec: LexiconSpec
+) -> Iterator[_R]:
+    """Results of ``fn`` over ``tasks`` as they finish: on ``executor``, on a process
+    pool of ``jobs`` workers that load the lexicon of ``spec`` once, or in this process."""
+    if executor is None and jobs <= 1:
+        for t in tasks:
+            yield fn(t)
+        return
+    own = executor is None
+    ex = executor if executor is not None else ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(spec,))
+    futures: list[Future[_R]] = []
+    try:
+        futures = [ex.submit(fn, t) for t in tasks]
+        for f in as_completed(futures):
+            yield f.result()
+    finally:
+        for f in futures:
+            f.cancel()
+        if own:
+            ex.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class _PlayTask:
+    spec: LexiconSpec | None
+    kinds: tuple[str, ...]
+    names: tuple[str, ...]
+    rules: Rules
+    seed: int
+    games: tuple[int, ...]
+    gcg_dir: str | None
+
+
+@dataclass(frozen=True)
+class _PlayResult:
+    games: list[GameSummary]
+    cpu: float
+
+
+def _play_chunk(task: _PlayTask) -> _PlayResult:
+    from lexiko import gcg
+    from lexiko.bots import make_player
+
+    t0 = time.process_time()
+    lexicon = worker_lexicon(task.spec)
+    n = len(task.kinds)
+    out = []
+    for i in task.games:
+        players = [
+            make_player(k, lexicon, seed=game_seed(task.seed, i, f"player-{j}"), name=name)
+            for j, (k, name) in enumerate(zip(task.kinds, task.names, strict=True))
+        ]
+        game = play_game(players, task.rules, seed=game_seed(task.seed, i), first_player=i % n)
+        out.append(GameSummary.of(i, game))
+        if task.gcg_dir is not None:
+            gcg.write(game, Path(task.gcg_dir) / f"game-{i + 1:06d}.gcg")
+    return _PlayResult(out, time.process_time() - t0)
+
+
+def autoplay(
+    kinds: Sequence[str],
+    games: int,
+    jobs: int = 1,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+    *,
+    lexicon: Lexicon | str | None = None,
+    rules: Rules = TOURNAMENT,
+    gcg_dir: str | os.PathLike[str] | None = None,
+    chunk_size: int | None = None,
+) -> Stats:
+    """Play ``games`` games between players of ``kinds`` (see
+    :func:`lexiko.bots.make_player`; seat order, game ``i`` started by seat ``i % n``)
+    and return the :class:`Stats`.
+
+    ``lexicon`` defaults to the rules' lexicon (by name). Games run in chunks on
+    ``executor``, else on a process pool of ``jobs`` workers, else here (``jobs=1``).
+    ``gcg_dir``: write every game there as ``game-000001.gcg`` ... ``progress(phase,
+    done, total)`` is called as chunks finish.
+    """
+    if games < 0:
+        raise ValueError("games must be 0 or more")
+    if not kinds:
+        raise ValueError("name the kinds of player")
+    tiles = rules.tile_set
+    lex = lexicon if lexicon is not None else rules.lexicon
+    spec = lexicon_spec(lex, tiles)
+    names = tuple(_unique([_display(k) for k in kinds]))
+    if gcg_dir is not None:
+        Path(gcg_dir).mkdir(parents=True, exist_ok=True)
+    workers = 1 if executor is None and jobs <= 1 else max(1, jobs)
+    size = chunk_size or max(1, min(100, games // (workers * 8) or 1))
+    pooled = executor is None and jobs > 1
+    tasks = [
+        _PlayTask(
+            None if pooled else spec,
+            tuple(kinds),
+            names,
+            rules,
+            seed,
+            tuple(range(lo, min(games, lo + size))),
+            str(gcg_dir) if gcg_dir is not None else None,
+        )
+        for lo in range(0, games, size)
+    ]
+    stats = Stats(list(names), jobs=workers)
+    started = time.perf_counter()
+    if progress:
+        progress("games", 0, games)
+    for res in run_chunks(_play_chunk, tasks, jobs=jobs, executor=executor, spec=spec):
+        for g in res.games:
+            stats.add(g)
+        stats.cpu_seconds += res.cpu
+        if progress:
+            progress("games", stats.games, games)
+    stats.seconds = time.perf_counter() - started
+    return stats
+
+
+def _display(kind: str) -> str:
+    """A player's name from its kind: ``static:path/to/t.tsv.gz`` becomes ``static:t``."""
+    base, _, arg = kind.partition(":")
+    if not arg:
+        return kind
+    stem = Path(arg).name
+    for suffix in (".gz", ".tsv"):
+        stem = stem.removesuffix(suffix)
+    return f"{base}:{stem}"
+
+
+# -- command line -------------------------------------------------------------------------
+
+EPILOG_AUTOPLAY = """\
+Players are kinds of computer player: random (beginner), greedy (easy), static (medium:
+score plus the value of the tiles kept), sim (hard, simulation), or static:FILE for the
+static player with a leave table from 'lexiko train-leaves'. Seats alternate who starts.
+Win rates count a tie as half a win; the interval is a 95% Wilson interval.
+
+examples:
+  lexiko autoplay --games 1000 --players static,greedy
+  lexiko autoplay --games 10000 --players static,greedy --jobs 0 --seed 7
+  lexiko autoplay --games 50 --players greedy,random --gcg-dir games/
+  lexiko autoplay --games 2000 --players static:my-leaves.tsv.gz,static --jobs 4
+"""
+
+
+def _parse_kinds(text: str) -> list[str]:
+    from lexiko.bots import KINDS, LEVELS
+
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    for k in kinds:
+        base = k.partition(":")[0].lower()
+        if base not in KINDS and base not in LEVELS:
+            raise LexikoError(f"unknown kind of player {k!r}; known: {', '.join([*KINDS, *LEVELS])} (or static:FILE)")
+        if ":" in k and not Path(k.partition(":")[2]).is_file():
+            raise LexikoError(f"no such leave table: {k.partition(':')[2]}")
+    return kinds
+
+
+def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
+    """``lexiko autoplay``: play games between computer players and print the figures."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from lexiko.rules import preset
+
+    kinds = _parse_kinds(args.players)
+    if len(kinds) < 2:
+        raise LexikoError("--players needs at least two kinds, e.g. static,greedy")
+    if args.games < 1:
+        raise LexikoError("--games must be at least 1")
+    try:
+        rules = preset(args.rules, players=len(kinds))
+    except ValueError as e:
+        raise LexikoError(str(e)) from None
+    if not rules.min_players <= len(kinds) <= rules.max_players:
+        raise LexikoError(f"{rules.name} rules need {rules.min_players} to {rules.max_players} players")
+    if rules.teams:
+        raise LexikoError("autoplay does not play team games")
+    if args.lexicon:
+        rules = rules.replace(lexicon=args.lexicon)
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    with console.status(f"loading {rules.lexicon}"):
+        Lexicon.load(rules.lexicon, rules.tile_set)  # compile once, before the workers start
+    with Progress(
+        TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
+    ) as bar:
+        task = bar.add_task("games", total=args.games)
+
+        def progress(phase: str, done: int, total: int) -> None:
+            bar.update(task, completed=done)
+
+        stats = autoplay(
+            kinds,
+            args.games,
+            jobs=jobs,
+            seed=args.seed,
+            progress=progress,
+            lexicon=rules.lexicon,
+            rules=rules,
+            gcg_dir=args.gcg_dir,
+        )
+    table = Table(title=f"{stats.games} games, {rules.name} rules, {rules.lexicon}")
+    table.add_column("player")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate (95% CI)", justify="right")
+    table.add_column("mean score", justify="right")
+    table.add_column("bingos/game", justify="right")
+    for i, name in enumerate(stats.players):
+        lo, hi = stats.win_interval(i)
+        table.add_row(
+            name,
+            str(stats.wins[i]),
+            f"{stats.win_rate(i):.1%} ({lo:.1%}-{hi:.1%})",
+            f"{stats.mean_score(i):.1f}",
+            f"{stats.bingos_per_game(i):.2f}",
+        )
+    console.print(table)
+    console.print(
+        f"{stats.ties} tie{'s' if stats.ties != 1 else ''}; {stats.seconds:.1f} s on {stats.jobs} "
+        f"job{'s' if stats.jobs != 1 else ''}: {stats.games_per_second:.1f} games/s, "
+        f"{stats.games_per_cpu_second:.1f} games per CPU-second",
+        highlight=False,
+    )
+    if args.gcg_dir:
+        console.print(f"games written to {args.gcg_dir}", highlight=False)
+    return 0
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``autoplay`` on the ``lexiko`` command's subparsers.
+
+    >>> p = argparse.ArgumentParser(prog="lexiko"); add_parsers(p.add_subparsers())
+    >>> p.parse_args(["autoplay", "--games", "10"]).players
+    'static,greedy'
+    """
+    p = subparsers.add_parser(
+        "autoplay",
+        help="play computer players against each other and compare them",
+        description="Play games between computer players, alternating who starts, and print each\n"
+        "player's win rate (with a 95% confidence interval), mean score and bingos a game,\n"
+        "and the speed in games per second.",
+        epilog=EPILOG_AUTOPLAY,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    p.add_argument("--players", default="static,greedy", help="comma-separated kinds (default: static,greedy)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed: the same seed plays the same games (default: 0)")
+    p.add_argument("--gcg-dir", metavar="DIR", help="write every game as a GCG file into DIR")
+    p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
+    p.add_argument("--rules", default="tournament", help="rules preset (default: tournament)")
+    p.set_defaults(func=cmd_autoplay)
+

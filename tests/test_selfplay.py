@@ -1,0 +1,239 @@
+"""Self-play and leave tables: the same seed gives the same games (whatever the number
+of jobs or the chunking), the statistics' arithmetic, leave tables' files, training, and
+the ``autoplay`` and ``train-leaves`` commands."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from lexiko import gcg, leaves, selfplay
+from lexiko.bots import make_player
+from lexiko.errors import LexikoError
+from lexiko.leaves import LeaveTable, train
+from lexiko.lexicon import Lexicon
+from lexiko.rules import TOURNAMENT
+from lexiko.selfplay import GameSummary, Stats, autoplay, game_seed, play_game, wilson_interval
+from lexiko.tiles import ENGLISH
+
+E = ENGLISH
+
+
+# -- games -------------------------------------------------------------------------------
+
+
+def test_same_seed_same_game(twl06: Lexicon) -> None:
+    def record(seed: int) -> str:
+        players = [make_player("random", twl06, seed=seed, name="r"), make_player("static", twl06, name="s")]
+        return gcg.dumps(play_game(players, TOURNAMENT, seed=seed, first_player=1))
+
+    a, b, c = record(4), record(4), record(5)
+    assert a == b != c
+    # the record replays through the rules engine with every score exact
+    g = gcg.parse(a).replay(lexicon=twl06)
+    assert g.is_over
+
+
+def test_autoplay_independent_of_jobs_and_chunks(twl06: Lexicon, tmp_path: Path) -> None:
+    one = autoplay(["greedy", "static"], 6, seed=3, lexicon=twl06, gcg_dir=tmp_path / "a", chunk_size=4)
+    pool = autoplay(["greedy", "static"], 6, jobs=2, seed=3, lexicon="TWL06", gcg_dir=tmp_path / "b")
+    with ThreadPoolExecutor(2) as ex:
+        threads = autoplay(["greedy", "static"], 6, seed=3, executor=ex, lexicon=twl06, chunk_size=1)
+    for s in (pool, threads):
+        assert (s.games, s.wins, s.ties, s.score_total, s.bingos, s.turns) == (
+            one.games, one.wins, one.ties, one.score_total, one.bingos, one.turns
+        )
+    files = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert files == [f"game-{i:06d}.gcg" for i in range(1, 7)]
+    for name in files:
+        assert (tmp_path / "a" / name).read_text() == (tmp_path / "b" / name).read_text()
+    # seats alternate who starts
+    firsts = [gcg.read(tmp_path / "a" / n).events[0].nick for n in files]
+    assert firsts == ["greedy", "static"] * 3
+
+
+def test_autoplay_progress_and_names(twl06: Lexicon) -> None:
+    seen: list[tuple[str, int, int]] = []
+    s = autoplay(["greedy", "greedy"], 3, seed=1, lexicon=twl06, progress=lambda *a: seen.append(a), chunk_size=2)
+    assert s.players == ["greedy 1", "greedy 2"]
+    assert seen == [("games", 0, 3), ("games", 2, 3), ("games", 3, 3)]
+    assert s.seconds > 0 and s.cpu_seconds > 0 and s.games_per_second > 0
+
+
+def test_game_seed() -> None:
+    assert game_seed(1, 2) == game_seed(1, 2)
+    assert len({game_seed(s, i) for s in range(5) for i in range(5)}) == 25
+    assert 0 <= game_seed(0, 0) < 2**63
+
+
+# -- statistics ----------------------------------------------------------------------------
+
+
+def test_wilson_interval_exact() -> None:
+    lo, hi = wilson_interval(60, 100)
+    # (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n), z = 1.959964
+    assert lo == pytest.approx(0.5020025867910618, abs=1e-12)
+    assert hi == pytest.approx(0.6905987135675411, abs=1e-12)
+    z = 1.959963984540054
+    assert wilson_interval(0, 10) == pytest.approx((0.0, z * z / (10 + z * z)))
+    assert wilson_interval(10, 10) == pytest.approx((10 / (10 + z * z), 1.0))
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    # with half wins for ties
+    assert wilson_interval(50.5, 100)[0] < 0.505 < wilson_interval(50.5, 100)[1]
+
+
+def test_stats_arithmetic() -> None:
+    s = Stats(["a", "b"])
+    s.add(GameSummary(0, (420, 380), (0,), (2, 0), 24, "out"))
+    s.add(GameSummary(1, (350, 410), (1,), (1, 1), 26, "out"))
+    s.add(GameSummary(2, (400, 400), (0, 1), (0, 3), 25, "scoreless"))
+    s.add(GameSummary(3, (500, 300), (0,), (1, 0), 21, "out"))
+    assert s.games == 4 and s.ties == 1 and s.wins == [2, 1] and s.turns == 96
+    assert s.win_rate(0) == 2.5 / 4 and s.win_rate(1) == 1.5 / 4
+    assert s.win_interval(0) == wilson_interval(2.5, 4)
+    assert s.mean_score(0) == (420 + 350 + 400 + 500) / 4
+    assert s.bingos_per_game(1) == 1.0
+    s.seconds, s.cpu_seconds = 2.0, 4.0
+    assert (s.games_per_second, s.games_per_cpu_second) == (2.0, 1.0)
+    text = s.summary()
+    assert "win rate  62.5%" in text and "4 games, 1 tied" in text
+    assert math.isclose(sum(s.win_rate(i) for i in range(2)), 1.0)
+
+
+def test_game_summary_counts_bingos(twl06: Lexicon) -> None:
+    g = play_game([make_player("static", twl06, name="a"), make_player("static", twl06, name="b")], seed=11)
+    sm = GameSummary.of(7, g)
+    bingos = [0, 0]
+    for e in g.history:
+        if e.kind == "play" and e.move is not None and getattr(e.move, "tile_count", 0) == 7:
+            bingos[e.player] += 1
+    assert sm.index == 7 and list(sm.bingos) == bingos and list(sm.scores) == g.scores
+    assert list(sm.winners) == g.winners()
+
+
+# -- leave tables ----------------------------------------------------------------------------
+
+
+def _table() -> LeaveTable:
+    return LeaveTable(
+        E,
+        {(): 0.0, (19,): 8.25, (0,): 25.5, (5, 18, 19): 12.0, (17,): -7.0, (1, 0, 0): 33.0},
+        tile_values={0: [24.0, 10.0], 19: [8.0, 1.5], 5: [1.0, -3.0, -6.0, -8.0]},
+        balance={(1, 0): 0.5, (3, 0): -4.0},
+        offset=-0.75,
+        meta={"games": "12"},
+    )
+
+
+@pytest.mark.parametrize("name", ["t.tsv", "t.tsv.gz"])
+def test_leave_table_round_trip(tmp_path: Path, name: str) -> None:
+    t = _table()
+    t.save(tmp_path / name)
+    u = LeaveTable.load(tmp_path / name)
+    assert dict(u.items()) == dict(t.items())
+    assert (u.tile_values, u.balance, u.offset, u.meta["games"], u.tiles) == (
+        t.tile_values, t.balance, t.offset, "12", E
+    )
+    for leave in ["", "S", "?", "ERS", "EEEEE", "A??", "QU", "EES?"]:
+        assert u.value(leave) == t.value(leave)
+    assert LeaveTable.from_bytes(t.to_bytes()).dumps() == t.dumps()
+
+
+def test_leave_table_lookup_and_fallback() -> None:
+    t = _table()
+    assert t((19,)) == t.lookup((19,)) == t.value("S") == 8.25
+    assert t.value("?A?") == 33.0  # any order in value(); rack order in lookups
+    # fallback: offset + copies (the last entry repeats) + balance
+    assert t.value("EEEEE") == -0.75 + 1 - 3 - 6 - 8 - 8
+    assert t.value("E") == -0.75 + 1 + 0.5
+    assert t.value("SS") == -0.75 + 8 + 1.5
+    assert t.value("E??") == -0.75 + 1 + 24 + 10 + 0.5
+    assert t.value("Z") == -0.75
+    assert len(t) == 6 and (19,) in t and (20,) not in t
+
+
+def test_leave_table_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("hello\n")
+    with pytest.raises(LexikoError, match="line 1: not a lexiko leave table"):
+        LeaveTable.load(bad)
+    bad.write_text("# lexiko leave table 1\n#@tiles\tenglish\n=offset\t1\nAB\t1.0\nA1\t2\n")
+    with pytest.raises(LexikoError, match="line 5: 'A1' is not a leave"):
+        LeaveTable.load(bad)
+    bad.write_text("# lexiko leave table 1\n#@tiles\tgerman\nAB\t1.0\n")
+    with pytest.raises(LexikoError, match="for german tiles, not english"):
+        LeaveTable.load(bad, E)
+    with pytest.raises(LexikoError, match="cannot read leave table"):
+        LeaveTable.load(tmp_path / "missing.tsv")
+
+
+def test_default_table_is_sensible() -> None:
+    t = LeaveTable.default()
+    assert t.meta["tiles"] == "english" and int(t.meta["games"]) >= 10_000
+    v = t.value
+    assert v("") == 0.0
+    assert v("?") > v("S") > v("E") > v("Q")
+    assert v("??") > v("?")
+    assert v("ERS") > v("UUV")
+    assert v("EE") < 2 * v("E") and v("II") < v("I")
+    assert v("QU") > v("Q") + v("U") - 5  # Q needs its U
+    assert v("IIUUVV") < v("IUV") < v("AEINST") < 40
+
+
+def test_training_is_deterministic(twl06: Lexicon) -> None:
+    a = train(4, rounds=1, lexicon=twl06, seed=3, chunk_size=2, min_count=1)
+    b = train(4, rounds=1, lexicon="TWL06", seed=3, jobs=1, min_count=1)
+    assert dict(a.items()) == dict(b.items()) and a.tile_values == b.tile_values and a.offset == b.offset
+    assert len(a) > 1 and a.value("") == 0.0
+    assert any(v != 0.0 for _, v in a.items())  # values moved from zero
+    c = train(4, rounds=1, lexicon=twl06, seed=4, min_count=1)
+    assert dict(c.items()) != dict(a.items())
+    # a second round starts from the first round's table
+    seen: list[str] = []
+    train(2, rounds=2, lexicon=twl06, seed=3, initial=a, progress=lambda p, d, n: seen.append(p))
+    assert seen[0] == "round 1/2" and "fitting" in seen and "round 2/2" in seen
+
+
+# -- the commands ------------------------------------------------------------------------------
+
+
+def _run(argv: list[str]) -> tuple[int, str]:
+    parser = argparse.ArgumentParser(prog="lexiko")
+    sub = parser.add_subparsers(dest="command")
+    selfplay.add_parsers(sub)
+    leaves.add_parsers(sub)
+    args = parser.parse_args(argv)
+    out = io.StringIO()
+    status: int = args.func(args, Console(file=out, width=120))
+    return status, out.getvalue()
+
+
+def test_autoplay_command(tmp_path: Path) -> None:
+    status, out = _run(["autoplay", "--games", "4", "--players", "static,greedy", "--gcg-dir", str(tmp_path)])
+    assert status == 0
+    assert "win rate (95% CI)" in out and "static" in out and "games/s" in out
+    assert len(list(tmp_path.glob("*.gcg"))) == 4
+    for argv, message in [
+        (["autoplay", "--players", "static"], "at least two"),
+        (["autoplay", "--players", "static,wizard"], "unknown kind of player 'wizard'"),
+        (["autoplay", "--players", "static:nope.tsv,greedy"], "no such leave table"),
+        (["autoplay", "--rules", "chess"], "unknown rules preset"),
+        (["autoplay", "--lexicon", "NOPE"], "unknown lexicon"),
+    ]:
+        with pytest.raises(LexikoError, match=message):
+            _run(argv)
+
+
+def test_train_leaves_command(tmp_path: Path) -> None:
+    out_file = tmp_path / "t.tsv.gz"
+    status, out = _run(["train-leaves", "--games", "3", "--rounds", "1", "--out", str(out_file)])
+    assert status == 0 and "saved" in out
+    assert LeaveTable.load(out_file).meta["games"] == "3"
+    with pytest.raises(LexikoError, match="no such folder"):
+        _run(["train-leaves", "--games", "3", "--out", str(tmp_path / "no" / "t.tsv")])
