@@ -23,16 +23,30 @@ from lexiko.tiles import TileSet
 
 EPILOG_PLAY = """\
 examples:
-  lexiko play                          you against the greedy computer player
+  lexiko play                          you against the computer (static player)
+  lexiko play --players You,hard       against the simulation player
   lexiko play --players Ann,Bob        two people at one terminal
-  lexiko play --players Ann,greedy,greedy --rules family
+  lexiko play --players Ann,greedy,random --rules family
   lexiko play --lexicon SOWPODS --challenge five-point --seed 7
+
+Computer players are named by kind or strength level: random (beginner), greedy
+(easy), static (medium), sim (hard). Any other name is a person at this terminal.
 
 In the game, type a play as position and word ("8D WINDY" across from 8D, "D8 WINDY"
 down), "exchange ABC", "pass", "challenge", "hint", "undo", "save FILE", or "help".
 """
 
-BOT_KINDS = ("greedy", "computer", "bot")
+
+def _computer_kind(name: str) -> str | None:
+    """The kind of computer player a --players name asks for, or None for a person."""
+    from lexiko.bots import KINDS, LEVELS
+
+    key = name.lower()
+    if key in ("computer", "bot"):
+        return "static"
+    if key in KINDS:
+        return key
+    return LEVELS.get(key)
 
 
 def _load_lexicon(name: str, tiles: TileSet, console: Console) -> Lexicon:
@@ -79,7 +93,7 @@ def _rules(args: argparse.Namespace, players: int) -> Rules:
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
-    from lexiko.bots import GreedyBot, Player
+    from lexiko.bots import Player, make_player
     from lexiko.game import Game
     from lexiko.terminal import TerminalGame
 
@@ -87,19 +101,23 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     if len(names) < 1:
         raise LexikoError("--players needs at least one name")
     if len(names) == 1:
-        names.append("greedy")
+        names.append("static")
     rules = _rules(args, len(names))
     lexicon = _load_lexicon(rules.lexicon, rules.tile_set, console)
-    # computer players are named by their kind; number them if there are several
+    # computer players are named by their kind; numbered if two share a name
     display: list[str] = []
     bots: dict[int, Player] = {}
     for i, n in enumerate(names):
-        if n.lower() in BOT_KINDS:
-            label = "computer" if sum(x.lower() in BOT_KINDS for x in names) == 1 else f"computer {i + 1}"
-            bots[i] = GreedyBot(lexicon, name=label)
-            display.append(label)
-        else:
+        kind = _computer_kind(n)
+        if kind is None:
             display.append(n)
+            continue
+        label = f"computer ({kind})"
+        if sum(_computer_kind(x) == kind for x in names) > 1:
+            label = f"computer {i + 1} ({kind})"
+        seed = None if args.seed is None else args.seed + i
+        bots[i] = make_player(kind, lexicon, seed=seed, name=label)
+        display.append(label)
     if len(set(display)) != len(display):
         raise LexikoError("two players have the same name")
     game = Game(display, rules, seed=args.seed, lexicon=lexicon)
@@ -172,8 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Play a game in the terminal against the computer or other people.",
     )
-    p.add_argument("--players", default="You,greedy",
-                   help="comma-separated names; 'greedy' is a computer player (default: You,greedy)")
+    p.add_argument("--players", default="You,static",
+                   help="comma-separated names; random, greedy, static, sim (or beginner, easy, medium, "
+                   "hard) are computer players (default: You,static)")
     p.add_argument("--rules", default="tournament",
                    help=f"rules preset: {', '.join(sorted(PRESETS))}, family, finish-line (default: tournament)")
     p.add_argument("--lexicon", help=lex_help)
@@ -211,6 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
                        "and running total, and show the moves and the final board.")
     r.add_argument("file", type=Path, metavar="FILE.gcg")
     r.set_defaults(func=cmd_replay)
+
+    from lexiko import leaves, selfplay
+    from lexiko.web import add_serve_parser
+
+    selfplay.add_parsers(sub)
+    leaves.add_parsers(sub)
+    add_serve_parser(sub)
     return parser
 
 

@@ -246,14 +246,16 @@ class TerminalGame:
         return True
 
     def _hint(self, p: int) -> None:
+        from lexiko.leaves import LeaveTable
         from lexiko.movegen import generate
 
         pos = self.game.position(p)
-        table = Table(title="best moves", box=None)
-        table.add_column("move")
-        table.add_column("score", justify="right")
-        table.add_column("leave")
-        for cand in generate(pos.board, pos.rack, self.lexicon, pos.rules, bag_count=pos.bag_count, best=5):
+        table = LeaveTable.default(self.game.tiles)
+        out = Table(title="best moves: equity = score + value of the tiles kept", box=None)
+        for name in ("move", "score", "leave", "value", "equity"):
+            out.add_column(name, justify="left" if name in ("move", "leave") else "right")
+        for cand in generate(pos.board, pos.rack, self.lexicon, pos.rules, bag_count=pos.bag_count,
+                             best=5, leaves=table):
             m = cand.move
             if isinstance(m, Place):
                 text = m.notation(self.game.tiles, pos.board)
@@ -262,8 +264,9 @@ class TerminalGame:
             else:
                 assert isinstance(m, Pass)
                 text = "pass"
-            table.add_row(text, str(cand.score), self.game.tiles.format(cand.leave))
-        self.console.print(table)
+            out.add_row(text, str(cand.score), self.game.tiles.format(cand.leave),
+                        f"{cand.equity - cand.score:+.1f}", f"{cand.equity:.1f}")
+        self.console.print(out)
 
     def _undo(self, p: int) -> None:
         g = self.game

@@ -1,0 +1,207 @@
+"""Load test of the web app: N concurrent games of computer players that play over
+WebSockets on loopback, against a real server process (uvicorn, one worker).
+
+Each game has two seats taken by client bots in this process. A bot that is on turn
+chooses the best-scoring move with the move generator, sends it, and measures the time
+until the server's new state comes back (the move latency: the server checks the move
+with the engine, saves it to the database and sends the new state to both players).
+Games are played to the end.
+
+    python benchmarks/server_load.py                   # 50 games, SQLite file
+    python benchmarks/server_load.py --games 10
+    python benchmarks/server_load.py --postgres        # a throwaway PostgreSQL on loopback
+    python benchmarks/server_load.py --database-url postgresql://user@127.0.0.1/db
+
+Prints moves per second and the p50 / p90 / p99 / max move latency. With no thinking
+time (the default) every game always has a move in flight: the server is saturated and
+the latency is mostly waiting in line behind the other games' moves; ``--think 1``
+shows the latency at a human pace. Traffic goes only
+to 127.0.0.1; every loop is bounded (``--timeout``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from lexiko import movegen
+from lexiko.lexicon import Lexicon
+from lexiko.rules import Rules, preset
+from lexiko.web.testing import ServerProcess, TemporaryPostgres, board_from_rows, move_message
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished: int = 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+async def seat_bot(ws_url: str, game_id: str, token: str, lex: Lexicon, rules: Rules, stats: Stats,
+                   deadline: float, think: float = 0.0) -> None:
+    """One seat: play every turn until the game is over."""
+    async with connect(f"{ws_url}/ws/{game_id}", max_size=2**22, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        seat: int | None = None
+        state: dict[str, Any] | None = None
+        sent_at: float | None = None
+        sent_version = -1
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            kind = msg.get("type")
+            if kind == "welcome":
+                seat = msg["seat"]
+                continue
+            if kind == "error":
+                stats.errors.append(msg["message"])
+                sent_at = None
+                if state is None:
+                    continue
+            elif kind == "state":
+                if state is not None and msg["version"] < state["version"]:
+                    continue
+                state = msg
+                if sent_at is not None and msg["version"] > sent_version:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                    stats.actions += 1
+                    sent_at = None
+            else:
+                continue
+            if state is None or sent_at is not None:
+                continue
+            if state["status"] == "over":
+                if seat == 0:
+                    stats.finished += 1
+                return
+            can = state["can"]
+            if can["accept"]:
+                action: dict[str, Any] = {"type": "accept"}
+            elif can["play"]:
+                rack = tuple(rules.tile_set.parse_token(f) for f in state["rack"])
+                board = board_from_rows(state["board"], rules)
+                cand = movegen.best_move(board, rack, lex, rules, bag_count=state["bag_count"])
+                action = move_message(cand.move, rules.tile_set)
+            else:
+                continue
+            if think:
+                await asyncio.sleep(think)
+            sent_version = state["version"]
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps(action))
+
+
+async def run(args: argparse.Namespace, server: ServerProcess, pid: int | None) -> tuple[Stats, float, float]:
+    rules = preset(args.rules)
+    lex = Lexicon.load(rules.lexicon, rules.tile_set)
+    stats = Stats()
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
+        seats: list[tuple[str, str]] = []
+        for i in range(args.games):
+            r = await http.post("/api/games", json={
+                "preset": args.rules, "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}],
+                "seed": args.seed + i,
+            })
+            r.raise_for_status()
+            d = r.json()
+            invite = d["invites"][0]["path"].rsplit("/", 1)[1]
+            j = await http.post(f"/api/games/{d['game_id']}/join", json={"invite": invite, "name": "B"})
+            j.raise_for_status()
+            seats += [(d["game_id"], d["token"]), (d["game_id"], j.json()["token"])]
+    cpu0 = _cpu_seconds(pid) if pid else float("nan")
+    t0 = time.perf_counter()
+    deadline = time.monotonic() + args.timeout
+    await asyncio.gather(*(seat_bot(server.ws_url, g, t, lex, rules, stats, deadline, args.think) for g, t in seats))
+    wall = time.perf_counter() - t0
+    return stats, wall, (_cpu_seconds(pid) if pid else float("nan")) - cpu0
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, round(p / 100 * len(s)) - 1))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=50, help="concurrent games (default: 50)")
+    ap.add_argument("--rules", default="tournament", help="rules preset (default: tournament)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the first game; the others follow (default: 1)")
+    ap.add_argument("--database-url", help="database of the server (default: a SQLite file in a temporary folder)")
+    ap.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL on loopback and use it")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="seconds a bot waits before each move (default: 0, as fast as the server goes)")
+    ap.add_argument("--port", type=int, help="use a server already running on 127.0.0.1:PORT (e.g. under a profiler)")
+    ap.add_argument("--pid", type=int, help="its process id, to report its CPU time")
+    ap.add_argument("--timeout", type=float, default=300, help="stop after this many seconds (default: 300)")
+    args = ap.parse_args()
+
+    tmp = tempfile.TemporaryDirectory(prefix="lexiko-load-")
+    pg: TemporaryPostgres | None = None
+    if args.postgres:
+        pg = TemporaryPostgres()
+        url = pg.start()
+    else:
+        url = args.database_url or str(Path(tmp.name) / "load.db")
+    log_path = Path(tmp.name) / "server.log"
+    log_path.touch()
+    server = ServerProcess(url, log_path=log_path, port=args.port)
+    if args.port is None:
+        server.start()
+    try:
+        pid = args.pid or (server.proc.pid if server.proc is not None else None)
+        stats, wall, cpu = asyncio.run(run(args, server, pid))
+    finally:
+        server.stop()
+        if pg is not None:
+            pg.stop()
+    lat = [x * 1000 for x in stats.latencies]
+    db = "PostgreSQL" if "postgresql" in url else "SQLite" if args.port is None else "a running server"
+    think = f", {args.think:g} s thinking per move" if args.think else ""
+    print(f"lexiko server load: {args.games} concurrent games, 2 WebSocket bots each{think}, {db}, loopback")
+    print(f"  games finished      {stats.finished} / {args.games}")
+    print(f"  moves               {stats.actions} in {wall:.2f} s")
+    print(f"  moves per second    {stats.actions / wall:.1f}")
+    if lat:
+        print(f"  move latency (ms)   p50 {pct(lat, 50):.1f}   p90 {pct(lat, 90):.1f}   p99 {pct(lat, 99):.1f}"
+              f"   max {max(lat):.1f}   mean {statistics.fmean(lat):.1f}")
+    print(f"  server CPU          {cpu:.2f} s ({100 * cpu / wall:.0f}% of one core), "
+          f"{1000 * cpu / max(1, stats.actions):.2f} ms per move")
+    if stats.errors:
+        print(f"  errors              {len(stats.errors)} (first: {stats.errors[0]})")
+    log = log_path.read_text(errors="replace")
+    if "Traceback" in log:
+        print("  the server logged a traceback:\n" + log[-3000:])
+    tmp.cleanup()
+    return 0 if stats.finished == args.games and not stats.errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""The web app: ``lexiko serve``.
+
+A FastAPI server with a WebSocket per game, a database (a SQLite file by default,
+PostgreSQL when ``--database-url`` names one) migrated with Alembic at startup, and a
+front end of plain HTML, CSS and JavaScript. The server is the authority: it checks
+every action with the engine and shows each player only what that player may see.
+
+This module only registers the command; the server itself (FastAPI, SQLAlchemy) is
+imported when the command runs.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser(prog="lexiko")
+>>> _ = add_serve_parser(p.add_subparsers(dest="command"))
+>>> a = p.parse_args(["serve", "--port", "9000", "--database-url", "postgresql://u@localhost/lx"])
+>>> a.port, a.database_url, a.host
+(9000, 'postgresql://u@localhost/lx', '127.0.0.1')
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_serve_parser", "cmd_serve", "default_database_url", "create_app"]
+
+EPILOG = """\
+examples:
+  lexiko serve                                   SQLite file in the user data folder, http://127.0.0.1:8000/
+  lexiko serve --host 0.0.0.0 --port 8080        reachable from other machines
+  lexiko serve --database-url postgresql://lexiko:secret@localhost/lexiko
+  lexiko serve --lexicon SOWPODS --lexicon TWL06 --lexicon ~/words/nwl2023.txt
+
+Open the address in a browser, create a game, and send the invitation links to the
+other players. Games are saved after every turn: stopping and starting the server
+loses nothing.
+"""
+
+
+def default_database_url() -> str:
+    """``LEXIKO_DATABASE_URL`` if set, else a SQLite file ``lexiko.db`` in the user data
+    folder (``$XDG_DATA_HOME/lexiko`` or ``~/.local/share/lexiko``)."""
+    env = os.environ.get("LEXIKO_DATABASE_URL")
+    if env:
+        return env
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return f"sqlite:///{base / 'lexiko' / 'lexiko.db'}"
+
+
+def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``serve`` on the ``lexiko`` command's subparsers; ``func(args, console) -> int``."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="run the web app (play in a browser, invite others by link)",
+        description="Run the lexiko web app: create games with any rules and computer players, "
+        "invite people by link, play in the browser, download GCG records, review finished games.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    p.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="SQLite file path or sqlite:///PATH, or postgresql://USER:PASSWORD@HOST/DB "
+        "(default: $LEXIKO_DATABASE_URL, else lexiko.db in the user data folder)",
+    )
+    p.add_argument(
+        "--lexicon",
+        action="append",
+        metavar="NAME_OR_FILE",
+        help="a word list games may use: TWL06, SOWPODS or a file; repeat for several, the first is "
+        "the default (default: TWL06 and SOWPODS)",
+    )
+    p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
+                   help="pause before each computer move, so people can follow (default: 0.8)")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
+                   help="server log level (default: info)")
+    p.set_defaults(func=cmd_serve)
+    return p
+
+
+def cmd_serve(args: argparse.Namespace, console: Any) -> int:
+    """Run the server until interrupted."""
+    import logging
+
+    import uvicorn
+
+    from lexiko.errors import LexikoError
+    from lexiko.lexicon import Lexicon
+    from lexiko.web.server import create_app as make_app
+    from lexiko.web.store import Store
+
+    url = args.database_url or default_database_url()
+    lexicons = args.lexicon or ["TWL06", "SOWPODS"]
+    for name in lexicons:  # fail early, with the lexicon's own message, and compile it once
+        if name.upper() not in ("TWL06", "SOWPODS") and not Path(name).is_file():
+            raise LexikoError(f"unknown lexicon {name!r}: give TWL06, SOWPODS or the path of a word-list file")
+    if lexicons:
+        Lexicon.load(lexicons[0])
+    try:  # connect and migrate now, to report a bad database as a message, not a traceback
+        store = Store(url)
+        desc = store.describe()
+        store.upgrade()
+        store.close()
+    except Exception as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        raise LexikoError(f"cannot use the database {url!r}: {reason}") from None
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    app = make_app(url, lexicons=lexicons, bot_delay=args.bot_delay)
+    console.print(f"lexiko web app on [bold]http://{args.host}:{args.port}/[/bold]  (database: {desc})",
+                  highlight=False, soft_wrap=True)
+    # no per-message compression: states are a few kilobytes, and deflating each one
+    # costs more server time than anything else per move
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20,
+                ws_per_message_deflate=False)
+    return 0
+
+
+def create_app(*args: Any, **kwargs: Any) -> Any:
+    """:func:`lexiko.web.server.create_app` (imported on use)."""
+    from lexiko.web.server import create_app as make_app
+
+    return make_app(*args, **kwargs)

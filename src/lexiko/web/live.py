@@ -1,0 +1,258 @@
+"""A game held in memory by the server: the engine's :class:`~lexiko.game.Game`, its
+seats, the actions so far (the persistence format) and the clock.
+
+Everything that changes a game goes through :meth:`LiveGame.apply_text`, which applies
+one action written as text (GCG notation, ``challenge``, ``accept``) with the wall clock
+frozen at one instant. The same texts and instants replayed through a new game with the
+same seed give the same game, clocks included: that is how a restarted server rebuilds
+every game from the database.
+
+>>> live = LiveGame("g", Rules(challenge_rule="void"), seed=3,
+...                 seats=[Seat(0, "human", "Ann"), Seat(1, "human", "Bob")], lexicon=None)
+>>> live.start(100.0)
+>>> live.game.players
+['Ann', 'Bob']
+>>> text = live.apply_text(live.game.player_on_turn, "-", at=130.0)
+>>> text, live.version
+('-', 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from lexiko.board import square_name
+from lexiko.errors import GameStateError, IllegalMoveError, NotationError
+from lexiko.game import Game, WordJudge
+from lexiko.legality import check_placement, place_from_squares
+from lexiko.move import Exchange, Pass, Place, parse_move, parse_tiles
+from lexiko.rules import Rules
+from lexiko.tiles import BLANK
+from lexiko.web.store import ActionData
+
+__all__ = [
+    "WallClock",
+    "Seat",
+    "LiveGame",
+    "Listener",
+    "placement_from_tiles",
+    "canonical_action",
+]
+
+
+class WallClock:
+    """The game's clock: wall-clock seconds, or a frozen instant while an action is
+    applied or replayed (so the time charged is exactly what the database records)."""
+
+    def __init__(self) -> None:
+        self.frozen: float | None = None
+
+    def __call__(self) -> float:
+        return self.frozen if self.frozen is not None else time.time()
+
+
+@dataclass
+class Seat:
+    """A seat: ``kind`` is ``human`` or a bot kind; ``name`` is None until an invited
+    player takes it; ``token_hash`` identifies the player who holds it."""
+
+    index: int
+    kind: str
+    name: str | None
+    token_hash: str | None = None
+    invite: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a computer player."""
+        return self.kind != "human"
+
+    @property
+    def taken(self) -> bool:
+        """True once a person (or a bot) sits here."""
+        return self.is_bot or self.token_hash is not None
+
+
+class Listener(Protocol):
+    """A connected client: the seat it plays (None: a spectator) and a way to queue a
+    message (a JSON object, or one already serialized)."""
+
+    seat: int | None
+
+    def post(self, message: dict[str, Any] | str) -> None: ...
+
+
+@dataclass
+class LiveGame:
+    """One game in the server's memory."""
+
+    id: str
+    rules: Rules
+    seed: int
+    seats: list[Seat]
+    lexicon: WordJudge | None
+    status: str = "waiting"
+    started_at: float | None = None
+    game: Game | None = None
+    actions: list[ActionData] = field(default_factory=list)
+    clock: WallClock = field(default_factory=WallClock)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: set[Any] = field(default_factory=set)
+    review_json: str | None = None
+    bot_task: asyncio.Task[None] | None = None
+    #: Set while a bot decides (a restart may interrupt it: the bots simply go on).
+    thinking: int | None = None
+    #: When the last client left (monotonic seconds; None while someone watches).
+    idle_since: float | None = None
+    #: What the views compute once and reuse (see :mod:`lexiko.web.views`); cleared on undo.
+    view_cache: dict[Any, Any] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        """Number of actions applied: grows by one with each."""
+        return len(self.actions)
+
+    @property
+    def names(self) -> list[str]:
+        """Seat names (empty for a seat still open)."""
+        return [s.name or "" for s in self.seats]
+
+    @property
+    def ready(self) -> bool:
+        """True when every seat is taken."""
+        return all(s.taken for s in self.seats)
+
+    def start(self, started_at: float) -> None:
+        """Create the engine's game (deals the racks) with its clock starting at ``started_at``."""
+        self.clock.frozen = started_at
+        try:
+            self.game = Game(self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock)
+        finally:
+            self.clock.frozen = None
+        self.started_at = started_at
+        self.status = "over" if self.game.is_over else "active"
+
+    def replay(self, actions: Iterable[ActionData]) -> None:
+        """Apply stored actions in order (after :meth:`start`)."""
+        for a in actions:
+            self.apply_text(a.seat, a.text, at=a.at)
+
+    def apply_text(self, seat: int, text: str, *, at: float | None = None) -> str:
+        """Apply one action for ``seat``, written as text, at instant ``at`` (now by
+        default). Returns the text as stored; raises the engine's error and changes
+        nothing if the action is not allowed."""
+        g = self._game()
+        now = time.time() if at is None else at
+        self.clock.frozen = now
+        try:
+            if text == FLAG:
+                g.flag(seat)  # the server's ruling: this seat's time ran out
+            else:
+                g.apply(text, player=seat)
+        finally:
+            self.clock.frozen = None
+        self.actions.append(ActionData(len(self.actions), seat, text, now))
+        if g.is_over:
+            self.status = "over"
+        return text
+
+    def undo_last(self) -> None:
+        """Take back the last action (when it could not be saved)."""
+        self._game().undo()
+        self.actions.pop()
+        self.view_cache.clear()
+        self.status = "over" if self._game().is_over else "active"
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise GameStateError("the game has not started: waiting for every player to join")
+        return self.game
+
+    def pending_player(self) -> int | None:
+        """The player whose last play may still be challenged (or accepted)."""
+        g = self.game
+        if g is None or not (g.awaiting_challenge or g.awaiting_final_challenge):
+            return None
+        for ev in reversed(g.history):
+            if ev.kind == "play":
+                return ev.player
+        return None
+
+
+FLAG = "flag"
+"""The stored action of a player whose time ran out (only the server's clock watcher
+writes it; clients cannot send it)."""
+
+
+def placement_from_tiles(game: Game, tiles: Sequence[Any]) -> Place:
+    """A placement from tiles dropped on squares: each item a mapping with ``row``,
+    ``col`` (0-based), ``letter`` (the face) and ``blank`` (true when a blank stands for
+    that letter). Raises IllegalMoveError / NotationError with a message for the player.
+    """
+    if not isinstance(tiles, list | tuple) or not tiles:
+        raise IllegalMoveError("put some tiles on the board first")
+    n = game.board.size
+    ts = game.tiles
+    squares: list[tuple[int, int, int]] = []
+    for t in tiles:
+        if not isinstance(t, dict):
+            raise NotationError("each tile needs a row, a column and a letter")
+        row, col, letter, blank = t.get("row"), t.get("col"), t.get("letter"), bool(t.get("blank", False))
+        if not isinstance(row, int) or not isinstance(col, int) or isinstance(row, bool) or isinstance(col, bool):
+            raise NotationError("each tile needs a row and a column")
+        if not (0 <= row < n and 0 <= col < n):
+            raise IllegalMoveError("a tile is off the board")
+        if not isinstance(letter, str) or not letter or letter == "?":
+            if blank:
+                raise IllegalMoveError("choose the letter the blank stands for")
+            raise NotationError("each tile needs its letter")
+        code = ts.code(letter.upper())
+        if game.board.tile_at(row, col):
+            raise IllegalMoveError(f"square {square_name(row, col)} is already occupied")
+        squares.append((row, col, code | BLANK if blank else code))
+    return place_from_squares(game.board, squares)
+
+
+def canonical_action(game: Game, message: dict[str, Any]) -> str:
+    """The text of the action a client asks for, checked for form (the engine judges
+    the rest): a placement written in GCG notation, an exchange with its tiles in rack
+    order (the order the bag receives them, so a replay shuffles alike), ``-``,
+    ``challenge`` or ``accept``."""
+    kind = message.get("type")
+    ts = game.tiles
+    if kind == "play":
+        if "move" in message:
+            text = message["move"]
+            if not isinstance(text, str):
+                raise NotationError("the move must be text like 8D WORD")
+            move = parse_move(text, ts, game.board)
+            if not isinstance(move, Place):
+                raise IllegalMoveError(f"{text!r} is not a placement of tiles")
+            move = check_placement(game.board, move, game.rules)
+        else:
+            move = placement_from_tiles(game, message.get("tiles") or [])
+        return move.notation(ts)
+    if kind == "exchange":
+        raw = message.get("tiles")
+        if isinstance(raw, list):
+            if not all(isinstance(x, str) for x in raw):
+                raise NotationError("name the tiles to exchange")
+            codes = tuple(0 if x == "?" else ts.code(x.upper()) for x in raw)
+        elif isinstance(raw, str):
+            codes = parse_tiles(raw, ts)
+        else:
+            raise NotationError("name the tiles to exchange")
+        if not codes:
+            raise IllegalMoveError("choose the tiles to exchange")
+        return Exchange(ts.rack_sort(codes)).notation(ts)
+    if kind == "pass":
+        return Pass().notation(ts)
+    if kind == "challenge":
+        return "challenge"
+    if kind == "accept":
+        return "accept"
+    raise NotationError(f"unknown action {kind!r}")

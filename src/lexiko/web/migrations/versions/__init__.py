@@ -1,0 +1,1 @@
+"""Alembic revisions of the web app's schema, oldest first."""

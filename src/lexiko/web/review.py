@@ -1,0 +1,137 @@
+"""The review of a finished game: for each turn, the position, the move played and the
+best moves the move generator finds, with how much the move played gave away.
+
+Moves are ranked as the move generator lists them: by equity, the score plus the
+value of the tiles kept from the package's leave table (:mod:`lexiko.leaves`) while
+the bag has tiles, or by score alone when no leave table is installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Move, Pass, Place
+from lexiko.rules import Rules
+from lexiko.tiles import TileSet
+from lexiko.web.live import WallClock
+from lexiko.web.store import ActionData
+from lexiko.web.views import board_rows, describe_event
+
+__all__ = ["compute_review", "leave_values"]
+
+
+def leave_values(tiles: TileSet) -> Callable[[tuple[int, ...]], float] | None:
+    """The default leave table's lookup for a tile set, or None when there is none."""
+    try:
+        from lexiko.leaves import LeaveTable
+
+        table = LeaveTable.default(tiles)
+    except Exception:  # no table for these tiles, or no leaves module: score alone
+        return None
+    lookup: Callable[[tuple[int, ...]], float] = table.lookup
+    return lookup
+
+
+def _same(a: Move, b: Move, board: Any) -> bool:
+    if isinstance(a, Place) and isinstance(b, Place):
+        return a.normalized(board) == b.normalized(board)
+    if isinstance(a, Exchange) and isinstance(b, Exchange):
+        return sorted(a.tiles) == sorted(b.tiles)
+    return isinstance(a, Pass) and isinstance(b, Pass)
+
+
+def _squares(move: Move, ts: Any) -> list[list[Any]]:
+    if isinstance(move, Place):
+        return [[r, c, ts.face(t)] for r, c, t in move.new_tiles()]
+    return []
+
+
+def compute_review(
+    *,
+    players: Sequence[str],
+    rules: Rules,
+    seed: int,
+    started_at: float,
+    actions: Sequence[ActionData],
+    lexicon: Lexicon,
+    best: int = 5,
+) -> dict[str, Any]:
+    """Replay the game and analyse every move (plays, exchanges, passes)."""
+    from lexiko import movegen
+
+    clock = WallClock()
+    clock.frozen = started_at
+    g = Game(list(players), rules, seed=seed, lexicon=lexicon, clock=clock)
+    ts = g.tiles
+    leaves = leave_values(ts)
+    turns: list[dict[str, Any]] = []
+    for a in actions:
+        clock.frozen = a.at
+        is_move = a.text not in ("challenge", "accept")
+        board, rack, bag = g.board, g.rack(a.seat), g.bag_count
+        n_before = len(g.history)
+        g.apply(a.text, player=a.seat)
+        new_events = g.history[n_before:]
+        if not is_move:
+            if turns:
+                turns[-1]["after"].extend(describe_event(g, e, players) for e in new_events)
+            continue
+        ev = next((e for e in new_events if e.player == a.seat and e.kind in ("play", "exchange", "pass")), None)
+        if ev is None or ev.move is None:
+            continue
+        cands = movegen.generate(board, rack, lexicon, rules, bag_count=bag, leaves=leaves if bag else None)
+        played_rank: int | None = None
+        played_equity: float | None = None
+        for i, c in enumerate(cands):
+            if _same(c.move, ev.move, board):
+                played_rank, played_equity = i + 1, c.equity
+                break
+        top = cands[:best]
+        best_equity = top[0].equity if top else 0.0
+        turns.append(
+            {
+                "turn": len(turns) + 1,
+                "player": a.seat,
+                "name": players[a.seat],
+                "rack": ts.format(rack),
+                "board": board_rows(board),
+                "bag_count": bag,
+                "played": {
+                    "move": ev.move.notation(ts, board),
+                    "score": ev.score,
+                    "words": list(ev.words),
+                    "valid": played_rank is not None,
+                    "rank": played_rank,
+                    "equity": played_equity,
+                    "squares": _squares(ev.move, ts),
+                },
+                "best": [
+                    {
+                        "move": c.move.notation(ts, board),
+                        "score": c.score,
+                        "equity": round(c.equity, 2),
+                        "leave": ts.format(c.leave),
+                        "squares": _squares(c.move, ts),
+                    }
+                    for c in top
+                ],
+                "moves_found": len(cands),
+                "equity_lost": round(best_equity - played_equity, 2) if played_equity is not None else None,
+                "after": [],
+            }
+        )
+    totals: dict[str, float] = {}
+    for t in turns:
+        if t["equity_lost"] is not None:
+            totals[t["name"]] = round(totals.get(t["name"], 0.0) + t["equity_lost"], 2)
+    return {
+        "players": list(players),
+        "scores": g.scores,
+        "turns": turns,
+        "equity_lost": totals,
+        "leaves": leaves is not None,
+        "lexicon": rules.lexicon,
+    }

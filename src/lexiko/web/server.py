@@ -1,0 +1,364 @@
+"""The web app: FastAPI routes, the WebSocket of each game, and the static front end.
+
+Pages: ``/`` (create a game), ``/join/{id}/{invite}`` (take an invited seat),
+``/game/{id}`` (play, watch, review). JSON: ``/api/options``, ``POST /api/games``,
+``/api/games/{id}``, ``POST /api/games/{id}/join``, ``/api/games/{id}/gcg``,
+``/api/games/{id}/review``. Play: the WebSocket ``/ws/{id}``.
+
+The WebSocket protocol (JSON text messages). The client opens with
+``{"type": "hello", "token": TOKEN}`` (no token: watch). The server answers
+``welcome`` then a ``state`` after every change. The client sends actions:
+``{"type": "play", "tiles": [{"row": 7, "col": 7, "letter": "A", "blank": false}, ...]}``
+(or ``"move": "8D WORD"``), ``{"type": "exchange", "tiles": "AEI"}``, ``{"type": "pass"}``,
+``{"type": "challenge"}``, ``{"type": "accept"}``; ``{"type": "preview", "tiles": [...],
+"id": N}`` asks for the score of tiles placed but not played. A refused action gets
+``{"type": "error", "message": ...}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from lexiko.web.service import ActionError, GameService, NotFoundError, SeatRequest
+from lexiko.web.store import Store
+from lexiko.web.views import gcg_for
+
+__all__ = ["create_app", "STATIC"]
+
+log = logging.getLogger("lexiko.web")
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The front end: plain HTML, CSS and JavaScript, no build step."""
+
+_ACTIONS = {"play", "exchange", "pass", "challenge", "accept"}
+_CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+class SeatIn(BaseModel):
+    """A seat of a new game: ``human`` or a bot kind, and a name."""
+
+    kind: str = "human"
+    name: str | None = Field(default=None, max_length=100)
+
+
+class CreateGameIn(BaseModel):
+    """A new game: a rules preset with changes, the seats (first human: you) and an optional seed."""
+
+    preset: str = "tournament"
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn]
+    seed: int | None = None
+
+
+class JoinIn(BaseModel):
+    """Take an invited seat."""
+
+    invite: str = Field(max_length=100)
+    name: str = Field(max_length=100)
+
+
+class _Connection:
+    """One WebSocket client: its seat and a queue of messages sent in order by one task."""
+
+    def __init__(self, ws: WebSocket, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(maxsize=500)
+        self.task = asyncio.create_task(self._send_loop())
+
+    def post(self, message: dict[str, Any] | str) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:  # a client that does not read: let it go
+            self.task.cancel()
+
+    async def _send_loop(self) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                msg = await self.queue.get()
+                if msg is None:
+                    return
+                await self.ws.send_text(msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":")))
+
+    async def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(self.task, timeout=2)
+
+
+class _SecurityHeaders:
+    """ASGI middleware: ``nosniff`` on every response; a content security policy and no
+    referrer on the pages (which carry secret links)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        page = path == "/" or path.startswith(("/game/", "/join/"))
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                if page:
+                    headers.append((b"content-security-policy", _CSP.encode()))
+                    headers.append((b"referrer-policy", b"no-referrer"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def create_app(
+    database_url: str = "sqlite:///lexiko.db",
+    *,
+    lexicons: Sequence[str] = ("TWL06", "SOWPODS"),
+    bot_delay: float = 0.0,
+    clock_interval: float = 1.0,
+    idle_seconds: float = 600.0,
+) -> FastAPI:
+    """The web app on a database (SQLite path or URL, ``postgresql://...``). The schema is
+    migrated at startup. ``lexicons`` are the word lists games may use (the first is the
+    default); ``bot_delay`` is a pause in seconds before each computer move; games no
+    client has watched for ``idle_seconds`` are let go from memory (the database keeps
+    them)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(database_url)
+        service = GameService(
+            store, lexicons=lexicons, bot_delay=bot_delay, clock_interval=clock_interval, idle_seconds=idle_seconds
+        )
+        await service.open()
+        app.state.service = service
+        log.info("lexiko web app ready on %s", store.describe())
+        try:
+            yield
+        finally:
+            await service.close()
+
+    app = FastAPI(
+        title="lexiko", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json"
+    )
+
+    def service_of(request: Request | WebSocket) -> GameService:
+        svc: GameService = request.app.state.service
+        return svc
+
+    # -- errors: always a JSON message, never a traceback -------------------------------
+
+    @app.exception_handler(ActionError)
+    async def _action_error(request: Request, exc: ActionError) -> JSONResponse:
+        status = 404 if isinstance(exc, NotFoundError) else 400
+        return JSONResponse({"error": str(exc)}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg", "invalid")))
+        return JSONResponse({"error": "invalid request: " + "; ".join(parts)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s", request.url.path)
+        return JSONResponse({"error": "internal error: the request was not carried out"}, status_code=500)
+
+    app.add_middleware(_SecurityHeaders)
+
+    # -- pages ------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html", media_type="text/html")
+
+    @app.get("/join/{game_id}/{invite}", include_in_schema=False)
+    async def join_page(game_id: str, invite: str) -> FileResponse:
+        return FileResponse(STATIC / "join.html", media_type="text/html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -- JSON API -----------------------------------------------------------------------
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> dict[str, Any]:
+        return {"ok": True, "database": service_of(request).store.dialect}
+
+    @app.get("/api/options")
+    async def options(request: Request) -> dict[str, Any]:
+        return service_of(request).options()
+
+    @app.post("/api/games")
+    async def create_game(body: CreateGameIn, request: Request) -> dict[str, Any]:
+        svc = service_of(request)
+        return await svc.create_game(
+            preset=body.preset,
+            options=body.options,
+            seats=[SeatRequest(s.kind, s.name) for s in body.seats],
+            seed=body.seed,
+        )
+
+    @app.get("/api/games/{game_id}")
+    async def game_info(
+        game_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        svc = service_of(request)
+        live = await svc.get(game_id)
+        info = svc.lobby(live)
+        seat = svc.seat_for_token(live, _bearer(authorization))
+        if seat is not None:
+            info["you"] = seat
+            info["invites"] = svc.invites(live)
+        return info
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
+        return await service_of(request).join(game_id, body.invite, body.name)
+
+    @app.get("/api/games/{game_id}/state")
+    async def state(game_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        svc = service_of(request)
+        live = await svc.get(game_id)
+        return svc.state(live, svc.seat_for_token(live, _bearer(authorization)))
+
+    @app.get("/api/games/{game_id}/gcg")
+    async def download_gcg(
+        game_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> PlainTextResponse:
+        svc = service_of(request)
+        live = await svc.get(game_id)
+        if live.game is None:
+            raise ActionError("the game has not started yet")
+        text = gcg_for(live, svc.seat_for_token(live, _bearer(authorization)))
+        return PlainTextResponse(
+            text,
+            media_type="application/x-gcg; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="lexiko-{live.id}.gcg"'},
+        )
+
+    @app.get("/api/games/{game_id}/review")
+    async def review(game_id: str, request: Request) -> dict[str, Any]:
+        svc = service_of(request)
+        return await svc.review(await svc.get(game_id))
+
+    # -- the game's WebSocket --------------------------------------------------------------
+
+    @app.websocket("/ws/{game_id}")
+    async def game_socket(ws: WebSocket, game_id: str) -> None:
+        await ws.accept()
+        svc = service_of(ws)
+
+        async def refuse(message: str, code: int) -> None:
+            with contextlib.suppress(Exception):
+                await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": True}))
+                await ws.close(code=code)
+
+        try:
+            live = await svc.get(game_id)
+        except ActionError as e:
+            await refuse(str(e), 4404)
+            return
+        except Exception:
+            log.exception("game %s could not be loaded", game_id)
+            await refuse("the server cannot load this game right now: try again later", 1011)
+            return
+        try:
+            hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=30))
+        except (TimeoutError, ValueError, WebSocketDisconnect):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4400)
+            return
+        token = hello.get("token") if isinstance(hello, dict) else None
+        try:
+            live = await svc.get(game_id)  # again: an idle game may have been let go meanwhile
+        except ActionError as e:
+            await refuse(str(e), 4404)
+            return
+        except Exception:
+            log.exception("game %s could not be loaded", game_id)
+            await refuse("the server cannot load this game right now: try again later", 1011)
+            return
+        seat = svc.seat_for_token(live, token)
+        conn = _Connection(ws, seat)
+        if token and seat is None:
+            conn.post({"type": "error", "message": "this link's key does not belong to a player of this game: "
+                       "you are watching"})
+        conn.post({"type": "welcome", "seat": seat, "name": live.seats[seat].name if seat is not None else None})
+        svc.subscribe(live, conn)
+        conn.post(svc.state(live, seat))
+        try:
+            while True:
+                raw = await ws.receive_text()
+                try:
+                    msg = json.loads(raw)
+                    if not isinstance(msg, dict):
+                        raise ValueError
+                except ValueError:
+                    conn.post({"type": "error", "message": "messages must be JSON objects"})
+                    continue
+                kind = msg.get("type")
+                try:
+                    if kind == "preview":
+                        conn.post(svc.preview(live, seat, msg))
+                    elif kind in _ACTIONS:
+                        await svc.act(live, seat, msg)
+                    elif kind == "state":
+                        conn.post(svc.state(live, seat))
+                    elif kind == "ping":
+                        conn.post({"type": "pong", "id": msg.get("id")})
+                    else:
+                        conn.post({"type": "error", "message": f"unknown message type {kind!r}"})
+                except ActionError as e:
+                    conn.post({"type": "error", "message": str(e), "action": kind, "id": msg.get("id")})
+                except Exception:
+                    log.exception("game %s: %s failed", live.id, kind)
+                    conn.post({"type": "error", "message": "internal error: the action was not carried out",
+                               "action": kind, "id": msg.get("id")})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            svc.unsubscribe(live, conn)
+            await conn.close()
+
+    return app

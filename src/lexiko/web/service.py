@@ -1,0 +1,634 @@
+"""The game service: the server's authority over every game.
+
+Games live in memory as :class:`~lexiko.web.live.LiveGame` objects, loaded from the
+database on first use by replaying their stored actions. Every action a client asks
+for is checked by the engine (which raises and changes nothing when it is refused),
+saved to the database, and only then shown to the clients. Bots play from a task of
+their own; clocks are watched so that a player whose flag falls loses on time even
+without moving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hmac
+import json
+import logging
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from lexiko.bots.base import Player
+from lexiko.errors import LexikoError
+from lexiko.game import Game
+from lexiko.legality import check_placement
+from lexiko.lexicon import BUILTIN, Lexicon
+from lexiko.move import Exchange, Move
+from lexiko.rules import PRESETS, Rules
+from lexiko.scoring import score_words, words_formed
+from lexiko.tiles import LETTER_MASK
+from lexiko.web.live import FLAG, Listener, LiveGame, Seat, canonical_action, placement_from_tiles
+from lexiko.web.options import (
+    OptionError,
+    preset_names,
+    rule_schema,
+    rules_from_json,
+    rules_from_request,
+    rules_to_json,
+)
+from lexiko.web.store import SeatSpec, Store, hash_token, new_token
+from lexiko.web.views import lobby_info, state_for
+
+__all__ = ["GameService", "ActionError", "NotFoundError", "SeatRequest", "BOT_KINDS", "make_bot", "available_bots"]
+
+log = logging.getLogger("lexiko.web")
+
+T = TypeVar("T")
+
+BOT_KINDS: dict[str, str] = {
+    "random": "Beginner: a random legal move",
+    "greedy": "Easy: always the highest-scoring move",
+    "static": "Medium: score plus the value of the tiles it keeps",
+}
+"""Computer players a seat can hold, weakest first: kind -> description (the ones that
+work in this installation are listed by :func:`available_bots`)."""
+
+_NAME_OK = re.compile(r"^[^\x00-\x1f\x7f<>]{1,24}$")
+_AVAILABLE: dict[str, str] | None = None
+
+
+def make_bot(kind: str, lexicon: Lexicon, name: str, seed: int | None = None) -> Player:
+    """A computer player of that kind (see :data:`BOT_KINDS`). Raises ActionError with
+    the reason when it cannot be made (an unknown kind, a missing leave table)."""
+    if kind not in BOT_KINDS:
+        raise ActionError(f"unknown computer player {kind!r}; known: {', '.join(BOT_KINDS)}")
+    try:
+        from lexiko.bots import make_player
+    except ImportError:  # an engine without the bot factory: greedy only
+        if kind != "greedy":
+            raise ActionError(f"the {kind} computer player is not available") from None
+        from lexiko.bots import GreedyBot
+
+        return GreedyBot(lexicon, name=name)
+    try:
+        return make_player(kind, lexicon, seed=seed, name=name)
+    except (LexikoError, ImportError, OSError) as e:
+        raise ActionError(f"the {kind} computer player is not available: {e}") from None
+
+
+def available_bots() -> dict[str, str]:
+    """The kinds of :data:`BOT_KINDS` that can be made here (checked once)."""
+    global _AVAILABLE
+    if _AVAILABLE is None:
+        tiny = Lexicon.from_words(["AA"])
+        found = {}
+        for kind, desc in BOT_KINDS.items():
+            try:
+                make_bot(kind, tiny, kind, seed=0)
+            except ActionError:
+                continue
+            found[kind] = desc
+        _AVAILABLE = found
+    return dict(_AVAILABLE)
+
+
+class ActionError(Exception):
+    """A request the server refuses; the message is for the client."""
+
+
+class NotFoundError(ActionError):
+    """No game with that id."""
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A seat asked for when creating a game: ``human`` (the creator's own seat is the
+    first human seat; the others are invitations) or a bot kind."""
+
+    kind: str
+    name: str | None = None
+
+
+def clean_name(name: object) -> str:
+    """A player's name, checked: 1 to 24 characters, no control characters or angle brackets."""
+    if not isinstance(name, str):
+        raise ActionError("give your name")
+    text = " ".join(unicodedata.normalize("NFC", name).split())
+    if not text:
+        raise ActionError("give your name")
+    if not _NAME_OK.match(text):
+        raise ActionError("a name has 1 to 24 characters, without < or >")
+    return text
+
+
+class GameService:
+    """Every game the server knows, and the rules for acting on them."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        lexicons: Sequence[str] = ("TWL06", "SOWPODS"),
+        bot_delay: float = 0.0,
+        clock_interval: float = 1.0,
+        idle_seconds: float = 600.0,
+    ) -> None:
+        self.store = store
+        self.idle_seconds = idle_seconds
+        self.lexicons = list(dict.fromkeys(lexicons)) or list(BUILTIN)
+        self.bot_delay = bot_delay
+        self.clock_interval = clock_interval
+        self._games: dict[str, LiveGame] = {}
+        self._load_locks: dict[str, asyncio.Lock] = {}
+        self._lexicons: dict[tuple[str, str], Lexicon] = {}
+        self._lexicon_lock = asyncio.Lock()
+        self._bots: dict[tuple[str, int], Player] = {}
+        self._watch: asyncio.Task[None] | None = None
+        # SQLite takes one writer at a time (others sleep and retry): one database thread
+        # keeps writes in line without that; PostgreSQL takes a few at once
+        workers = 1 if store.dialect == "sqlite" else 4
+        self._db_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lexiko-db")
+
+    # -- lifecycle -------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Bring the database schema up to date and start watching clocks."""
+        await self._db(self.store.upgrade)
+        self._watch = asyncio.create_task(self._watch_clocks())
+
+    async def close(self) -> None:
+        """Stop the background tasks and close the database."""
+        tasks = [t for t in [self._watch, *(g.bot_task for g in self._games.values())] if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        self._db_pool.shutdown(wait=True)
+        self.store.close()
+
+    async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call in the database thread(s)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_pool, functools.partial(fn, *args, **kwargs))
+
+    async def lexicon_for(self, rules: Rules) -> Lexicon:
+        """The rules' lexicon for their tile set, loaded once per process."""
+        ts = rules.tile_set
+        key = (rules.lexicon, ts.name)
+        lex = self._lexicons.get(key)
+        if lex is not None:
+            return lex
+        async with self._lexicon_lock:
+            lex = self._lexicons.get(key)
+            if lex is None:
+                try:
+                    lex = await asyncio.to_thread(Lexicon.load, rules.lexicon, ts)
+                except LexikoError as e:
+                    raise ActionError(str(e)) from None
+                self._lexicons[key] = lex
+            return lex
+
+    # -- options ---------------------------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        """What the game-creation form offers."""
+        presets = {}
+        for name in preset_names():
+            r = PRESETS[name]
+            d = asdict(r)
+            if d["lexicon"] not in self.lexicons:
+                d["lexicon"] = self.lexicons[0]
+            presets[name] = {"rules": d, "summary": r.describe(), "min_players": r.min_players,
+                             "max_players": min(r.max_players, 4)}
+        return {
+            "presets": presets,
+            "default_preset": "tournament",
+            "schema": rule_schema(self.lexicons),
+            "bots": available_bots(),
+            "lexicons": self.lexicons,
+        }
+
+    # -- creating and joining --------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        preset: str,
+        options: dict[str, Any] | None,
+        seats: Sequence[SeatRequest],
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        """Create a game. The first human seat is the creator's; the other human seats
+        get invitation links. Returns the id, the creator's seat and secret token, and
+        the invitations."""
+        if not 1 <= len(seats) <= 4:
+            raise ActionError("a game has 2 to 4 players")
+        humans = [i for i, s in enumerate(seats) if s.kind == "human"]
+        if not humans:
+            raise ActionError("a game needs at least one person: you")
+        bots_here = available_bots()
+        for s in seats:
+            if s.kind != "human" and s.kind not in bots_here:
+                if s.kind in BOT_KINDS:
+                    make_bot(s.kind, Lexicon.from_words(["AA"]), s.kind)  # raises, saying why
+                raise ActionError(f"unknown computer player {s.kind!r}; known: {', '.join(bots_here)}")
+        try:
+            rules = rules_from_request(preset, options, players=len(seats), lexicons=self.lexicons)
+        except OptionError as e:
+            raise ActionError(str(e)) from None
+        if seed is not None and not 0 <= seed < 2**63:
+            raise ActionError("the seed must be a whole number from 0 to 2**63 - 1")
+        lexicon = await self.lexicon_for(rules)
+        for s in seats:
+            if s.kind != "human":
+                make_bot(s.kind, lexicon, s.kind)  # raises, saying why, if it cannot play these rules
+        creator = humans[0]
+        token = new_token()
+        specs: list[Seat] = []
+        bots = sum(1 for s in seats if s.kind != "human")
+        for i, s in enumerate(seats):
+            if s.kind != "human":
+                label = "Computer" if bots == 1 else f"Computer {i + 1}"
+                specs.append(Seat(i, s.kind, label))
+            elif i == creator:
+                specs.append(Seat(i, "human", clean_name(s.name), token_hash=hash_token(token)))
+            else:
+                name = clean_name(s.name) if s.name else None
+                specs.append(Seat(i, "human", name, invite=secrets.token_urlsafe(12)))
+        self._check_names([s.name for s in specs if s.name])
+        game_id = secrets.token_urlsafe(9)
+        seed = seed if seed is not None else secrets.randbelow(2**63)
+        live = LiveGame(game_id, rules, seed, specs, lexicon)
+        try:
+            Game(
+                [s.name or f"player {i + 1}" for i, s in enumerate(specs)], rules, seed=seed, lexicon=None
+            )  # the engine's own checks of the rules and players, before anything is stored
+        except LexikoError as e:
+            raise ActionError(str(e)) from None
+        await self._db(
+            self.store.create_game,
+            game_id,
+            rules_json=rules_to_json(rules),
+            seed=seed,
+            seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, s.invite) for s in specs],
+        )
+        live.idle_since = time.monotonic()
+        self._games[game_id] = live
+        if live.ready:
+            await self._start(live)
+        return {
+            "game_id": game_id,
+            "seat": creator,
+            "token": token,
+            "invites": self.invites(live),
+        }
+
+    def invites(self, live: LiveGame) -> list[dict[str, Any]]:
+        """Open seats and the paths that invite a player to them."""
+        return [
+            {"seat": s.index, "name": s.name, "path": f"/join/{live.id}/{s.invite}"}
+            for s in live.seats
+            if s.invite and not s.taken
+        ]
+
+    @staticmethod
+    def _check_names(names: Sequence[str]) -> None:
+        low = [n.casefold() for n in names]
+        if len(set(low)) != len(low):
+            raise ActionError("two players have the same name: choose another")
+
+    async def join(self, game_id: str, invite: str, name: object) -> dict[str, Any]:
+        """Take the seat an invitation is for; returns the seat and the player's token."""
+        live = await self.get(game_id)
+        player_name = clean_name(name)
+        async with live.lock:
+            seat = next((s for s in live.seats if s.invite and hmac.compare_digest(s.invite, invite)), None)
+            if seat is None or seat.taken:
+                raise ActionError("this invitation has been used or does not exist")
+            self._check_names([s.name for s in live.seats if s.name and s is not seat] + [player_name])
+            token = new_token()
+            try:
+                await self._db(
+                    self.store.claim_seat, live.id, seat.index, invite=invite, name=player_name,
+                    token_hash=hash_token(token),
+                )
+            except Exception as e:
+                raise ActionError(f"could not take the seat: {e}") from None
+            seat.name, seat.token_hash, seat.invite = player_name, hash_token(token), None
+            if live.ready:
+                await self._start(live)
+            else:
+                self._broadcast(live)
+        return {"game_id": live.id, "seat": seat.index, "token": token}
+
+    async def _start(self, live: LiveGame) -> None:
+        started = time.time()
+        live.start(started)
+        await self._db(self.store.start_game, live.id, started)
+        self._broadcast(live)
+        self._kick_bots(live)
+
+    # -- loading -----------------------------------------------------------------
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The game, from memory or rebuilt from the database."""
+        live = self._games.get(game_id)
+        if live is not None:
+            return live
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", game_id):
+            raise NotFoundError("no such game")
+        lock = self._load_locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                return live
+            stored = await self._db(self.store.load_game, game_id)
+            if stored is None:
+                raise NotFoundError("no such game")
+            rules = rules_from_json(stored.rules_json)
+            lexicon = await self.lexicon_for(rules)
+            seats = [Seat(s.seat, s.kind, s.name, s.token_hash, s.invite) for s in stored.seats]
+            live = LiveGame(stored.id, rules, stored.seed, seats, lexicon, review_json=stored.review)
+            if stored.started_at is not None:
+                try:
+                    live.start(stored.started_at)
+                    live.replay(stored.actions)
+                except LexikoError as e:
+                    log.error("game %s cannot be rebuilt from its actions: %s", game_id, e)
+                    raise ActionError(f"this game cannot be rebuilt from the database: {e}") from None
+            live.idle_since = time.monotonic()
+            self._games[game_id] = live
+            self._load_locks.pop(game_id, None)
+            if stored.started_at is None and live.ready:
+                await self._start(live)
+            self._kick_bots(live)
+            return live
+
+    def seat_for_token(self, live: LiveGame, token: object) -> int | None:
+        """The seat a secret token holds, or None."""
+        if not isinstance(token, str) or not token:
+            return None
+        h = hash_token(token)
+        for s in live.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s.index
+        return None
+
+    # -- acting -----------------------------------------------------------------
+
+    async def act(self, live: LiveGame, seat: int | None, message: dict[str, Any]) -> None:
+        """Apply a client's action for its seat, save it, then tell every client."""
+        if seat is None:
+            raise ActionError("you are watching this game: only its players can act")
+        if not 0 <= seat < len(live.seats) or live.seats[seat].is_bot:
+            raise ActionError("you are not a player of this game")
+        async with live.lock:
+            g = live.game
+            if g is None:
+                raise ActionError("the game has not started: waiting for every player to join")
+            if g.is_over:
+                raise ActionError("the game is over")
+            kind = message.get("type")
+            if kind in ("play", "exchange", "pass") and seat != g.player_on_turn:
+                raise ActionError(f"it is not your turn: {g.players[g.player_on_turn]} is to play")
+            try:
+                text = canonical_action(g, message)
+                live.apply_text(seat, text)
+            except LexikoError as e:
+                raise ActionError(str(e)) from None
+            await self._save(live)
+            self._broadcast(live)
+        self._kick_bots(live)
+
+    async def _save(self, live: LiveGame) -> None:
+        a = live.actions[-1]
+        g = live.game
+        scores = json.dumps(g.scores if g is not None else [])
+        try:
+            await self._db(self.store.append_action, live.id, a, status=live.status, scores_json=scores)
+        except Exception:
+            log.exception("could not save action %d of game %s", a.seq, live.id)
+            live.undo_last()
+            raise ActionError("the server could not save this action, so it was not made: try again") from None
+
+    def preview(self, live: LiveGame, seat: int | None, message: dict[str, Any]) -> dict[str, Any]:
+        """Score of the tiles a player has put on the board, before playing them: the
+        words formed and the points, or why the placement is not allowed. In the void
+        challenge mode (words checked at once) it also says which words are not valid."""
+        out: dict[str, Any] = {"type": "preview", "id": message.get("id")}
+        g = live.game
+        if g is None or seat is None:
+            return {**out, "ok": False, "error": "only players of a game in progress can play"}
+        try:
+            move = placement_from_tiles(g, message.get("tiles") or [])
+            move = check_placement(g.board, move, g.rules)
+            rack = list(g.rack(seat))
+            for t in move.rack_tiles():
+                if t in rack:
+                    rack.remove(t)
+                else:
+                    raise ActionError(f"{g.tiles.face(t)} is not on your rack")
+            words = words_formed(g.board, move)
+            if not words:
+                raise ActionError("the play forms no word of two or more letters")
+            points = score_words(words, move.tile_count, g.rules)
+        except (LexikoError, ActionError) as e:
+            return {**out, "ok": False, "error": str(e)}
+        out.update(ok=True, move=move.notation(g.tiles, g.board), score=points, words=[w.text for w in words])
+        if g.rules.challenge_rule == "void" and live.lexicon is not None:
+            lex = live.lexicon
+            bad = [w.text for w in words if not lex.contains_codes([c & LETTER_MASK for c in w.codes])]
+            out["invalid"] = bad
+        return out
+
+    # -- bots -----------------------------------------------------------------------
+
+    def _bot(self, live: LiveGame, seat: int) -> Player:
+        key = (live.id, seat)
+        bot = self._bots.get(key)
+        if bot is None:
+            assert isinstance(live.lexicon, Lexicon)
+            bot = make_bot(live.seats[seat].kind, live.lexicon, live.seats[seat].name or "computer",
+                           seed=(live.seed + seat) % 2**63)
+            self._bots[key] = bot
+        return bot
+
+    def _kick_bots(self, live: LiveGame) -> None:
+        if live.status != "active" or not any(s.is_bot for s in live.seats):
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.create_task(self._drive_bots(live))
+
+    async def _drive_bots(self, live: LiveGame) -> None:
+        """Let the bots act while it is up to them: challenge a phony, accept a play that
+        ends the game, or move on their turn. One action at a time, each saved and shown."""
+        try:
+            while True:
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                async with live.lock:
+                    step = await self._bot_step(live)
+                    if step is None:
+                        return
+                    seat, text = step
+                    try:
+                        live.apply_text(seat, text)
+                    except LexikoError as e:
+                        log.error("bot %d of game %s: %s refused (%s); it passes", seat, live.id, text, e)
+                        g = live.game
+                        if g is None or g.player_on_turn != seat:
+                            return
+                        live.apply_text(seat, "-")
+                    try:
+                        await self._save(live)
+                    except ActionError:
+                        return
+                    self._broadcast(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bots of game %s stopped", live.id)
+
+    async def _bot_step(self, live: LiveGame) -> tuple[int, str] | None:
+        g = live.game
+        if g is None or g.is_over:
+            return None
+        n = len(g.players)
+        on = g.player_on_turn
+        pending = live.pending_player()
+        if pending is not None:
+            for k in range(n):
+                seat = (on + k) % n
+                if seat != pending and live.seats[seat].is_bot and self._bot(live, seat).wants_challenge(g):
+                    return seat, "challenge"
+            if g.awaiting_final_challenge:
+                if live.seats[on].is_bot and on != pending:
+                    return on, "accept"
+                return None
+        if not live.seats[on].is_bot:
+            return None
+        bot = self._bot(live, on)
+        live.thinking = on
+        try:
+            move = await asyncio.to_thread(bot.choose, g)
+        finally:
+            live.thinking = None
+        return on, _move_text(g, move)
+
+    # -- clocks ------------------------------------------------------------------------
+
+    async def _watch_clocks(self) -> None:
+        """Once a second: a player past the overtime allowed loses on time (the server
+        records the flag fall as the player's last action)."""
+        while True:
+            await asyncio.sleep(self.clock_interval)
+            self._evict_idle()
+            for live in list(self._games.values()):
+                try:
+                    await self._check_flag(live)
+                except Exception:
+                    log.exception("clock check of game %s", live.id)
+
+    async def _check_flag(self, live: LiveGame) -> None:
+        g = live.game
+        r = live.rules
+        if g is None or g.is_over or r.time_minutes is None or live.lock.locked():
+            return
+        on = g.player_on_turn
+        left = g.time_left(on)
+        if left is None or left > -r.max_overtime * 60:
+            return
+        async with live.lock:
+            if g.is_over or g.player_on_turn != on or g.awaiting_final_challenge:
+                return
+            try:
+                live.apply_text(on, FLAG)
+            except LexikoError:
+                return
+            try:
+                await self._save(live)
+            except ActionError:
+                return
+            self._broadcast(live)
+
+    # -- clients -----------------------------------------------------------------------
+
+    def subscribe(self, live: LiveGame, listener: Listener) -> None:
+        """Send this client every new state of the game from now on."""
+        live.listeners.add(listener)
+        live.idle_since = None
+
+    def unsubscribe(self, live: LiveGame, listener: Listener) -> None:
+        """Stop sending states to this client."""
+        live.listeners.discard(listener)
+        if not live.listeners:
+            live.idle_since = time.monotonic()
+
+    def _evict_idle(self) -> None:
+        """Forget games nobody has watched for a while (the database has them): memory
+        stays bounded however many games are played."""
+        now = time.monotonic()
+        for gid, live in list(self._games.items()):
+            busy = live.lock.locked() or (live.bot_task is not None and not live.bot_task.done())
+            if live.idle_since is not None and now - live.idle_since > self.idle_seconds and not busy:
+                del self._games[gid]
+                for seat in range(len(live.seats)):
+                    self._bots.pop((gid, seat), None)
+
+    def _broadcast(self, live: LiveGame) -> None:
+        """Queue the new state for every client, serialized once per seat."""
+        views: dict[int | None, str] = {}
+        for listener in list(live.listeners):
+            seat = listener.seat
+            if seat not in views:
+                views[seat] = json.dumps(state_for(live, seat), separators=(",", ":"))
+            listener.post(views[seat])
+
+    def state(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+        """The state as one seat sees it."""
+        return state_for(live, seat)
+
+    def lobby(self, live: LiveGame) -> dict[str, Any]:
+        """Public facts about a game (for the invitation page)."""
+        return lobby_info(live)
+
+    # -- review --------------------------------------------------------------------------
+
+    async def review(self, live: LiveGame) -> dict[str, Any]:
+        """The analysis of every turn of a finished game (computed once, then stored)."""
+        if live.status != "over" or live.game is None:
+            raise ActionError("the review is available once the game is over")
+        async with live.lock:
+            if live.review_json is None:
+                from lexiko.web.review import compute_review
+
+                lex = await self.lexicon_for(live.rules)
+                assert live.started_at is not None
+                data = await asyncio.to_thread(
+                    compute_review,
+                    players=live.names,
+                    rules=live.rules,
+                    seed=live.seed,
+                    started_at=live.started_at,
+                    actions=list(live.actions),
+                    lexicon=lex,
+                )
+                text = json.dumps(data)
+                await self._db(self.store.save_review, live.id, text)
+                live.review_json = text
+            result: dict[str, Any] = json.loads(live.review_json)
+            return result
+
+
+def _move_text(g: Game, move: Move) -> str:
+    if isinstance(move, Exchange):
+        return Exchange(g.tiles.rack_sort(move.tiles)).notation(g.tiles)
+    return move.notation(g.tiles)

@@ -1,0 +1,153 @@
+// The new-game page: players (you, invited people, computer players), rules and options.
+"use strict";
+
+(function () {
+  let OPTIONS = null;
+  const seatsEl = document.getElementById("seats");
+  const presetEl = document.getElementById("preset");
+  const optionsEl = document.getElementById("options");
+  const errorEl = document.getElementById("create-error");
+
+  function seatRow(index, kind) {
+    const li = Lx.el("li", { class: "seat", dataset: { index } });
+    if (index === 0) {
+      li.append(Lx.el("span", { class: "you", text: "You" }));
+      return li;
+    }
+    const select = Lx.el("select", { class: "seat-kind", "aria-label": `Player ${index + 1}` });
+    select.append(Lx.el("option", { value: "human", text: "Invite a person" }));
+    for (const [k, desc] of Object.entries(OPTIONS.bots)) {
+      select.append(Lx.el("option", { value: k, text: "Computer — " + desc }));
+    }
+    select.value = kind || "human";
+    const name = Lx.el("input", { class: "seat-name", maxlength: 24, placeholder: "name (optional)" });
+    const remove = Lx.el("button", {
+      type: "button", class: "small", text: "Remove", "aria-label": "Remove this player",
+      onclick: () => { li.remove(); renumber(); },
+    });
+    const sync = () => { name.hidden = select.value !== "human"; };
+    select.addEventListener("change", sync);
+    sync();
+    li.append(select, name, remove);
+    return li;
+  }
+
+  function renumber() {
+    [...seatsEl.children].forEach((li, i) => { li.dataset.index = i; });
+    const n = seatsEl.children.length;
+    document.getElementById("add-seat").disabled = n >= 4;
+    for (const b of seatsEl.querySelectorAll("button")) b.disabled = n <= 2;
+  }
+
+  function fieldInput(f) {
+    const id = "opt-" + f.name;
+    let input;
+    if (f.kind === "bool") {
+      input = Lx.el("input", { type: "checkbox", id, name: f.name });
+    } else if (f.choices) {
+      input = Lx.el("select", { id, name: f.name });
+      for (const c of f.choices) input.append(Lx.el("option", { value: c, text: c }));
+    } else {
+      input = Lx.el("input", {
+        type: "number", id, name: f.name, step: f.kind === "int" ? "1" : "any",
+        placeholder: f.optional ? "none" : "",
+      });
+    }
+    input.dataset.kind = f.kind;
+    input.dataset.optional = f.optional ? "1" : "";
+    const label = Lx.el("label", { for: id, class: "opt-name", text: f.name.replaceAll("_", " ") });
+    return Lx.el("div", { class: "opt", title: f.help }, label, input, Lx.el("small", { class: "muted", text: f.help }));
+  }
+
+  function readField(input) {
+    if (input.dataset.kind === "bool") return input.checked;
+    if (input.tagName === "SELECT") return input.value;
+    if (input.value === "") return input.dataset.optional ? null : "";
+    return Number(input.value);
+  }
+
+  function writeField(input, value) {
+    if (input.dataset.kind === "bool") input.checked = !!value;
+    else input.value = value === null || value === undefined ? "" : String(value);
+  }
+
+  function applyPreset() {
+    const p = OPTIONS.presets[presetEl.value];
+    document.getElementById("preset-summary").textContent = p.summary;
+    for (const input of optionsEl.querySelectorAll("input, select")) writeField(input, p.rules[input.name]);
+  }
+
+  function changedOptions() {
+    const base = OPTIONS.presets[presetEl.value].rules;
+    const out = {};
+    for (const input of optionsEl.querySelectorAll("input, select")) {
+      const v = readField(input);
+      if (v !== base[input.name]) out[input.name] = v;
+    }
+    return out;
+  }
+
+  async function init() {
+    try {
+      OPTIONS = await Lx.api("/api/options");
+    } catch (e) {
+      errorEl.textContent = e.message;
+      return;
+    }
+    for (const name of Object.keys(OPTIONS.presets)) presetEl.append(Lx.el("option", { value: name, text: name }));
+    presetEl.value = OPTIONS.default_preset;
+    presetEl.addEventListener("change", applyPreset);
+    optionsEl.replaceChildren(...OPTIONS.schema.map(fieldInput));
+    seatsEl.append(seatRow(0), seatRow(1, Object.keys(OPTIONS.bots)[0]));
+    renumber();
+    applyPreset();
+    try { document.getElementById("your-name").value = localStorage.getItem("lexiko:name") || ""; } catch (e) { /* */ }
+  }
+
+  document.getElementById("add-seat").addEventListener("click", () => {
+    if (seatsEl.children.length < 4) seatsEl.append(seatRow(seatsEl.children.length, "human"));
+    renumber();
+  });
+
+  document.getElementById("create").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    errorEl.textContent = "";
+    const you = document.getElementById("your-name").value.trim();
+    try { localStorage.setItem("lexiko:name", you); } catch (e) { /* */ }
+    const seats = [...seatsEl.children].map((li, i) => {
+      if (i === 0) return { kind: "human", name: you };
+      const kind = li.querySelector(".seat-kind").value;
+      const name = li.querySelector(".seat-name").value.trim();
+      return { kind, name: kind === "human" && name ? name : null };
+    });
+    const seedText = document.getElementById("seed").value;
+    const body = { preset: presetEl.value, options: changedOptions(), seats, seed: seedText === "" ? null : Number(seedText) };
+    const button = document.getElementById("create-button");
+    button.disabled = true;
+    try {
+      const res = await Lx.api("/api/games", { json: body });
+      const gameUrl = `/game/${res.game_id}#t=${res.token}`;
+      if (!res.invites.length) {
+        location.href = gameUrl;
+        return;
+      }
+      const list = document.getElementById("invite-list");
+      list.replaceChildren(...res.invites.map((inv) => {
+        const url = location.origin + inv.path;
+        return Lx.el("li", { class: "invite" },
+          Lx.el("span", { text: `Player ${inv.seat + 1}${inv.name ? " (" + inv.name + ")" : ""}: ` }),
+          Lx.el("input", { class: "invite-link", readonly: true, value: url, onfocus: (e) => e.target.select() }),
+          Lx.copyButton(url));
+      }));
+      document.getElementById("go").href = gameUrl;
+      document.getElementById("create").hidden = true;
+      document.getElementById("created").hidden = false;
+    } catch (e) {
+      errorEl.textContent = e.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  init();
+})();

@@ -1,0 +1,368 @@
+"""The web app's database: SQLAlchemy 2 models and a small synchronous store.
+
+A game is stored as what rebuilds it exactly: the rules, the seed of the bag, the seats
+and the ordered list of actions (GCG notation, ``challenge`` or ``accept``) with the
+wall-clock time each was made. Replaying the actions through :class:`lexiko.game.Game`
+with the same seed gives back the same board, racks, bag order, scores and clocks, so a
+restart of the server loses nothing.
+
+SQLite (a file) is the default; PostgreSQL works through ``postgresql+psycopg://`` URLs.
+The schema is created and upgraded by the Alembic migrations shipped in
+``lexiko/web/migrations``, run by :meth:`Store.upgrade` at startup.
+
+>>> store = Store("sqlite://")
+>>> store.upgrade()
+>>> store.create_game("g1", rules_json="{}", seed=7, seats=[SeatSpec(0, "human", "Ann", "h", None)])
+>>> store.append_action("g1", ActionData(0, 0, "8D WINDY", 10.0), status="active")
+>>> store.load_game("g1").actions[0].text
+'8D WINDY'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+__all__ = [
+    "Base",
+    "GameRow",
+    "SeatRow",
+    "ActionRow",
+    "Store",
+    "StoredGame",
+    "SeatSpec",
+    "ActionData",
+    "ConflictError",
+    "hash_token",
+    "new_token",
+    "normalize_url",
+    "MIGRATIONS",
+]
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+"""The Alembic script folder shipped with the package."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_token(nbytes: int = 24) -> str:
+    """A random URL-safe secret."""
+    return secrets.token_urlsafe(nbytes)
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a player's secret token.
+
+    >>> len(hash_token("abc"))
+    64
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalize_url(url: str) -> str:
+    """A database URL as SQLAlchemy takes it: a plain path is a SQLite file and
+    ``postgresql://`` / ``postgres://`` use the psycopg (3) driver.
+
+    >>> normalize_url("postgres://u@localhost/db")
+    'postgresql+psycopg://u@localhost/db'
+    >>> normalize_url("games.db")
+    'sqlite:///games.db'
+    """
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    scheme, rest = url.split("://", 1)
+    if scheme in ("postgres", "postgresql"):
+        return f"postgresql+psycopg://{rest}"
+    return url
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the web app's tables."""
+
+
+class GameRow(Base):
+    """A game: rules, seed, state and the time its first turn began."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    #: ``waiting`` (for players to join), ``active`` or ``over``.
+    status: Mapped[str] = mapped_column(String(16), default="waiting", index=True)
+    #: The :class:`lexiko.rules.Rules` as JSON (every field).
+    rules: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: Wall-clock time (epoch seconds) when the game started: its first turn's clock.
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Scores as JSON after the last action (for listings; the actions are the truth).
+    scores: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: The analysis of a finished game as JSON, computed once.
+    review: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class SeatRow(Base):
+    """A seat of a game: a person (with a secret token, or an invitation until taken) or a bot."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: ``human`` or the kind of bot (``greedy``).
+    kind: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: SHA-256 of the player's secret token (None for bots and seats not yet taken).
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: The invitation key of a seat not yet taken.
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ActionRow(Base):
+    """One action of a game, in order: what was done, by which seat, at what time."""
+
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: GCG notation of a move (``8D WINDY``, ``-AEI``, ``-``), or ``challenge`` / ``accept``.
+    text: Mapped[str] = mapped_column(String(128))
+    #: Wall-clock time (epoch seconds) the action was made; replays charge the clocks with it.
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    name: str | None
+    token_hash: str | None
+    invite: str | None
+
+
+@dataclass(frozen=True)
+class ActionData:
+    """An action as stored."""
+
+    seq: int
+    seat: int
+    text: str
+    at: float
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """Everything stored about a game."""
+
+    id: str
+    status: str
+    rules_json: str
+    seed: int
+    started_at: float | None
+    seats: list[SeatSpec]
+    actions: list[ActionData]
+    review: str | None
+    created_at: datetime
+
+
+class ConflictError(Exception):
+    """A write that lost a race (a seat taken, an action number already used)."""
+
+
+class Store:
+    """Synchronous access to the database (the server calls it from worker threads)."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = normalize_url(url)
+        kwargs: dict[str, Any] = {"echo": echo, "future": True}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if self.url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+            else:
+                path = self.url.split(":///", 1)[1] if ":///" in self.url else ""
+                if path:
+                    Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return str(self.engine.dialect.name)
+
+    def describe(self) -> str:
+        """The database URL without its password."""
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def upgrade(self, revision: str = "head") -> None:
+        """Bring the schema up to ``revision`` with the shipped Alembic migrations."""
+        self._alembic("upgrade", revision)
+
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (``base``: no tables)."""
+        self._alembic("downgrade", revision)
+
+    def _alembic(self, what: str, revision: str) -> None:
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            getattr(command, what)(cfg, revision)
+
+    def current_revision(self) -> str | None:
+        """The schema revision the database is at (None before any migration)."""
+        from alembic.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            rev = MigrationContext.configure(conn).get_current_revision()
+            return str(rev) if rev is not None else None
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    # -- writing ---------------------------------------------------------------
+
+    def create_game(self, game_id: str, *, rules_json: str, seed: int, seats: list[SeatSpec]) -> None:
+        """Store a new game and its seats."""
+        with self._sessions.begin() as s:
+            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting"))
+            s.flush()
+            for sp in seats:
+                s.add(
+                    SeatRow(
+                        game_id=game_id,
+                        seat=sp.seat,
+                        kind=sp.kind,
+                        name=sp.name,
+                        token_hash=sp.token_hash,
+                        invite=sp.invite,
+                        joined_at=_now() if sp.token_hash or sp.kind != "human" else None,
+                    )
+                )
+
+    def claim_seat(self, game_id: str, seat: int, *, invite: str, name: str, token_hash: str) -> None:
+        """Give an invited seat to a player; raises ConflictError if it was taken meanwhile."""
+        with self._sessions.begin() as s:
+            res = s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.invite == invite)
+                .where(SeatRow.token_hash.is_(None))
+                .values(name=name, token_hash=token_hash, invite=None, joined_at=_now())
+            )
+            if getattr(res, "rowcount", 0) != 1:
+                raise ConflictError("that seat has just been taken")
+
+    def start_game(self, game_id: str, started_at: float) -> None:
+        """Mark a game as started at a wall-clock time."""
+        with self._sessions.begin() as s:
+            s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(status="active", started_at=started_at, updated_at=_now())
+            )
+
+    def append_action(
+        self, game_id: str, action: ActionData, *, status: str, scores_json: str | None = None
+    ) -> None:
+        """Add the next action of a game (and its new status) in one transaction.
+        Raises ConflictError if an action with that number exists."""
+        try:
+            with self._sessions.begin() as s:
+                s.add(ActionRow(game_id=game_id, seq=action.seq, seat=action.seat, text=action.text, at=action.at))
+                s.flush()
+                s.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(status=status, scores=scores_json, updated_at=_now())
+                )
+        except IntegrityError:
+            raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
+
+    def save_review(self, game_id: str, review_json: str) -> None:
+        """Keep the analysis of a finished game."""
+        with self._sessions.begin() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(review=review_json))
+
+    # -- reading -----------------------------------------------------------------
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """A game with its seats and actions, or None."""
+        with self._sessions() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
+            acts = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)).all()
+            return StoredGame(
+                id=row.id,
+                status=row.status,
+                rules_json=row.rules,
+                seed=int(row.seed),
+                started_at=row.started_at,
+                seats=[SeatSpec(x.seat, x.kind, x.name, x.token_hash, x.invite) for x in seats],
+                actions=[ActionData(a.seq, a.seat, a.text, float(a.at)) for a in acts],
+                review=row.review,
+                created_at=row.created_at,
+            )
+
+    def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:
+        """Recent games, newest first: id, status and scores JSON."""
+        with self._sessions() as s:
+            q = select(GameRow.id, GameRow.status, GameRow.scores).order_by(GameRow.updated_at.desc()).limit(limit)
+            if status is not None:
+                q = q.where(GameRow.status == status)
+            return [(r[0], r[1], r[2]) for r in s.execute(q).all()]
+
+    def game_ids(self, status: str) -> list[str]:
+        """Ids of every game with that status."""
+        with self._sessions() as s:
+            return list(s.scalars(select(GameRow.id).where(GameRow.status == status)).all())
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    """WAL for concurrent readers, foreign keys on, and a commit survives a crash of
+    the process (``synchronous=NORMAL`` in WAL mode)."""
+    cur = dbapi_conn.cursor()
+    try:
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA busy_timeout=30000")
+    finally:
+        cur.close()

@@ -1,0 +1,444 @@
+"""Helpers for testing and benchmarking the web app: a free port, the server in a
+process of its own (to kill and restart it), and a throwaway PostgreSQL server on
+loopback started from the Debian package's binaries.
+
+Nothing here is used by the server itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from lexiko.board import Board
+from lexiko.move import Exchange, Move, Place
+from lexiko.rules import Rules
+from lexiko.tiles import BLANK, LETTER_MASK, TileSet
+
+__all__ = [
+    "free_port",
+    "ServerProcess",
+    "ThreadServer",
+    "Connection",
+    "TemporaryPostgres",
+    "postgres_binaries",
+    "test_postgres",
+    "board_from_rows",
+    "move_message",
+    "find_phony",
+    "new_game",
+]
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``python -m lexiko.web`` in a child process on 127.0.0.1.
+
+    >>> ServerProcess("sqlite:///x.db", port=9).url
+    'http://127.0.0.1:9'
+    """
+
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        port: int | None = None,
+        bot_delay: float = 0.0,
+        extra: Sequence[str] = (),
+        log_path: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.port = port if port is not None else free_port()
+        self.bot_delay = bot_delay
+        self.extra = list(extra)
+        self.log_path = Path(log_path) if log_path is not None else None
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """``ws://127.0.0.1:PORT``."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        """Start the server and wait until it answers."""
+        cmd = [
+            sys.executable, "-m", "lexiko.web", "--host", "127.0.0.1", "--port", str(self.port),
+            "--database-url", self.database_url, "--bot-delay", str(self.bot_delay), "--log-level", "warning",
+            *self.extra,
+        ]
+        out = open(self.log_path, "ab") if self.log_path is not None else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        finally:
+            if out is not subprocess.DEVNULL:
+                out.close()  # type: ignore[union-attr]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with status {self.proc.returncode}: see {self.log_path}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if json.loads(r.read()).get("ok"):
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"the server did not answer within {timeout} s")
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL): no shutdown, no chance to save anything more."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+    def stop(self) -> None:
+        """Stop the server politely (SIGTERM), killing it if it takes too long."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.proc = None
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class ThreadServer:
+    """An app served by uvicorn in a thread of this process, on 127.0.0.1 and a free port."""
+
+    def __init__(self, app: Any, *, port: int | None = None) -> None:
+        import uvicorn
+
+        self.port = port if port is not None else free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """``ws://127.0.0.1:PORT``."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ThreadServer:
+        """Start serving and wait until the app has started."""
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        """Shut down (the app's shutdown runs) and wait for the thread."""
+        self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(30)
+            self.thread = None
+
+    def __enter__(self) -> ThreadServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Connection:
+    """A client of a game's WebSocket that keeps every message it receives (to check
+    what a client is sent) and waits for messages with a time limit."""
+
+    def __init__(self, ws_url: str, game_id: str, token: str | None, *, timeout: float = 20.0) -> None:
+        from websockets.sync.client import connect
+
+        self.timeout = timeout
+        self._cm = connect(f"{ws_url}/ws/{game_id}", open_timeout=timeout, max_size=2**22)
+        self.ws = self._cm.__enter__()
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] = {}
+        self.seat: int | None = None
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        welcome = self.recv("welcome")
+        self.seat = welcome["seat"]
+        self.recv("state")
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one message."""
+        self.ws.send(json.dumps(message))
+
+    def _next(self, deadline: float) -> dict[str, Any]:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no message from the server in time")
+        text = self.ws.recv(timeout=left)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        msg: dict[str, Any] = json.loads(text)
+        self.messages.append(msg)
+        if msg.get("type") == "state":
+            if not self.state or msg["version"] >= self.state["version"]:
+                self.state = msg
+        return msg
+
+    def recv(self, kind: str | None = None, timeout: float | None = None) -> dict[str, Any]:
+        """The next message (of that type, skipping others)."""
+        deadline = time.monotonic() + (timeout if timeout is not None else self.timeout)
+        while True:
+            msg = self._next(deadline)
+            if kind is None or msg.get("type") == kind:
+                return msg
+
+    def wait_state(self, pred: Any, timeout: float | None = None) -> dict[str, Any]:
+        """Wait for a state for which ``pred(state)`` is true (the latest one may do)."""
+        if self.state and pred(self.state):
+            return self.state
+        deadline = time.monotonic() + (timeout if timeout is not None else self.timeout)
+        while True:
+            msg = self._next(deadline)
+            if msg.get("type") == "state" and pred(msg):
+                return msg
+
+    def wait_version(self, version: int, timeout: float | None = None) -> dict[str, Any]:
+        """Wait for a state at least at this version."""
+        return self.wait_state(lambda s: s["version"] >= version, timeout)
+
+    def act(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """Send an action and return the next state or error answering it."""
+        before = self.state.get("version", -1)
+        self.send(message)
+        deadline = time.monotonic() + (timeout if timeout is not None else self.timeout)
+        while True:
+            msg = self._next(deadline)
+            if msg.get("type") == "error":
+                return msg
+            if msg.get("type") == "state" and msg["version"] > before:
+                return msg
+
+    def close(self) -> None:
+        """Close the connection."""
+        with contextlib.suppress(Exception):
+            self._cm.__exit__(None, None, None)
+
+
+def board_from_rows(rows: Sequence[Sequence[str]], rules: Rules) -> Board:
+    """The board of a state message (rows of faces) as a :class:`~lexiko.board.Board`."""
+    ts = rules.tile_set
+    n = len(rows)
+    cells = bytearray(n * n)
+    for r, row in enumerate(rows):
+        for c, face in enumerate(row):
+            if face:
+                cells[r * n + c] = ts.parse_token(face)
+    return Board(bytes(cells), rules.board_layout, ts)
+
+
+def move_message(move: Move, tiles: TileSet) -> dict[str, Any]:
+    """The WebSocket message for a move, a placement as tiles dropped on squares."""
+    if isinstance(move, Place):
+        return {
+            "type": "play",
+            "tiles": [
+                {"row": r, "col": c, "letter": tiles.face(t & LETTER_MASK), "blank": bool(t & BLANK)}
+                for r, c, t in move.new_tiles()
+            ],
+        }
+    if isinstance(move, Exchange):
+        return {"type": "exchange", "tiles": [tiles.face(t) for t in move.tiles]}
+    return {"type": "pass"}
+
+
+def find_phony(board: Board, rack: Sequence[int], judge: Any, rules: Rules) -> Place | None:
+    """A placement of one or two rack tiles (no blanks) that the rules allow where it
+    goes but that forms a word ``judge`` does not know: a phony to challenge."""
+    from lexiko.errors import LexikoError
+    from lexiko.legality import check_placement
+    from lexiko.scoring import words_formed
+
+    n = board.size
+    tiles = [t for t in dict.fromkeys(rack) if t]
+    pairs = [(a, b) for i, a in enumerate(rack) for j, b in enumerate(rack) if i != j and a and b]
+    if board.is_empty:
+        sr, sc = board.layout.start
+        for a, b in pairs:
+            m = Place(sr, sc, False, (a, b))
+            if not judge.contains_codes([a, b]):
+                return m
+        return None
+    near = [
+        (r, c) for r in range(n) for c in range(n)
+        if not board.tile_at(r, c) and any(
+            0 <= r + dr < n and 0 <= c + dc < n and board.tile_at(r + dr, c + dc)
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        )
+    ]
+    for r, c in near:
+        for down in (False, True):
+            for combo in [(t,) for t in tiles] + pairs:
+                dr, dc = (1, 0) if down else (0, 1)
+                if len(combo) == 2 and not (r + dr < n and c + dc < n and not board.tile_at(r + dr, c + dc)):
+                    continue
+                m = Place(r, c, down, combo)
+                try:
+                    m = check_placement(board, m, rules)
+                except LexikoError:
+                    continue
+                words = words_formed(board, m)
+                if words and any(not judge.contains_codes([x & LETTER_MASK for x in w.codes]) for w in words):
+                    return m
+    return None
+
+
+def new_game(
+    http: Any,
+    *,
+    seats: Sequence[dict[str, Any]] = ({"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}),
+    preset: str = "tournament",
+    options: dict[str, Any] | None = None,
+    seed: int | None = 7,
+) -> tuple[str, list[str | None]]:
+    """Create a game through the HTTP API (``http``: an httpx client with the server's
+    base URL) and take every invited seat; returns the id and each seat's token
+    (None for bots)."""
+    r = http.post("/api/games", json={"preset": preset, "options": options or {}, "seats": list(seats), "seed": seed})
+    if r.status_code != 200:
+        raise AssertionError(f"creating the game failed: {r.status_code} {r.text}")
+    d = r.json()
+    tokens: list[str | None] = [None] * len(seats)
+    tokens[d["seat"]] = d["token"]
+    for inv in d["invites"]:
+        name = seats[inv["seat"]].get("name") or f"Player {inv['seat'] + 1}"
+        j = http.post(f"/api/games/{d['game_id']}/join", json={"invite": inv["path"].rsplit("/", 1)[1], "name": name})
+        if j.status_code != 200:
+            raise AssertionError(f"joining failed: {j.status_code} {j.text}")
+        tokens[j.json()["seat"]] = j.json()["token"]
+    return d["game_id"], tokens
+
+
+def postgres_binaries() -> Path | None:
+    """The folder of ``initdb`` and ``pg_ctl`` of the newest PostgreSQL installed
+    (Debian puts them in ``/usr/lib/postgresql/VERSION/bin``), or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3]))
+    if found:
+        return Path(found[-1]).parent
+    which = shutil.which("initdb")
+    return Path(which).parent if which else None
+
+
+class TemporaryPostgres:
+    """A PostgreSQL server of its own in a temporary folder, on 127.0.0.1 and a free
+    port, with trust authentication for one user and a database ``lexiko``; removed
+    on exit. Run as root, the server runs as the ``postgres`` user (PostgreSQL refuses
+    to run as root)."""
+
+    def __init__(self, bindir: Path | None = None) -> None:
+        found = bindir or postgres_binaries()
+        if found is None:
+            raise RuntimeError("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+        self.bindir = found
+        self.port = free_port()
+        self.tmp: str | None = None
+        self.url = f"postgresql+psycopg://lexiko@127.0.0.1:{self.port}/lexiko"
+
+    def _run(self, args: list[str]) -> None:
+        cmd = args
+        if os.geteuid() == 0:
+            runuser = shutil.which("runuser")
+            if runuser is None:
+                raise RuntimeError("running as root needs runuser to start PostgreSQL as the postgres user")
+            cmd = [runuser, "-u", "postgres", "--", *args]
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if res.returncode != 0:
+            raise RuntimeError(f"{' '.join(args[:2])} failed: {res.stderr.strip() or res.stdout.strip()}")
+
+    def start(self) -> str:
+        """Create and start the server; returns its SQLAlchemy URL."""
+        self.tmp = tempfile.mkdtemp(prefix="lexiko-pg-")
+        data = os.path.join(self.tmp, "data")
+        if os.geteuid() == 0:
+            shutil.chown(self.tmp, "postgres", "postgres")
+        self._run([str(self.bindir / "initdb"), "-D", data, "-U", "lexiko", "--auth=trust", "-E", "UTF8",
+                   "--no-sync"])
+        opts = f"-h 127.0.0.1 -p {self.port} -k {self.tmp} -F -c fsync=off -c full_page_writes=off"
+        self._run([str(self.bindir / "pg_ctl"), "-D", data, "-o", opts, "-l", os.path.join(self.tmp, "log"),
+                   "-w", "-t", "60", "start"])
+        self._run([str(self.bindir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "lexiko", "lexiko"])
+        return self.url
+
+    def stop(self) -> None:
+        """Stop the server and remove its files."""
+        if self.tmp is None:
+            return
+        with contextlib.suppress(Exception):
+            self._run([str(self.bindir / "pg_ctl"), "-D", os.path.join(self.tmp, "data"), "-m", "immediate",
+                       "-w", "stop"])
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.tmp = None
+
+    def __enter__(self) -> str:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def test_postgres() -> Iterator[str | None]:
+    """A PostgreSQL URL for tests: ``LEXIKO_TEST_POSTGRES_URL`` when set (for example by
+    CI, which starts the server), else a :class:`TemporaryPostgres` when PostgreSQL is
+    installed (raising if it does not start), else None."""
+    env = os.environ.get("LEXIKO_TEST_POSTGRES_URL")
+    if env:
+        yield env
+        return
+    if postgres_binaries() is None:
+        yield None
+        return
+    pg = TemporaryPostgres()
+    try:
+        yield pg.start()
+    finally:
+        pg.stop()
+
+
+test_postgres.__test__ = False  # type: ignore[attr-defined]  # not a test for pytest

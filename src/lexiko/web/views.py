@@ -1,0 +1,288 @@
+"""What each client is sent: the game as one seat may see it.
+
+The rule is simple and tested: while a game is on, a player sees the board, the scores,
+the clocks, the move list, the number of tiles in the bag and on each rack, their own
+rack and the tiles they cannot see (bag and other racks together, as a count per
+letter) — never another player's rack, the tiles another player exchanged, the bag's
+order or the seed. Once the game is over every rack is shown, as game records do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from lexiko import gcg
+from lexiko.board import Board
+from lexiko.game import Event, Game
+from lexiko.move import Exchange, Place
+from lexiko.tiles import TileSet
+from lexiko.web.live import LiveGame
+
+__all__ = ["state_for", "gcg_for", "tile_info", "describe_event", "board_rows", "lobby_info"]
+
+
+def tile_info(ts: TileSet) -> dict[str, Any]:
+    """Letters of the tile set in order, with their values."""
+    return {
+        "name": ts.name,
+        "letters": list(ts.letters),
+        "values": {f: v for f, v in zip(ts.letters, ts.values, strict=True)},
+        "blanks": ts.blanks,
+    }
+
+
+def board_rows(board: Board) -> list[list[str]]:
+    """Faces row by row, ``""`` for an empty square, lower case for a blank."""
+    n = board.size
+    face = board.tiles.face
+    cells = board.cells
+    return [[face(x) if x else "" for x in cells[r * n : (r + 1) * n]] for r in range(n)]
+
+
+def _faces(ts: TileSet, codes: Sequence[int]) -> list[str]:
+    return [ts.face(c) for c in codes]
+
+
+def _count_faces(ts: TileSet, codes: Sequence[int]) -> dict[str, int]:
+    c = Counter(ts.face(x) for x in codes)
+    order = {ts.face(i + 1): i for i in range(ts.size)}
+    return {k: c[k] for k in sorted(c, key=lambda f: order.get(f, 10**6))}
+
+
+def describe_event(game: Game, ev: Event, names: Sequence[str]) -> str:
+    """One line for an event, as the move list shows it."""
+    name = names[ev.player]
+    ts = game.tiles
+    if ev.kind == "play" and isinstance(ev.move, Place):
+        return f"{name} plays {ev.move.notation(ts, game.board)} ({', '.join(ev.words)})"
+    if ev.kind == "exchange" and isinstance(ev.move, Exchange):
+        n = len(ev.move.tiles)
+        return f"{name} exchanges {n} tile{'s' if n != 1 else ''}"
+    return {
+        "pass": f"{name} passes",
+        "withdrawn": f"{name}'s play is withdrawn after a challenge",
+        "challenge-bonus": f"{name} gets {ev.score} points for a failed challenge",
+        "challenge-penalty": f"{name} loses {-ev.score} points for a failed challenge",
+        "lost-turn": f"{name} loses a turn",
+        "out-of-time": f"{name} is out of time",
+        "end-rack-bonus": f"{name} adds the tiles left on the other racks",
+        "end-rack-penalty": f"{name} loses the tiles left on the rack",
+        "time-penalty": f"{name} loses {-ev.score} points for overtime",
+    }.get(ev.kind, f"{name}: {ev.kind}")
+
+
+def _event_items(live: LiveGame, i: int, ev: Event) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An event of the move list as its player sees it and as the others do (computed
+    once: events never change, and the letters a play goes through stay on the board)."""
+    key = ("event", i)
+    cached = live.view_cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    g = live.game
+    assert g is not None
+    ts = g.tiles
+    item: dict[str, Any] = {
+        "n": i,
+        "player": ev.player,
+        "kind": ev.kind,
+        "score": ev.score,
+        "total": ev.total,
+        "text": describe_event(g, ev, live.names),
+    }
+    own: dict[str, Any] = {}
+    if isinstance(ev.move, Place):
+        item["move"] = ev.move.notation(ts, g.board)
+        item["words"] = list(ev.words)
+        item["squares"] = [[r, c, ts.face(t)] for r, c, t in ev.move.new_tiles()]
+    elif isinstance(ev.move, Exchange):
+        item["count"] = len(ev.move.tiles)
+        item["move"] = f"-{len(ev.move.tiles)}"
+        own["move"] = ev.move.notation(ts)
+    elif ev.kind == "pass":
+        item["move"] = "-"
+    if ev.tiles:
+        item["tiles"] = ts.format(ev.tiles)
+    if ev.rack:
+        own["rack"] = ts.format(ts.rack_sort(ev.rack))
+    result = (item, {**item, **own})
+    live.view_cache[key] = result
+    return result
+
+
+def _history(live: LiveGame, seat: int | None, reveal: bool) -> list[dict[str, Any]]:
+    g = live.game
+    assert g is not None
+    out: list[dict[str, Any]] = []
+    for i, ev in enumerate(g.history):
+        public, own = _event_items(live, i, ev)
+        out.append(own if reveal or ev.player == seat else public)
+    return out
+
+
+def _last_play_squares(g: Game) -> list[list[int]]:
+    for ev in reversed(g.history):
+        if ev.kind == "withdrawn":
+            return []
+        if ev.kind == "play" and isinstance(ev.move, Place):
+            return [[r, c] for r, c, _ in ev.move.new_tiles()]
+    return []
+
+
+def lobby_info(live: LiveGame) -> dict[str, Any]:
+    """What anyone with the game's address may know before joining."""
+    return {
+        "id": live.id,
+        "status": live.status,
+        "rules": live.rules.describe(),
+        "seats": [
+            {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats
+        ],
+    }
+
+
+def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
+    """The state message for one seat (None: a spectator)."""
+    r = live.rules
+    ts = r.tile_set
+    lay = r.board_layout
+    static = live.view_cache.get("static")
+    if static is None:
+        static = live.view_cache["static"] = {
+            "rules": {
+                "name": r.name,
+                "summary": r.describe(),
+                "challenge_rule": r.challenge_rule,
+                "rack_size": r.rack_size,
+                "exchange_min_bag": r.exchange_min_bag,
+                "clock": r.time_minutes is not None,
+                "lexicon": r.lexicon,
+            },
+            "tiles": tile_info(ts),
+            "layout": {"size": lay.size, "rows": list(lay.rows), "start": list(lay.start)},
+        }
+    msg: dict[str, Any] = {
+        "type": "state",
+        "game_id": live.id,
+        "version": live.version,
+        "status": live.status,
+        "you": seat,
+        **static,
+        "seats": [
+            {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats
+        ],
+    }
+    g = live.game
+    if g is None:
+        empty = Board.empty(lay, ts)
+        msg.update(board=board_rows(empty), rack=[], players=[], history=[], bag_count=ts.total)
+        msg["status_text"] = "Waiting for players to join"
+        return msg
+    over = g.is_over
+    on_turn = g.player_on_turn
+    pending = live.pending_player()
+    players = []
+    for i, name in enumerate(g.players):
+        p: dict[str, Any] = {
+            "seat": i,
+            "name": name,
+            "kind": live.seats[i].kind,
+            "score": g.scores[i],
+            "rack_count": len(g.rack(i)),
+            "time_left": g.time_left(i),
+            "on_turn": not over and i == on_turn,
+        }
+        if over:
+            p["rack"] = g.rack_text(i)
+        players.append(p)
+    is_player = seat is not None and 0 <= seat < len(g.players)
+    if is_player:
+        assert seat is not None
+        unseen = g.unseen(seat)
+        rack = _faces(ts, g.rack(seat))
+    else:
+        unseen = tuple(
+            (Counter(ts.bag()) - Counter(g.board.played_tiles())).elements()
+        )
+        rack = []
+    final = g.awaiting_final_challenge
+    my_turn = is_player and not over and seat == on_turn
+    can_challenge = (
+        is_player and not over and pending is not None and pending != seat and r.challenge_rule != "void"
+        and g.awaiting_challenge
+    )
+    can_accept = is_player and final and pending is not None and pending != seat
+    exchanges_left = r.max_exchanges_per_player is None or (
+        is_player and seat is not None and g.exchanges_made[seat] < r.max_exchanges_per_player
+    )
+    rows = live.view_cache.get(("board", live.version))
+    if rows is None:
+        live.view_cache.pop(("board", live.version - 1), None)
+        rows = live.view_cache[("board", live.version)] = board_rows(g.board)
+    msg.update(
+        board=rows,
+        last_play=_last_play_squares(g),
+        players=players,
+        rack=rack,
+        unseen=_count_faces(ts, tuple(unseen)),
+        unseen_count=len(unseen),
+        bag_count=g.bag_count,
+        turn=None if over else on_turn,
+        history=_history(live, seat, over),
+        scoreless_turns=g.scoreless_turns,
+        pending_player=pending,
+        final_challenge=final,
+        can={
+            "play": bool(my_turn and not final),
+            "exchange": bool(my_turn and not final and g.bag_count >= r.exchange_min_bag and exchanges_left),
+            "pass": bool(my_turn and not final),
+            "challenge": bool(can_challenge),
+            "accept": bool(can_accept),
+        },
+    )
+    if over:
+        winners = g.winners()
+        if r.teams:
+            names = [" & ".join(g.players[i] for i in range(len(g.players)) if i % 2 == t) for t in winners]
+        else:
+            names = [g.players[w] for w in winners]
+        msg["result"] = {
+            "reason": g.end_reason,
+            "winners": winners,
+            "winner_names": names,
+            "scores": g.scores,
+            "team_scores": g.team_scores() if r.teams else None,
+            "phonies": [e.move.notation(ts) for e in g.phonies if isinstance(e.move, Place)],
+        }
+        if len(names) == 1:
+            msg["status_text"] = f"Game over: {names[0]} {'win' if r.teams else 'wins'}"
+        else:
+            msg["status_text"] = "Game over: a draw"
+    elif final and pending is not None:
+        msg["status_text"] = f"{g.players[pending]}'s play ends the game unless it is challenged"
+    else:
+        msg["status_text"] = f"{g.players[on_turn]} to play"
+    return msg
+
+
+def gcg_for(live: LiveGame, seat: int | None) -> str:
+    """The game as GCG text. While the game is on, other players' racks and exchanged
+    tiles are left out (a player's own are kept)."""
+    g = live.game
+    if g is None:
+        raise ValueError("the game has not started")
+    rec = gcg.record_of(g)
+    if g.is_over:
+        return rec.to_text()
+    events = []
+    for ev, rev in zip(g.history, rec.events, strict=True):
+        if ev.player != seat:
+            rev = replace(rev, rack="")
+            if rev.kind == "exchange":
+                rev = replace(rev, tiles="", count=rev.count or len(rev.tiles))
+        events.append(rev)
+    finals = {p: t for p, t in rec.final_racks.items() if p == seat}
+    rec = replace(rec, events=tuple(events), final_racks=finals, pragmas={**rec.pragmas, "incomplete": ""})
+    return rec.to_text()

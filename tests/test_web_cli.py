@@ -1,0 +1,44 @@
+"""``lexiko serve`` options, the default database, and errors as messages."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from lexiko.web import add_serve_parser, cmd_serve, default_database_url
+from lexiko.web.__main__ import main
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="lexiko")
+    add_serve_parser(p.add_subparsers(dest="command"))
+    return p.parse_args(["serve", *argv])
+
+
+def test_serve_options() -> None:
+    a = parse("--lexicon", "SOWPODS", "--lexicon", "TWL06", "--bot-delay", "0")
+    assert (a.host, a.port, a.database_url, a.lexicon, a.bot_delay) == ("127.0.0.1", 8000, None, ["SOWPODS", "TWL06"], 0)
+    assert a.func is cmd_serve
+
+
+def test_default_database(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("LEXIKO_DATABASE_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_database_url() == f"sqlite:///{tmp_path}/lexiko/lexiko.db"
+    monkeypatch.setenv("LEXIKO_DATABASE_URL", "postgresql://u@h/db")
+    assert default_database_url() == "postgresql://u@h/db"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--database-url", "postgresql://nobody@127.0.0.1:1/x"], "cannot use the database"),
+        (["--lexicon", "no-such-list"], "unknown lexicon 'no-such-list'"),
+    ],
+)
+def test_errors_are_messages(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    out = capsys.readouterr().out
+    assert message in out and "Traceback" not in out

@@ -1,0 +1,101 @@
+"""The in-memory game of the server: actions as text, exact replays (clocks included),
+placements from dropped tiles, and what the views show to whom."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexiko.errors import IllegalMoveError, LexikoError, NotationError
+from lexiko.rules import preset
+from lexiko.web.live import LiveGame, Seat, canonical_action, placement_from_tiles
+from lexiko.web.views import gcg_for, state_for
+
+
+def new_live(**rules: object) -> LiveGame:
+    r = preset("tournament").replace(**rules) if rules else preset("tournament")
+    live = LiveGame("g", r, 42, [Seat(0, "human", "Ann"), Seat(1, "human", "Bob")], lexicon=None)
+    live.start(1000.0)
+    return live
+
+
+def test_replay_gives_the_same_game_clocks_included() -> None:
+    live = new_live(time_minutes=25, challenge_rule="void")
+    g = live.game
+    assert g is not None
+    first = g.player_on_turn
+    t = 1000.0
+    texts = []
+    for k in range(6):
+        seat = g.player_on_turn
+        t += 7.25 + k
+        msg = {"type": "exchange", "tiles": list(reversed([g.tiles.face(x) for x in g.rack(seat)[:2]]))}
+        text = canonical_action(g, msg) if k % 2 == 0 else "-"
+        texts.append(text)
+        live.apply_text(seat, text, at=t)
+    again = LiveGame("g", live.rules, 42, [Seat(0, "human", "Ann"), Seat(1, "human", "Bob")], lexicon=None)
+    again.start(1000.0)
+    again.replay(live.actions)
+    h = again.game
+    assert h is not None
+    live.clock.frozen = again.clock.frozen = t + 30
+    assert [g.time_left(p) for p in (0, 1)] == [h.time_left(p) for p in (0, 1)]
+    assert [g.rack(p) for p in (0, 1)] == [h.rack(p) for p in (0, 1)]
+    assert g._s.bag == h._s.bag  # the bag order too
+    assert g.player_on_turn == h.player_on_turn and h.history[0].player == first
+    # exchanges are stored with their tiles in rack order, whatever order the client named them in
+    assert all(x == "-" or list(x[1:]) == sorted(x[1:], key=lambda f: (f == "?", f)) for x in texts)
+
+
+def test_undo_last_takes_back_an_unsaved_action() -> None:
+    live = new_live()
+    g = live.game
+    assert g is not None
+    before = (g.rack(0), g.rack(1), g.player_on_turn)
+    live.apply_text(g.player_on_turn, "-", at=1001.0)
+    live.undo_last()
+    assert (g.rack(0), g.rack(1), g.player_on_turn) == before and live.actions == []
+
+
+@pytest.mark.parametrize(
+    ("tiles", "error", "message"),
+    [
+        ([], IllegalMoveError, "put some tiles on the board first"),
+        ([{"row": 7, "col": 7}], NotationError, "each tile needs its letter"),
+        ([{"row": 7, "col": 7, "letter": "", "blank": True}], IllegalMoveError, "choose the letter the blank stands for"),
+        ([{"row": 15, "col": 7, "letter": "A"}], IllegalMoveError, "a tile is off the board"),
+        ([{"row": "7", "col": 7, "letter": "A"}], NotationError, "each tile needs a row and a column"),
+        ([{"row": 7, "col": 7, "letter": "%"}], NotationError, "not a letter of the english tile set"),
+        ([{"row": 7, "col": 7, "letter": "A"}, {"row": 7, "col": 9, "letter": "B"}], IllegalMoveError, "gap"),
+    ],
+)
+def test_placement_refusals(tiles: list[dict[str, object]], error: type[LexikoError], message: str) -> None:
+    live = new_live()
+    assert live.game is not None
+    with pytest.raises(error, match=message):
+        placement_from_tiles(live.game, tiles)
+
+
+def test_placement_from_tiles_in_any_order_with_a_blank() -> None:
+    live = new_live()
+    assert live.game is not None
+    move = placement_from_tiles(live.game, [
+        {"row": 7, "col": 9, "letter": "T"}, {"row": 7, "col": 7, "letter": "c"}, {"row": 7, "col": 8, "letter": "A", "blank": True},
+    ])
+    assert move.notation(live.game.tiles) == "8H CaT"
+
+
+def test_views_hide_other_racks_until_the_end() -> None:
+    live = new_live()
+    g = live.game
+    assert g is not None
+    seat = g.player_on_turn
+    live.apply_text(seat, canonical_action(g, {"type": "exchange", "tiles": "".join(g.tiles.face(x) for x in g.rack(seat)[:3])}),
+                    at=1002.0)
+    mine, theirs, watcher = state_for(live, seat), state_for(live, 1 - seat), state_for(live, None)
+    assert mine["history"][0]["move"].startswith("-") and mine["history"][0]["move"] != "-3"
+    assert "rack" in mine["history"][0]
+    assert theirs["history"][0]["move"] == "-3" and "rack" not in theirs["history"][0]
+    assert watcher["rack"] == [] and watcher["unseen_count"] == 100
+    assert mine["rack"] == [g.tiles.face(x) for x in g.rack(seat)]
+    text = gcg_for(live, 1 - seat)
+    assert "#incomplete" in text and f"#rack{2 - seat}" in text and f"#rack{seat + 1}" not in text

@@ -1,0 +1,88 @@
+"""The web app's database: Alembic migrations (SQLite and PostgreSQL), the schema they
+make matches the models, and the store's reads and writes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from lexiko.web.store import ActionData, Base, ConflictError, SeatSpec, Store, hash_token, normalize_url
+from lexiko.web.testing import test_postgres
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str | None]:
+    with test_postgres() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -> Iterator[Store]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'sub' / 'games.db'}"  # the folder is created
+    elif pg_url is None:
+        pytest.skip("PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset")
+    else:
+        url = pg_url
+    s = Store(url)
+    if s.dialect == "postgresql":  # start from an empty database
+        s.upgrade()
+        s.downgrade("base")
+    yield s
+    s.close()
+
+
+def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
+    assert store.current_revision() is None
+    store.upgrade()
+    assert store.current_revision() == "0001"
+    store.upgrade()  # running again changes nothing
+    store.downgrade("base")
+    assert "games" not in inspect(store.engine).get_table_names()
+    store.upgrade()
+    tables = set(inspect(store.engine).get_table_names())
+    assert {"games", "seats", "actions", "alembic_version"} <= tables
+    with store.engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diffs == []
+
+
+def test_store_round_trip_and_conflicts(store: Store) -> None:
+    store.upgrade()
+    seats = [SeatSpec(0, "human", "Ann", hash_token("t"), None), SeatSpec(1, "human", None, None, "inv")]
+    store.create_game("g1", rules_json='{"rack_size": 7}', seed=2**63 - 1, seats=seats)
+    store.claim_seat("g1", 1, invite="inv", name="Bob", token_hash=hash_token("u"))
+    with pytest.raises(ConflictError):
+        store.claim_seat("g1", 1, invite="inv", name="Eve", token_hash=hash_token("v"))
+    store.start_game("g1", 1_700_000_000.123456)
+    store.append_action("g1", ActionData(0, 0, "8D WINDY", 1_700_000_010.5), status="active", scores_json="[32, 0]")
+    store.append_action("g1", ActionData(1, 1, "challenge", 1_700_000_011.25), status="active")
+    with pytest.raises(ConflictError):
+        store.append_action("g1", ActionData(1, 0, "-", 1.0), status="active")
+    g = store.load_game("g1")
+    assert g is not None
+    assert g.seed == 2**63 - 1 and g.status == "active" and g.started_at == 1_700_000_000.123456
+    assert [(s.name, s.invite) for s in g.seats] == [("Ann", None), ("Bob", None)]
+    assert g.seats[1].token_hash == hash_token("u")
+    assert [(a.seq, a.seat, a.text, a.at) for a in g.actions] == [
+        (0, 0, "8D WINDY", 1_700_000_010.5),
+        (1, 1, "challenge", 1_700_000_011.25),
+    ]
+    store.save_review("g1", '{"turns": []}')
+    reviewed = store.load_game("g1")
+    assert reviewed is not None and reviewed.review == '{"turns": []}'
+    assert store.load_game("nope") is None
+    assert store.game_ids("active") == ["g1"]
+    assert store.list_games()[0][0] == "g1"
+
+
+def test_database_urls() -> None:
+    assert normalize_url("/tmp/x.db") == "sqlite:////tmp/x.db"
+    assert normalize_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert normalize_url("sqlite:///a.db") == "sqlite:///a.db"
+    assert "secret" not in Store("postgresql://u:secret@localhost/db").describe()
