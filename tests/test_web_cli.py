@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lexiko.web import add_serve_parser, cmd_serve, default_database_url
-from lexiko.web.__main__ import main
+from lexiko.cli import main
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -39,6 +39,6 @@ def test_default_database(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     ],
 )
 def test_errors_are_messages(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(argv) == 2
+    assert main(["serve", *argv]) == 2
     out = capsys.readouterr().out
     assert message in out and "Traceback" not in out
