@@ -62,3 +62,18 @@ def test_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "lexiko play --players Ann,Bob" in out and "--challenge" in out
+
+
+def test_analyze_a_cgp_position_through_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+    assert main(["analyze", "--cgp", cgp, "--top", "3", "--sort", "score", "--no-board"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines()[2:5]]
+    assert rows[0] == ["1", "8B", "ANESTRI", "66", "-", "0.0", "66.0"]  # the TSV's 66 points, ties by position
+    assert [r[3] for r in rows] == ["66", "66", "66"]
+
+
+def test_endgame_needs_an_empty_bag(capsys: pytest.CaptureFixture[str]) -> None:
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+    assert main(["endgame", "--cgp", cgp]) == 2
+    assert capsys.readouterr().out.startswith("error: ")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from lexiko.web import add_serve_parser, cmd_serve, default_database_url
 from lexiko.cli import main
+from lexiko.web import add_serve_parser, cmd_serve, default_database_url
 
 
 def parse(*argv: str) -> argparse.Namespace:

@@ -1,0 +1,650 @@
+"""Analysis: the best moves of a position, and the review of a game turn by turn.
+
+:func:`analyze_position` lists the moves of the player on turn with their score, the
+tiles kept, the value of those tiles (the leave table's, or once the bag is empty the
+end-of-game value the static player uses) and equity (score plus leave value); with
+``simulate=True`` the top moves are also simulated (:mod:`lexiko.bots.simulation`)
+and come with the simulated value and a win rate. :func:`review` compares each move
+of a game with the best move by equity. :func:`add_parsers` registers the ``lexiko
+analyze`` and ``lexiko endgame`` commands.
+
+>>> from lexiko.game import Game
+>>> from lexiko.lexicon import Lexicon
+>>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
+>>> g = Game(["Ann", "Bob"], lexicon=lex, seed=2, first_player=0)
+>>> g.set_rack(0, "QIATEEE")
+>>> rows = analyze_position(g, lex, top=4, leaves=False)
+>>> [(r.notation, r.score, r.leave) for r in rows]
+[('8F QAT', 24, 'EEEI'), ('8G QAT', 24, 'EEEI'), ('8H QAT', 24, 'EEEI'), ('8G QI', 22, 'AEEET')]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from lexiko.board import Board
+from lexiko.bots.simulation import LeavesArg, Progress, _resolve_leaves, endgame_leaves
+from lexiko.bots.simulation import simulate as simulate_moves
+from lexiko.errors import LexikoError
+from lexiko.game import Event, Game, Position
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Move, Pass, Place
+from lexiko.movegen import Candidate, LeaveValue, generate, sort_key
+from lexiko.rules import Rules
+from lexiko.scoring import score as score_play
+from lexiko.tiles import TileSet
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["AnalysisRow", "TurnReview", "analyze_position", "review", "position_at_turn", "add_parsers"]
+
+
+@dataclass(frozen=True)
+class AnalysisRow:
+    """One move of an analysis. ``leave`` is the tiles kept as text, ``leave_value``
+    their value, ``equity`` score plus leave value. Simulated rows also have the
+    simulated value (``sim_value``: mean spread change plus final leave value, with its
+    standard deviation), ``win_rate`` and the number of ``iterations``."""
+
+    move: Move
+    notation: str
+    score: int
+    leave: str
+    leave_value: float
+    equity: float
+    win_rate: float | None = None
+    sim_value: float | None = None
+    sim_stdev: float | None = None
+    iterations: int = 0
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    """One move of a reviewed game: what was played and the best move by equity.
+
+    ``turn`` counts moves (plays, exchanges, passes) from 1; ``rank`` is the place of
+    the move played among all legal moves by equity (1: the best; None when it was not
+    among them, e.g. a phony); ``equity_lost`` is the best equity minus the equity
+    of the move played (0 or more).
+    """
+
+    turn: int
+    player: int
+    name: str
+    rack: str
+    played: str
+    played_score: int
+    played_equity: float
+    best: str
+    best_score: int
+    best_equity: float
+    equity_lost: float
+    rank: int | None
+    moves: int
+    withdrawn: bool = False
+
+
+# -- positions ---------------------------------------------------------------------
+
+
+def _leave_function(position: Position, leaves: LeavesArg) -> LeaveValue | None:
+    lv = _resolve_leaves(leaves, position.board.tiles)
+    if lv is not None and position.bag_count == 0:
+        return endgame_leaves(position.board.tiles, position.unseen)
+    return lv
+
+
+def _row(c: Candidate, board: Board, tiles: TileSet) -> AnalysisRow:
+    return AnalysisRow(
+        move=c.move,
+        notation=c.move.notation(tiles, board),
+        score=c.score,
+        leave=tiles.format(c.leave),
+        leave_value=round(c.equity - c.score, 6),
+        equity=c.equity,
+    )
+
+
+def analyze_position(
+    game_or_position: Game | Position,
+    lexicon: Lexicon,
+    top: int = 10,
+    leaves: LeavesArg = None,
+    simulate: bool = False,
+    iterations: int = 100,
+    *,
+    plies: int = 2,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    sort: Literal["equity", "score"] = "equity",
+    progress: Progress | None = None,
+) -> list[AnalysisRow]:
+    """The ``top`` moves of the player on turn, best first by ``sort`` (equity or
+    score), or with ``simulate`` by simulated value (the ``top`` moves by equity are
+    simulated, ``iterations`` play-outs each, over ``jobs`` processes or the
+    ``executor``). ``leaves`` as for :class:`~lexiko.bots.simulation.SimulationBot`:
+    None the package's table, False the score alone, or a table.
+
+    >>> from lexiko.game import Game
+    >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
+    >>> g = Game(["Ann", "Bob"], lexicon=lex, seed=2, first_player=0)
+    >>> g.set_rack(0, "QIATEEE")
+    >>> rows = analyze_position(g, lex, top=2, leaves=False, simulate=True, iterations=4, seed=1)
+    >>> [(r.notation, r.iterations, 0.0 <= (r.win_rate or 0.0) <= 1.0) for r in rows]
+    [('8G QAT', 4, True), ('8F QAT', 4, True)]
+    """
+    pos = game_or_position.position() if isinstance(game_or_position, Game) else game_or_position
+    tiles = pos.board.tiles
+    lv = _leave_function(pos, leaves)
+    if top <= 0:
+        return []
+    if sort == "score" and not simulate:
+        found = generate(pos.board, pos.rack, lexicon, pos.rules, bag_count=pos.bag_count, leaves=lv)
+        found.sort(key=lambda c: (-c.score, sort_key(c)))
+        return [_row(c, pos.board, tiles) for c in found[:top]]
+    if sort not in ("equity", "score"):
+        raise ValueError(f"sort must be 'equity' or 'score', not {sort!r}")
+    cands = generate(pos.board, pos.rack, lexicon, pos.rules, bag_count=pos.bag_count, best=top, leaves=lv)
+    if not simulate:
+        return [_row(c, pos.board, tiles) for c in cands]
+    results = simulate_moves(
+        pos,
+        lexicon,
+        leaves=leaves,
+        candidates=cands,
+        iterations=iterations,
+        plies=plies,
+        seed=seed,
+        time_limit=time_limit,
+        executor=executor,
+        jobs=jobs,
+        progress=progress,
+    )
+    rows = []
+    for r in results:
+        base = _row(r.candidate, pos.board, tiles)
+        rows.append(
+            dataclasses.replace(base, win_rate=r.win_rate, sim_value=r.mean, sim_stdev=r.stdev, iterations=r.iterations)
+        )
+    return rows
+
+
+# -- reviews -----------------------------------------------------------------------------
+
+
+_MOVE_KINDS = ("play", "exchange", "pass")
+
+
+def _same_move(a: Move, b: Move, board: Board) -> bool:
+    if isinstance(a, Place) and isinstance(b, Place):
+        return a.normalized(board) == b.normalized(board)
+    if isinstance(a, Exchange) and isinstance(b, Exchange):
+        return sorted(a.tiles) == sorted(b.tiles)
+    return isinstance(a, Pass) and isinstance(b, Pass)
+
+
+def _start_board(game: Game) -> Board:
+    """The board before the first event of the history: the board now without the
+    tiles of every play that stayed on it."""
+    stayed: list[Place] = []
+    for ev in game.history:
+        if ev.kind == "play" and isinstance(ev.move, Place):
+            stayed.append(ev.move)
+        elif ev.kind == "withdrawn" and isinstance(ev.move, Place):
+            for i in range(len(stayed) - 1, -1, -1):
+                if stayed[i] == ev.move:
+                    del stayed[i]
+                    break
+    squares = [(r, c) for m in stayed for r, c, _ in m.new_tiles()]
+    return game.board.remove(squares)
+
+
+def _unseen(board: Board, rack: Sequence[int], tiles: TileSet) -> tuple[int, ...]:
+    left = Counter(tiles.bag()) - Counter(board.played_tiles()) - Counter(rack)
+    return tiles.rack_sort(list(left.elements()))
+
+
+def _bag_count(board: Board, rules: Rules, players: int) -> int:
+    """Tiles in the bag before a turn: while it holds any, every rack is full."""
+    return max(0, rules.tile_set.total - board.count - players * rules.rack_size)
+
+
+def review(game: Game, lexicon: Lexicon | None = None, leaves: LeavesArg = None) -> list[TurnReview]:
+    """Every move of a game (finished, or as far as it went) against the best move by
+    equity in the same position (the player's rack as the history records it).
+
+    >>> from lexiko.game import Game
+    >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
+    >>> g = Game(["Ann", "Bob"], lexicon=lex, seed=2, first_player=0)
+    >>> g.set_rack(0, "QIATEEE")
+    >>> _ = g.play("8G QI")
+    >>> [(t.played, t.best, t.equity_lost) for t in review(g, lex, leaves=False)]
+    [('8G QI', '8F QAT', 2.0)]
+    """
+    if lexicon is None:
+        from lexiko.bots.endgame import game_lexicon
+
+        lexicon = game_lexicon(game)
+    tiles = game.tiles
+    rules = game.rules
+    n = len(game.players)
+    board = _start_board(game)
+    out: list[TurnReview] = []
+    turn = 0
+    for ev in game.history:
+        if ev.kind in _MOVE_KINDS and ev.move is not None:
+            turn += 1
+            if ev.rack:
+                out.append(_review_turn(turn, ev, game, board, lexicon, leaves, rules, tiles, n))
+            if ev.kind == "play" and isinstance(ev.move, Place):
+                board = board.place(ev.move)
+        elif ev.kind == "withdrawn" and isinstance(ev.move, Place):
+            board = board.remove([(r, c) for r, c, _ in ev.move.new_tiles()])
+            for i in range(len(out) - 1, -1, -1):
+                if out[i].player == ev.player and out[i].played == ev.move.notation(tiles, board):
+                    out[i] = dataclasses.replace(out[i], withdrawn=True)
+                    break
+    return out
+
+
+def _review_turn(
+    turn: int,
+    ev: Event,
+    game: Game,
+    board: Board,
+    lexicon: Lexicon,
+    leaves: LeavesArg,
+    rules: Rules,
+    tiles: TileSet,
+    n: int,
+) -> TurnReview:
+    assert ev.move is not None
+    bag = _bag_count(board, rules, n)
+    pos = Position(
+        board=board,
+        rack=ev.rack,
+        scores=tuple([0] * n),
+        player=ev.player,
+        unseen=_unseen(board, ev.rack, tiles),
+        bag_count=bag,
+        scoreless_turns=0,
+        rules=rules,
+    )
+    lv = _leave_function(pos, leaves)
+    found = generate(board, ev.rack, lexicon, rules, bag_count=bag, leaves=lv)
+    best = found[0]
+    rank: int | None = None
+    played: Candidate | None = None
+    for i, c in enumerate(found):
+        if _same_move(c.move, ev.move, board):
+            rank, played = i + 1, c
+            break
+    if played is None:  # a phony or a move the generator does not list: score it here
+        kept = list(ev.rack)
+        move = ev.move
+        points = 0
+        if isinstance(move, Place):
+            for t in move.rack_tiles():
+                if t in kept:
+                    kept.remove(t)
+            try:
+                points = score_play(board, move.normalized(board), rules)
+            except (LexikoError, ValueError, IndexError):
+                points = ev.score
+        elif isinstance(move, Exchange):
+            for t in move.tiles:
+                if t in kept:
+                    kept.remove(t)
+        leave = tiles.rack_sort(kept)
+        played = Candidate(move, points, points + (float(lv(leave)) if lv is not None else 0.0), leave)
+    return TurnReview(
+        turn=turn,
+        player=ev.player,
+        name=game.players[ev.player],
+        rack=tiles.format(ev.rack),
+        played=played.move.notation(tiles, board),
+        played_score=played.score,
+        played_equity=played.equity,
+        best=best.move.notation(tiles, board),
+        best_score=best.score,
+        best_equity=best.equity,
+        equity_lost=max(0.0, best.equity - played.equity),
+        rank=rank,
+        moves=len(found),
+    )
+
+
+# -- positions from records ----------------------------------------------------------
+
+
+def position_at_turn(path: str | Path, turn: int | None = None, rack: str | None = None) -> Game:
+    """The game of a GCG file set up before its ``turn``-th move (plays, exchanges and
+    passes counted from 1), with the rack the record shows for it; without ``turn``,
+    the game as the record leaves it. ``rack`` replaces the rack of the player on
+    turn. Raises :class:`LexikoError` when there is no such turn or the rack of the
+    player on turn is unknown.
+
+    >>> game = position_at_turn("game.gcg", 10)  # doctest: +SKIP
+    >>> game.rack_text(), game.bag_count  # doctest: +SKIP
+    ('AEELPST', 49)
+    """
+    from lexiko import gcg
+
+    record = gcg.read(path)
+    moves = [i for i, ev in enumerate(record.events) if ev.kind in _MOVE_KINDS]
+    if turn is None:
+        game = record.replay()
+        if game.awaiting_final_challenge:
+            game.accept()
+        if not game.is_over:
+            p = game.player_on_turn
+            if rack is None and p not in record.final_racks:
+                raise LexikoError(
+                    f"the record does not show {game.players[p]}'s rack at the end: give --rack or --turn"
+                )
+        shown = rack
+    else:
+        if not 1 <= turn <= len(moves):
+            raise LexikoError(f"the record has {len(moves)} moves: --turn must be 1 to {len(moves)}")
+        idx = moves[turn - 1]
+        ev = record.events[idx]
+        cut = dataclasses.replace(record, events=record.events[:idx], final_racks={}, final_rack_lines={})
+        game = cut.replay(record.rules())
+        if game.awaiting_final_challenge:
+            game.accept()
+        p = record.nicks.index(ev.nick)
+        if game.player_on_turn != p:
+            on_turn = game.players[game.player_on_turn]
+            raise LexikoError(f"turn {turn} is {ev.nick}'s, but the game has {on_turn} to play")
+        shown = rack if rack is not None else ev.rack
+    if shown is not None and not game.is_over:
+        try:
+            game.set_rack(game.player_on_turn, game.tiles.parse(shown.upper()))
+        except LexikoError as e:
+            raise LexikoError(f"rack {shown}: {e}") from None
+    return game
+
+
+# -- the command line ------------------------------------------------------------------
+
+
+def _fmt(x: float) -> str:
+    return f"{x:+.1f}" if x else "0.0"
+
+
+def _add_position_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", type=Path, metavar="FILE.gcg", help="a game record (GCG)")
+    p.add_argument("--turn", type=int, metavar="K", help="the position before the record's K-th move (from 1)")
+    p.add_argument("--cgp", metavar="CGP", help="a position in CGP (the rack of the player on turn first)")
+    p.add_argument("--board-gcg", type=Path, metavar="FILE", help="take the board from this GCG (with --rack)")
+    p.add_argument("--rack", help="the rack of the player on turn (? for a blank)")
+    p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the position's)")
+    p.add_argument("--no-board", action="store_true", help="do not show the board")
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``analyze`` and ``endgame`` on the ``lexiko`` command's subparsers."""
+    a = subparsers.add_parser(
+        "analyze",
+        help="best moves of a position, or a review of a game",
+        description="List the best moves of a position (from a GCG record, a CGP line, or a board and a rack) "
+        "by equity (score plus leave value), optionally simulated; review every move of a game; or solve "
+        "the endgame when the bag is empty.",
+        epilog="examples:\n"
+        "  lexiko analyze game.gcg --turn 12 --top 15\n"
+        "  lexiko analyze game.gcg --turn 12 --sim --iterations 400 --jobs 4\n"
+        "  lexiko analyze --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0'\n"
+        "  lexiko analyze --board-gcg game.gcg --rack AEINST?\n"
+        "  lexiko analyze game.gcg --review\n"
+        "  lexiko analyze game.gcg --turn 40 --endgame",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_position_options(a)
+    a.add_argument("--top", type=int, default=10, metavar="N", help="moves to list (default: 10)")
+    a.add_argument("--sort", choices=["equity", "score"], default="equity", help="order of the list (default: equity)")
+    a.add_argument("--sim", action="store_true", help="simulate the top moves")
+    a.add_argument("--iterations", type=int, default=200, metavar="N", help="play-outs per move (default: 200)")
+    a.add_argument("--plies", type=int, default=2, help="turns played out after each move (default: 2)")
+    a.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes for --sim (default: 1)")
+    a.add_argument("--seed", type=int, help="seed of the simulation, to repeat it")
+    a.add_argument("--leaves", metavar="FILE", help="leave table file, or 'none' for the score alone")
+    a.add_argument("--review", action="store_true", help="review every move of the game in FILE.gcg")
+    a.add_argument("--endgame", action="store_true", help="solve the endgame (the bag must be empty)")
+    a.add_argument("--time-limit", type=float, metavar="S", help="seconds for --endgame or --sim")
+    a.add_argument("--max-depth", type=int, metavar="D", help="plies for --endgame")
+    a.set_defaults(func=cmd_analyze)
+
+    e = subparsers.add_parser(
+        "endgame",
+        help="solve the endgame of a position whose bag is empty",
+        description="Solve a two-player endgame exactly (both racks are known once the bag is empty): the best "
+        "move, the final spread under best play and the principal variation.",
+        epilog="examples:\n  lexiko endgame game.gcg --turn 40\n  lexiko endgame --cgp '<cgp line>' --time-limit 30",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_position_options(e)
+    e.add_argument("--time-limit", type=float, metavar="S", help="stop after about S seconds (default: no limit)")
+    e.add_argument("--max-depth", type=int, metavar="D", help="search at most D plies")
+    e.set_defaults(func=cmd_endgame)
+
+
+def _load_lexicon(name: str, tiles: TileSet, console: Console) -> Lexicon:
+    try:
+        from lexiko.cli import _load_lexicon as load
+    except ImportError:  # pragma: no cover - the command line is always there
+        return Lexicon.load(name, tiles)
+    return load(name, tiles, console)
+
+
+def _game_from_args(args: argparse.Namespace) -> Game:
+    from lexiko import cgp
+
+    sources = [x for x in (args.file, args.cgp, args.board_gcg) if x is not None]
+    if len(sources) != 1:
+        raise LexikoError("give one position: FILE.gcg, --cgp LINE or --board-gcg FILE --rack RACK")
+    if args.cgp is not None:
+        if args.turn is not None:
+            raise LexikoError("--turn goes with a GCG file, not --cgp")
+        pos = cgp.parse(args.cgp)
+        game = cgp.to_game(pos, lexicon=None, seed=0)
+        if args.rack:
+            game.set_rack(game.player_on_turn, game.tiles.parse(args.rack.upper()))
+        return game
+    path = args.file if args.file is not None else args.board_gcg
+    if args.board_gcg is not None and not args.rack:
+        raise LexikoError("--board-gcg needs --rack")
+    return position_at_turn(path, args.turn, args.rack.upper() if args.rack else None)
+
+
+def _lexicon_for(args: argparse.Namespace, game: Game, console: Console) -> Lexicon:
+    return _load_lexicon(args.lexicon or game.rules.lexicon, game.tiles, console)
+
+
+def _leaves_from_args(args: argparse.Namespace, tiles: TileSet) -> LeavesArg:
+    if not getattr(args, "leaves", None):
+        return None
+    if args.leaves.lower() == "none":
+        return False
+    from lexiko.leaves import LeaveTable
+
+    return LeaveTable.load(args.leaves, tiles)
+
+
+def _header(game: Game, console: Console, show_board: bool) -> None:
+    from lexiko.terminal import render_board
+
+    p = game.player_on_turn
+    if show_board:
+        console.print(render_board(game.board))
+    scores = ", ".join(f"{name} {s}" for name, s in zip(game.players, game.scores, strict=True))
+    console.print(
+        f"{game.players[p]} to play with [bold]{game.rack_text(p)}[/bold]; scores {scores}; "
+        f"bag {game.bag_count}, unseen {game.tiles.format(game.unseen(p))}",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
+    """``lexiko analyze``: the table of best moves, a review, or an endgame."""
+    if args.review:
+        return _cmd_review(args, console)
+    if args.endgame:
+        return cmd_endgame(args, console)
+    if args.top < 1:
+        raise LexikoError("--top must be at least 1")
+    if args.iterations < 1:
+        raise LexikoError("--iterations must be at least 1")
+    game = _game_from_args(args)
+    if game.is_over:
+        raise LexikoError("the game is over: give --turn K for a position, or --review")
+    lexicon = _lexicon_for(args, game, console)
+    leaves = _leaves_from_args(args, game.tiles)
+    _header(game, console, not args.no_board)
+    rows = _analyze_with_progress(game, lexicon, leaves, args, console)
+    console.print(_table(rows, args.sim))
+    return 0
+
+
+def _analyze_with_progress(
+    game: Game, lexicon: Lexicon, leaves: LeavesArg, args: argparse.Namespace, console: Console
+) -> list[AnalysisRow]:
+    if not args.sim:
+        return analyze_position(game, lexicon, top=args.top, leaves=leaves, sort=args.sort)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("sim", total=args.iterations)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return analyze_position(
+            game,
+            lexicon,
+            top=args.top,
+            leaves=leaves,
+            simulate=True,
+            iterations=args.iterations,
+            plies=args.plies,
+            jobs=max(1, args.jobs),
+            seed=args.seed,
+            time_limit=args.time_limit,
+            progress=progress,
+        )
+
+
+def _table(rows: Sequence[AnalysisRow], simulated: bool) -> Any:
+    from rich.table import Table
+
+    t = Table(show_header=True, header_style="bold", box=None)
+    t.add_column("#", justify="right", style="dim")
+    t.add_column("move", no_wrap=True)
+    t.add_column("score", justify="right")
+    t.add_column("leave")
+    t.add_column("leave value", justify="right")
+    t.add_column("equity", justify="right")
+    if simulated:
+        t.add_column("sim value", justify="right")
+        t.add_column("±", justify="right", style="dim")
+        t.add_column("win %", justify="right")
+        t.add_column("iters", justify="right", style="dim")
+    for i, r in enumerate(rows, 1):
+        cells = [str(i), r.notation, str(r.score), r.leave or "-", _fmt(r.leave_value), f"{r.equity:.1f}"]
+        if simulated:
+            err = (r.sim_stdev or 0.0) / math.sqrt(r.iterations) if r.iterations else 0.0
+            cells += [
+                f"{r.sim_value:.1f}" if r.sim_value is not None else "",
+                f"{err:.1f}",
+                f"{100 * r.win_rate:.1f}" if r.win_rate is not None else "",
+                str(r.iterations),
+            ]
+        t.add_row(*cells)
+    return t
+
+
+def _cmd_review(args: argparse.Namespace, console: Console) -> int:
+    from rich.table import Table
+
+    from lexiko import gcg
+
+    path = args.file if args.file is not None else args.board_gcg
+    if path is None or args.cgp is not None:
+        raise LexikoError("--review needs a GCG file")
+    game = gcg.load(path)
+    lexicon = _lexicon_for(args, game, console)
+    leaves = _leaves_from_args(args, game.tiles)
+    turns = review(game, lexicon, leaves)
+    t = Table(show_header=True, header_style="bold", box=None)
+    t.add_column("turn", justify="right")
+    t.add_column("player", max_width=12, no_wrap=True)
+    t.add_column("rack", no_wrap=True)
+    t.add_column("played", no_wrap=True)
+    t.add_column("pts", justify="right")
+    t.add_column("best", no_wrap=True)
+    t.add_column("pts", justify="right")
+    t.add_column("lost", justify="right")
+    t.add_column("rank", justify="right", no_wrap=True)
+    for r in turns:
+        lost = f"{r.equity_lost:.1f}" if r.equity_lost else ""
+        played = r.played + (" (withdrawn)" if r.withdrawn else "")
+        rank = f"{r.rank}/{r.moves}" if r.rank else f"-/{r.moves}"
+        t.add_row(str(r.turn), r.name, r.rack, played, str(r.played_score), r.best, str(r.best_score), lost, rank)
+    console.print(t)
+    for p, name in enumerate(game.players):
+        mine = [r for r in turns if r.player == p]
+        if mine:
+            total = sum(r.equity_lost for r in mine)
+            best = sum(1 for r in mine if r.rank == 1)
+            console.print(
+                f"{name}: {len(mine)} moves, {best} best, equity lost {total:.1f} ({total / len(mine):.1f} a move)",
+                highlight=False,
+            )
+    return 0
+
+
+def cmd_endgame(args: argparse.Namespace, console: Console) -> int:
+    """``lexiko endgame`` (and ``analyze --endgame``): solve and show the line."""
+    from lexiko.bots.endgame import solve
+
+    game = _game_from_args(args)
+    if game.is_over:
+        raise LexikoError("the game is over: give --turn K for a position")
+    if len(game.players) != 2:
+        raise LexikoError("the endgame solver handles two-player games")
+    if game.bag_count:
+        raise LexikoError(f"the bag holds {game.bag_count} tiles: the endgame solver needs it empty")
+    lexicon = _lexicon_for(args, game, console)
+    _header(game, console, not args.no_board)
+    with console.status("solving the endgame…"):
+        res = solve(game, max_depth=args.max_depth, time_limit=args.time_limit, lexicon=lexicon)
+    p = game.player_on_turn
+    names = [game.players[p], game.players[1 - p]]
+    line = "  ".join(f"{names[i % 2]}: {m}" for i, m in enumerate(res.notations()))
+    status = "exact" if res.complete else f"best found at depth {res.depth} (not exhaustive)"
+    console.print(f"best move: [bold]{res.notations()[0]}[/bold]", highlight=False)
+    console.print(
+        f"final spread for {names[0]}: {res.spread:+d} ({_fmt(res.value)} from here), {status}", highlight=False
+    )
+    console.print(f"line: {line}", highlight=False, soft_wrap=True)
+    rate = res.nodes / res.elapsed if res.elapsed > 0 else 0.0
+    console.print(f"{res.nodes:,} nodes in {res.elapsed:.2f} s ({rate:,.0f} nodes/s)", style="dim", highlight=False)
+    return 0

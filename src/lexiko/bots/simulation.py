@@ -1,0 +1,714 @@
+"""The simulation player: Monte Carlo look-ahead over the best static candidates.
+
+For a position, the ``candidates`` moves of highest static equity (score plus leave
+value, :func:`lexiko.movegen.generate`) are each played out ``iterations`` times:
+every iteration deals the opponents random racks from the tiles the player cannot
+see (the rest is the bag, in a random order), makes the candidate, then plays
+``plies`` more turns with the static policy (best equity; exchanges and passes
+allowed). All candidates of one iteration see the same racks and draws (common random
+numbers), so their differences are measured with little noise. A play-out is worth
+the player's spread change (their points minus the mean of the opponents', with the
+end-of-game rack adjustment if the game ends) plus the value of the tiles the player
+kept on their last move (while the bag has tiles). The candidate with the best mean
+is played.
+
+The win rate of a candidate is a rough estimate: in each play-out, a win (1), draw
+(1/2) or loss (0) if the game ended, else a logistic function of the spread at the
+end of the play-out, whose width grows with the tiles still to be played.
+
+Iterations are split into chunks handed to a :class:`concurrent.futures.Executor`
+(a process pool of ``jobs`` workers when ``jobs > 1``, each loading the lexicon once
+in its initializer; any executor given, e.g. a Ray or Dask one). Every iteration has
+its own random generator, derived from the seed and its number, so a seeded search
+gives the same result whatever the number of workers.
+
+>>> from lexiko.game import Game
+>>> from lexiko.lexicon import Lexicon
+>>> lex = Lexicon.from_words(["AT", "TA", "CAT", "ACT", "TACT", "ACTS", "CATS", "SCAT"])
+>>> g = Game(["A", "B"], lexicon=lex, seed=3, first_player=0)
+>>> g.set_rack(0, "ACTTSEE")
+>>> bot = SimulationBot(lex, leaves=False, candidates=3, iterations=4, seed=1)
+>>> res = bot.evaluate(g)
+>>> [(r.candidate.notation(), r.candidate.score, r.iterations) for r in res]
+[('8E ACTS', 12, 4), ('8E SCAT', 12, 4), ('8E CATS', 12, 4)]
+>>> bot.choose(g) in [r.candidate.move for r in res]
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import os
+import random
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from statistics import fmean, stdev
+from typing import Literal
+
+from lexiko.board import Board
+from lexiko.bots.base import last_play_is_phony
+from lexiko.errors import LexikoError
+from lexiko.game import Game, Position
+from lexiko.leaves import LeaveTable
+from lexiko.lexicon import BUILTIN, Lexicon
+from lexiko.move import Exchange, Move, Pass, Place
+from lexiko.movegen import Candidate, LeaveValue, generate
+from lexiko.rules import Rules
+from lexiko.tiles import TileSet, tile_set
+
+__all__ = [
+    "SimResult",
+    "SimulationBot",
+    "simulate",
+    "default_leaves",
+    "static_choice",
+    "endgame_leaves",
+    "Progress",
+]
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: iterations done so far and the number planned."""
+
+LeavesArg = LeaveValue | Literal[False] | None
+"""A leave table, ``None`` for the default table, ``False`` for score only."""
+
+
+# -- leave values ------------------------------------------------------------------
+
+
+def default_leaves(tiles: TileSet) -> LeaveValue | None:
+    """The package's leave table for a tile set (:meth:`lexiko.leaves.LeaveTable.default`),
+    or None (score only) when there is none.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> default_leaves(ENGLISH) is None or callable(default_leaves(ENGLISH))
+    True
+    """
+    try:
+        table: LeaveValue = LeaveTable.default(tiles)
+    except (LexikoError, LookupError, ValueError, OSError):  # no table shipped: score only
+        return None
+    return table
+
+
+def _resolve_leaves(leaves: LeavesArg, tiles: TileSet) -> LeaveValue | None:
+    if leaves is False:
+        return None
+    if leaves is None:
+        return default_leaves(tiles)
+    return leaves
+
+
+def _fast(leaves: LeaveValue | None) -> LeaveValue | None:
+    """The quickest callable for a leave function: a table's bound look-up, or the
+    function with its values remembered (the generator asks for every sub-rack)."""
+    if leaves is None:
+        return None
+    if isinstance(leaves, LeaveTable):
+        return leaves.lookup
+    return _Memo(leaves)
+
+
+def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
+    """Leave values once the bag is empty (as the static player uses them): going out
+    gains twice the value of the tiles on the other racks (``others``), every tile
+    kept costs twice its value.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> f = endgame_leaves(ENGLISH, ENGLISH.parse("QI"))
+    >>> f(()), f(ENGLISH.parse("Z"))
+    (22.0, -20.0)
+    """
+    bonus = 2.0 * tiles.rack_value(others)
+    values = [0.0] + [2.0 * v for v in tiles.values]
+
+    def value(leave: tuple[int, ...]) -> float:
+        if not leave:
+            return bonus
+        return -sum(values[c] for c in leave)
+
+    return value
+
+
+class _Memo:
+    """A leave function with its values remembered."""
+
+    __slots__ = ("fn", "memo")
+
+    def __init__(self, fn: LeaveValue) -> None:
+        self.fn = fn
+        self.memo: dict[tuple[int, ...], float] = {}
+
+    def __call__(self, leave: tuple[int, ...]) -> float:
+        v = self.memo.get(leave)
+        if v is None:
+            if len(self.memo) > 500_000:
+                self.memo.clear()
+            v = self.memo[leave] = float(self.fn(leave))
+        return v
+
+
+def static_choice(position: Position, lexicon: Lexicon, leaves: LeavesArg = None) -> Move:
+    """The move of best static equity (score plus leave value; the default leave
+    table when ``leaves`` is None, the score alone when False).
+
+    >>> from lexiko.game import Game
+    >>> lex = Lexicon.from_words(["QI"])
+    >>> g = Game(["A", "B"], lexicon=lex, seed=1, first_player=0)
+    >>> g.set_rack(0, "QIAAEEE")
+    >>> static_choice(g.position(), lex, False).notation()
+    '8G QI'
+    """
+    lv = _resolve_leaves(leaves, position.board.tiles)
+    if lv is not None and position.bag_count == 0:
+        lv = endgame_leaves(position.board.tiles, position.unseen)
+    found = generate(
+        position.board, position.rack, lexicon, position.rules, bag_count=position.bag_count, best=1, leaves=lv
+    )
+    return found[0].move if found else Pass()
+
+
+# -- results -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """A candidate and what its play-outs gave: the mean and standard deviation of
+    their value (spread change plus final leave value), the estimated win rate and
+    the number of play-outs.
+
+    >>> SimResult(Candidate(Pass(), 0, 0.0, ()), 1.5, 2.0, 0.5, 4).stderr
+    1.0
+    """
+
+    candidate: Candidate
+    mean: float
+    stdev: float
+    win_rate: float
+    iterations: int
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of the mean."""
+        return self.stdev / math.sqrt(self.iterations) if self.iterations else 0.0
+
+
+# -- the work of one chunk of iterations (runs in a worker) --------------------------
+
+_LEXICONS: dict[tuple[str, str, int, int], Lexicon] = {}
+_LEAVES: dict[tuple[str, int], LeaveValue | None] = {}
+_TOKENS = itertools.count(1)
+
+
+def _leaves_key(leaves: LeavesArg) -> tuple[str, int]:
+    """Registry key of a leave argument: the default table and score-only are shared,
+    a table given gets a key of its own."""
+    if leaves is None:
+        return ("default", 0)
+    if leaves is False:
+        return ("none", 0)
+    return ("token", next(_TOKENS) * 100_003 + os.getpid() % 100_003)
+
+
+def _lexicon_key(lex: Lexicon) -> tuple[str, str, int, int]:
+    return (lex.name, lex.tiles.name, len(lex.kwg), zlib.crc32(memoryview(lex.kwg).cast("B")))
+
+
+def _init_worker(
+    key: tuple[str, str, int, int], lexicon: Lexicon, leaves_key: tuple[str, int], leaves: LeavesArg
+) -> None:
+    """Process-pool initializer: keep the lexicon and the leave table for every task."""
+    _LEXICONS[key] = lexicon
+    _LEAVES[leaves_key] = _fast(_resolve_leaves(leaves, lexicon.tiles))
+
+
+@dataclass(frozen=True)
+class _Task:
+    """What a worker needs for a chunk of iterations: small and cheap to pickle."""
+
+    lex_key: tuple[str, str, int, int]
+    lexicon: Lexicon | None  # only for executors without the initializer, if not loadable by name
+    leaves_key: tuple[str, int]
+    leaves: LeavesArg  # sent along in the same case
+    board: Board
+    rules: Rules
+    rack: tuple[int, ...]
+    unseen: tuple[int, ...]
+    opp_sizes: tuple[int, ...]
+    scores: tuple[int, ...]  # the player first, then the others in turn order
+    scoreless: int
+    moves: tuple[tuple[Move, int, tuple[int, ...]], ...]  # move, score, leave
+    plies: int
+    seed: int
+    start: int
+    stop: int
+
+
+def _task_lexicon(task: _Task) -> Lexicon:
+    lex = _LEXICONS.get(task.lex_key)
+    if lex is None:
+        if task.lexicon is not None:
+            lex = task.lexicon
+        else:
+            name, tiles_name = task.lex_key[0], task.lex_key[1]
+            lex = Lexicon.load(name, tile_set(tiles_name))
+        _LEXICONS[task.lex_key] = lex
+    return lex
+
+
+def _task_leaves(task: _Task, tiles: TileSet) -> LeaveValue | None:
+    if task.leaves_key in _LEAVES:
+        return _LEAVES[task.leaves_key]
+    fast = _fast(_resolve_leaves(task.leaves, tiles))
+    _LEAVES[task.leaves_key] = fast
+    return fast
+
+
+def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
+    """Per iteration of ``range(task.start, task.stop)``, per candidate: (value, win)."""
+    lex = _task_lexicon(task)
+    leaves = _task_leaves(task, lex.tiles)
+    board = task.board
+    sim = _Playout(lex, task.rules, leaves, task.plies)
+    out: list[list[tuple[float, float]]] = []
+    for i in range(task.start, task.stop):
+        rng = random.Random(task.seed * 1_000_003 + i)
+        pool = list(task.unseen)
+        rng.shuffle(pool)
+        racks: list[list[int]] = [list(task.rack)]
+        k = 0
+        for size in task.opp_sizes:
+            racks.append(pool[k : k + size])
+            k += size
+        bag = pool[k:]
+        row = []
+        for j, (move, score, leave) in enumerate(task.moves):
+            crng = random.Random(task.seed * 1_000_003 + i + 7_919 * (j + 1))
+            row.append(
+                sim.run(
+                    board, [list(r) for r in racks], list(bag), task.scores, task.scoreless, move, score, leave, crng
+                )
+            )
+        out.append(row)
+    return out
+
+
+class _Playout:
+    """One play-out: a candidate, then ``plies`` turns of the static policy."""
+
+    def __init__(self, lex: Lexicon, rules: Rules, leaves: LeaveValue | None, plies: int) -> None:
+        self.lex = lex
+        self.rules = rules
+        self.tiles = lex.tiles
+        self.leaves = leaves
+        self.plies = plies
+
+    def run(
+        self,
+        board: Board,
+        racks: list[list[int]],
+        bag: list[int],
+        scores: tuple[int, ...],
+        scoreless: int,
+        move: Move,
+        score: int,
+        leave: tuple[int, ...],
+        rng: random.Random,
+    ) -> tuple[float, float]:
+        rules, tiles = self.rules, self.tiles
+        n = len(racks)
+        deltas = [0] * n
+        own_leave: tuple[int, ...] = leave
+        own_leave_bag = len(bag)
+        ended = False
+        p = 0
+        for ply in range(self.plies + 1):
+            if ply == 0:
+                m, s, kept = move, score, leave
+            else:
+                lv = self.leaves
+                if not bag and lv is not None:
+                    lv = endgame_leaves(tiles, [t for q in range(n) if q != p for t in racks[q]])
+                found = generate(board, racks[p], self.lex, rules, bag_count=len(bag), best=1, leaves=lv)
+                c = found[0]
+                m, s, kept = c.move, c.score, c.leave
+            rack = racks[p]
+            if isinstance(m, Place):
+                board = board.place(m)
+                new = list(kept)
+                draw = min(rules.rack_size - len(new), len(bag))
+                if draw:
+                    new.extend(bag[-draw:])
+                    del bag[-draw:]
+                racks[p] = new
+                deltas[p] += s
+                scoreless = 0 if s > 0 else scoreless + 1
+            elif isinstance(m, Exchange):
+                new = list(kept)
+                draw = min(len(m.tiles), len(bag))
+                new.extend(bag[-draw:])
+                del bag[-draw:]
+                bag.extend(m.tiles)
+                rng.shuffle(bag)
+                racks[p] = new
+                scoreless = scoreless + 1 if rules.exchange_is_scoreless else 0
+            else:
+                kept = tuple(rack)
+                scoreless += 1
+            if p == 0:
+                own_leave, own_leave_bag = kept, len(bag)
+            if not racks[p] and not bag and isinstance(m, Place):
+                others = [t for q in range(n) if q != p for t in racks[q]]
+                v = tiles.rack_value(others)
+                if rules.end_rack_rule == "double":
+                    deltas[p] += 2 * v
+                else:
+                    deltas[p] += v
+                    for q in range(n):
+                        if q != p:
+                            deltas[q] -= tiles.rack_value(racks[q])
+                ended = True
+                break
+            if rules.scoreless_turn_limit and scoreless >= rules.scoreless_turn_limit:
+                for q in range(n):
+                    deltas[q] -= tiles.rack_value(racks[q])
+                ended = True
+                break
+            p = (p + 1) % n
+        others_mean = sum(deltas[1:]) / (n - 1) if n > 1 else 0.0
+        value = deltas[0] - others_mean
+        leave_value = 0.0
+        if not ended and self.leaves is not None and own_leave_bag > 0:
+            leave_value = float(self.leaves(own_leave))
+        value += leave_value
+        final = [scores[q] + deltas[q] for q in range(n)]
+        spread = final[0] - (max(final[1:]) if n > 1 else 0)
+        if ended:
+            win = 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+        else:
+            left = len(bag) + sum(len(r) for r in racks)
+            width = 4.2 * math.sqrt(len(bag) + min(left, 7))
+            win = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, (spread + leave_value) / width))))
+        return value, win
+
+
+# -- the driver ------------------------------------------------------------------------
+
+
+def _opp_sizes(position: Position) -> tuple[int, ...]:
+    n = len(position.scores)
+    if n < 2:
+        return ()
+    total = max(0, len(position.unseen) - position.bag_count)
+    base, extra = divmod(total, n - 1)
+    return tuple(min(position.rules.rack_size, base + (1 if k < extra else 0)) for k in range(n - 1))
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """How to simulate: the lexicon and leaves (with their registry keys), where the
+    play-outs run (``initialized``: workers that ran :func:`_init_worker`)."""
+
+    lexicon: Lexicon
+    lex_key: tuple[str, str, int, int]
+    leaves: LeavesArg
+    leaves_key: tuple[str, int]
+    plies: int
+    time_limit: float | None
+    executor: Executor | None
+    jobs: int
+    initialized: bool
+
+
+def simulate(
+    position: Position,
+    lexicon: Lexicon,
+    *,
+    leaves: LeavesArg = None,
+    candidates: int | Sequence[Candidate] = 10,
+    iterations: int = 100,
+    plies: int = 2,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    executor: Executor | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> list[SimResult]:
+    """Simulate the best ``candidates`` moves of a position (or the candidates given)
+    and return them best first (by mean value). See the module docstring; ``jobs > 1``
+    without an ``executor`` makes a process pool for this call (a
+    :class:`SimulationBot` keeps its pool between moves).
+
+    >>> from lexiko.game import Game
+    >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
+    >>> g = Game(["A", "B"], lexicon=lex, seed=2, first_player=0)
+    >>> g.set_rack(0, "QIATEEE")
+    >>> res = simulate(g.position(), lex, leaves=False, candidates=2, iterations=3, seed=5)
+    >>> [(r.candidate.notation(), r.iterations) for r in res]
+    [('8G QAT', 3), ('8F QAT', 3)]
+    """
+    leaves_key = _leaves_key(leaves)
+    key = _lexicon_key(lexicon)
+    setup = _Setup(lexicon, key, leaves, leaves_key, plies, time_limit, executor, max(1, jobs), False)
+    try:
+        if executor is None and jobs > 1:
+            init = (key, lexicon, leaves_key, leaves)
+            with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=init) as pool:
+                setup = dataclasses.replace(setup, executor=pool, initialized=True)
+                return _simulate(position, setup, candidates, iterations, seed, progress)
+        return _simulate(position, setup, candidates, iterations, seed, progress)
+    finally:
+        if leaves_key[0] == "token":
+            _LEAVES.pop(leaves_key, None)
+
+
+_Rows = list[list[tuple[float, float]]]
+
+
+def _simulate(
+    position: Position,
+    setup: _Setup,
+    candidates: int | Sequence[Candidate],
+    iterations: int,
+    seed: int | None,
+    progress: Progress | None,
+    exchanges: bool = True,
+) -> list[SimResult]:
+    start_time = time.perf_counter()
+    tiles = position.board.tiles
+    if setup.leaves_key not in _LEAVES:  # the values are remembered here for every call
+        _LEAVES[setup.leaves_key] = _fast(_resolve_leaves(setup.leaves, tiles))
+    lv = _LEAVES[setup.leaves_key]
+    if lv is not None and position.bag_count == 0:
+        lv = endgame_leaves(tiles, position.unseen)
+    if isinstance(candidates, int):
+        cands = generate(
+            position.board,
+            position.rack,
+            setup.lexicon,
+            position.rules,
+            bag_count=position.bag_count if exchanges else 0,
+            best=candidates,
+            leaves=lv,
+        )
+    else:
+        cands = list(candidates)
+    if not cands:
+        return []
+    if seed is None:
+        seed = random.getrandbits(48)
+    n = len(position.scores)
+    p = position.player
+    if (position.bag_count == 0 and n == 2) or len(cands) == 1:
+        iterations = min(iterations, 1)  # nothing random (the opponent holds the unseen tiles), or no choice
+    executor = setup.executor
+    if executor is None:  # in this process: the registry serves the task
+        _LEXICONS.setdefault(setup.lex_key, setup.lexicon)
+    travel = executor is not None and not setup.initialized  # workers may know nothing: send what they need
+    template = _Task(
+        lex_key=setup.lex_key,
+        lexicon=setup.lexicon if travel and not _loadable(setup.lexicon) else None,
+        leaves_key=setup.leaves_key,
+        leaves=setup.leaves if travel else None,
+        board=position.board,
+        rules=position.rules,
+        rack=tuple(position.rack),
+        unseen=tuple(position.unseen),
+        opp_sizes=_opp_sizes(position),
+        scores=tuple(position.scores[(p + k) % n] for k in range(n)),
+        scoreless=position.scoreless_turns,
+        moves=tuple((c.move, c.score, c.leave) for c in cands),
+        plies=setup.plies,
+        seed=seed,
+        start=0,
+        stop=0,
+    )
+    if executor is None:
+        chunk = max(1, min(16, iterations // 20 or 1))
+    else:
+        chunk = max(1, math.ceil(iterations / (setup.jobs * 4)))
+    tasks = [
+        dataclasses.replace(template, start=s, stop=min(iterations, s + chunk)) for s in range(0, iterations, chunk)
+    ]
+    deadline = start_time + setup.time_limit if setup.time_limit is not None else None
+    rows: dict[int, _Rows] = {}
+    done = 0
+    if progress is not None:
+        progress(0, iterations)
+    if executor is None:
+        for task in tasks:
+            rows[task.start] = _run_chunk(task)
+            done += task.stop - task.start
+            if progress is not None:
+                progress(done, iterations)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+    else:
+        futures: dict[Future[_Rows], int] = {executor.submit(_run_chunk, task): task.start for task in tasks}
+        pending = set(futures)
+        try:
+            while pending:
+                timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
+                finished, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
+                for f in finished:
+                    chunk_rows = f.result()
+                    rows[futures[f]] = chunk_rows
+                    done += len(chunk_rows)
+                    if progress is not None:
+                        progress(done, iterations)
+                if deadline is not None and time.perf_counter() > deadline and pending:
+                    break
+        finally:
+            for f in pending:
+                f.cancel()
+    # in the order of the iterations, whoever ran them: the same sums for the same seed
+    ordered = [row for s in sorted(rows) for row in rows[s]]
+    results: list[SimResult] = []
+    for j, c in enumerate(cands):
+        values = [row[j][0] for row in ordered]
+        wins = [row[j][1] for row in ordered]
+        if values:
+            results.append(
+                SimResult(c, fmean(values), stdev(values) if len(values) > 1 else 0.0, fmean(wins), len(values))
+            )
+        else:
+            results.append(SimResult(c, c.equity, 0.0, 0.5, 0))
+    order = sorted(range(len(results)), key=lambda k: (-results[k].mean, k))
+    return [results[k] for k in order]
+
+
+def _loadable(lex: Lexicon) -> bool:
+    """Whether a worker can load this lexicon by name (built in, or a file here)."""
+    return lex.name.upper() in BUILTIN
+
+
+class SimulationBot:
+    """Plays the candidate with the best simulated value (see the module docstring).
+
+    ``leaves``: a leave table (``None``: the package's default table, ``False``:
+    score only). ``candidates``: moves simulated; ``iterations``: play-outs per
+    candidate (fewer if ``time_limit`` seconds run out); ``plies``: turns after the
+    candidate; ``executor`` or ``jobs``: where play-outs run (``jobs > 1``: a process
+    pool kept until :meth:`close`); ``seed``: makes every choice reproducible;
+    ``endgame_time``: with the bag empty in a two-player game, solve the endgame
+    exactly (:mod:`lexiko.bots.endgame`) within that many seconds instead.
+
+    >>> lex = Lexicon.from_words(["QI"])
+    >>> with SimulationBot(lex, iterations=10) as bot:
+    ...     bot.name
+    'sim'
+    """
+
+    def __init__(
+        self,
+        lexicon: Lexicon,
+        leaves: LeavesArg = None,
+        candidates: int = 10,
+        iterations: int = 100,
+        plies: int = 2,
+        executor: Executor | None = None,
+        seed: int | None = None,
+        time_limit: float | None = None,
+        *,
+        jobs: int = 1,
+        endgame_time: float | None = None,
+        name: str = "sim",
+    ) -> None:
+        self.lexicon = lexicon
+        self.leaves = leaves
+        self.candidates = candidates
+        self.iterations = iterations
+        self.plies = plies
+        self.time_limit = time_limit
+        self.jobs = jobs
+        self.endgame_time = endgame_time
+        self.name = name
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._executor = executor
+        self._own_pool: ProcessPoolExecutor | None = None
+        self._leaves_key = _leaves_key(leaves)
+        self._lex_key = _lexicon_key(lexicon)
+        self.last_results: list[SimResult] = []
+
+    # -- executor ---------------------------------------------------------------
+
+    def _pool(self) -> tuple[Executor | None, bool]:
+        if self._executor is not None:
+            return self._executor, False
+        if self.jobs <= 1:
+            return None, False
+        if self._own_pool is None:
+            self._own_pool = ProcessPoolExecutor(
+                self.jobs,
+                initializer=_init_worker,
+                initargs=(self._lex_key, self.lexicon, self._leaves_key, self.leaves),
+            )
+        return self._own_pool, True
+
+    def close(self) -> None:
+        """Shut down the process pool the bot made (not an executor it was given)."""
+        if self._own_pool is not None:
+            self._own_pool.shutdown(cancel_futures=True)
+            self._own_pool = None
+        if self._leaves_key[0] == "token":
+            _LEAVES.pop(self._leaves_key, None)
+
+    def __enter__(self) -> SimulationBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_own_pool"] = None
+        return state
+
+    # -- the Player protocol ---------------------------------------------------------
+
+    def evaluate(
+        self, game: Game | Position, *, progress: Progress | None = None, iterations: int | None = None
+    ) -> list[SimResult]:
+        """The simulated candidates of the position (the player on turn's), best first."""
+        position = game.position() if isinstance(game, Game) else game
+        executor, initialized = self._pool()
+        seed = self._rng.getrandbits(48)
+        setup = _Setup(
+            self.lexicon,
+            self._lex_key,
+            self.leaves,
+            self._leaves_key,
+            self.plies,
+            self.time_limit,
+            executor,
+            max(1, self.jobs),
+            initialized,
+        )
+        n = self.iterations if iterations is None else iterations
+        exchanges = True
+        if isinstance(game, Game):  # no exchange candidates once a player has used up their exchanges
+            limit = game.rules.max_exchanges_per_player
+            exchanges = limit is None or game.exchanges_made[game.player_on_turn] < limit
+        results = _simulate(position, setup, self.candidates, n, seed, progress, exchanges)
+        self.last_results = results
+        return results
+
+    def choose(self, game: Game) -> Move:
+        endgame = game.bag_count == 0 and len(game.players) == 2 and not game.awaiting_final_challenge
+        if self.endgame_time is not None and endgame and not game.is_over:
+            from lexiko.bots.endgame import solve
+
+            return solve(game, time_limit=self.endgame_time, lexicon=self.lexicon).best_move
+        results = self.evaluate(game)
+        if not results:
+            return Pass()
+        return results[0].candidate.move
+
+    def wants_challenge(self, game: Game) -> bool:
+        return last_play_is_phony(game, self.lexicon)

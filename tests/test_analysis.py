@@ -1,0 +1,175 @@
+"""Analysis: best moves of known positions, game reviews, positions from records, and
+the ``analyze`` and ``endgame`` commands."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from lexiko import cgp, gcg
+from lexiko.analysis import add_parsers, analyze_position, position_at_turn, review
+from lexiko.errors import LexikoError
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+GAME = SHARED / "gcg" / "liwords__every_e.gcg"
+PARTIAL = SHARED / "gcg" / "partial" / "quackle__preendgame.gcg"
+
+
+def positions() -> list[tuple[str, str, str, int]]:
+    rows = []
+    for line in (SHARED / "positions" / "movegen-twl06.tsv").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, text, _, play, score = line.split("\t")[:5]
+            rows.append((name, text, play, int(score)))
+    return rows
+
+
+@pytest.mark.parametrize(("name", "text", "play", "score"), positions(), ids=[p[0] for p in positions()])
+def test_top_scoring_play_comes_first_by_score(twl06: Lexicon, name: str, text: str, play: str, score: int) -> None:
+    game = cgp.to_game(cgp.parse(text), lexicon=None, seed=0)
+    rows = analyze_position(game, twl06, top=100_000, sort="score")
+    assert rows[0].score == score
+    tied = [r.notation for r in rows if r.score == score]
+    assert play in tied  # ties are listed in board order
+    assert all(a.score >= b.score for a, b in zip(rows, rows[1:], strict=False))
+
+
+def test_rows_by_equity(twl06: Lexicon) -> None:
+    game = position_at_turn(GAME, 10)
+    rows = analyze_position(game, twl06, top=8)
+    assert len(rows) == 8
+    assert [r.equity for r in rows] == sorted((r.equity for r in rows), reverse=True)
+    for r in rows:
+        assert r.equity == pytest.approx(r.score + r.leave_value)
+        assert r.win_rate is None and r.iterations == 0
+    assert rows[0].notation == "6F PALET(T)ES" and rows[0].score == 78 and rows[0].leave == ""
+    assert analyze_position(game, twl06, top=3, leaves=False)[0].leave_value == 0.0
+
+
+def test_simulated_rows(twl06: Lexicon) -> None:
+    game = position_at_turn(GAME, 10)
+    rows = analyze_position(game, twl06, top=3, simulate=True, iterations=6, seed=2)
+    assert len(rows) == 3
+    assert all(r.iterations == 6 and r.win_rate is not None and 0 <= r.win_rate <= 1 for r in rows)
+    assert [r.sim_value for r in rows] == sorted((r.sim_value or 0.0 for r in rows), reverse=True)
+
+
+def test_position_at_turn_matches_the_record() -> None:
+    record = gcg.read(GAME)
+    moves = [e for e in record.events if e.kind in ("play", "exchange", "pass")]
+    game = position_at_turn(GAME, 10)
+    ev = moves[9]
+    assert game.players[game.player_on_turn] == ev.nick
+    assert game.rack_text() == ev.rack
+    assert game.scores[record.nicks.index(moves[8].nick)] == moves[8].total
+    # the board is the one the record's 10th move was played on
+    full = gcg.load(GAME)
+    play = next(
+        h
+        for h in full.history
+        if h.kind in ("play", "exchange", "pass") and h.rack == game.rack() and h.player == game.player_on_turn
+    )
+    assert play.move is not None
+    game.apply(play.move)
+    with pytest.raises(LexikoError, match="--turn must be 1 to"):
+        position_at_turn(GAME, 999)
+
+
+def test_position_at_the_end_of_a_partial_game() -> None:
+    game = position_at_turn(PARTIAL)
+    assert game.rack_text() == "EGINPS?" and game.bag_count == 2
+    game = position_at_turn(PARTIAL, rack="AEINST?")
+    assert game.rack_text() == "AEINST?"
+
+
+def test_review_of_a_finished_game(twl06: Lexicon) -> None:
+    game = gcg.load(GAME)
+    turns = review(game, twl06)
+    moves = [h for h in game.history if h.kind in ("play", "exchange", "pass")]
+    assert len(turns) == len(moves) == 27
+    assert [t.turn for t in turns] == list(range(1, 28))
+    assert all(t.equity_lost >= 0 for t in turns)
+    assert all(t.equity_lost == 0 for t in turns if t.rank == 1)
+    assert all(t.played_score == m.score for t, m in zip(turns, moves, strict=True))
+    # JD played the 60-point bingo with the 78-point one on the board: 18 points lost
+    assert (turns[9].played, turns[9].best, turns[9].equity_lost) == ("5H EPA(U)LETS", "6F PALET(T)ES", 18.0)
+    assert turns[9].rank == 2
+    assert turns[-1].played == "D4 CO(G)"
+
+
+def test_review_marks_withdrawn_plays(twl06: Lexicon, game_factory: Callable[..., Game]) -> None:
+    from lexiko.rules import Rules
+
+    g = game_factory(["QIAEEEE", "AEINRST"], Rules(challenge_rule="double"), lexicon=twl06)
+    g.play("8G QAI")
+    g.challenge()
+    turns = review(g, twl06)
+    assert len(turns) == 1 and turns[0].withdrawn and turns[0].rank is None
+    assert turns[0].played == "8G QAI" and turns[0].equity_lost > 0
+
+
+# -- the command line ----------------------------------------------------------------
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    parser = argparse.ArgumentParser(prog="lexiko")
+    add_parsers(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    out = io.StringIO()
+    console = Console(file=out, width=140, color_system=None, record=False)
+    try:
+        status = int(args.func(args, console))
+    except LexikoError as e:
+        return 2, f"error: {e}"
+    return status, out.getvalue()
+
+
+def test_cli_analyze_turn_and_table() -> None:
+    status, out = run(["analyze", str(GAME), "--turn", "10", "--top", "4", "--no-board"])
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("JD to play with AEELPST; scores Josh_Sokol 190, JD 81; bag 49")
+    assert "leave value" in lines[1] and "equity" in lines[1]
+    assert lines[2].split()[:3] == ["1", "6F", "PALET(T)ES"]
+    assert len(lines) == 6
+
+
+def test_cli_analyze_sim_cgp_and_rack() -> None:
+    text = positions()[3][1]
+    status, out = run(
+        ["analyze", "--cgp", text, "--sim", "--iterations", "4", "--top", "3", "--seed", "1", "--no-board"]
+    )
+    assert status == 0 and "win %" in out and "sim value" in out
+    status, out = run(["analyze", "--board-gcg", str(PARTIAL), "--rack", "aeinst?", "--top", "2", "--no-board"])
+    assert status == 0 and "AEINST?" in out.splitlines()[0]
+
+
+def test_cli_review_and_endgame() -> None:
+    status, out = run(["analyze", str(GAME), "--review"])
+    assert status == 0 and "Josh_Sokol: 14 moves" in out
+    status, out = run(["endgame", str(SHARED / "gcg" / "MAGPIE-DATA__out_in_many.gcg"), "--turn", "26", "--no-board"])
+    assert status == 0
+    assert "best move: 4C N(O)" in out and "exact" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["analyze", str(GAME)], "error: the game is over: give --turn K"),
+        (["analyze", str(GAME), "--turn", "0"], "error: the record has 27 moves: --turn must be 1 to 27"),
+        (["analyze"], "error: give one position"),
+        (["analyze", "--board-gcg", str(GAME)], "error: --board-gcg needs --rack"),
+        (["endgame", str(GAME), "--turn", "3"], "error: the bag holds"),
+        (["analyze", str(PARTIAL), "--rack", "QQQ"], "error: rack QQQ:"),
+    ],
+)
+def test_cli_errors(argv: list[str], message: str) -> None:
+    status, out = run(argv)
+    assert status == 2 and out.startswith(message), out

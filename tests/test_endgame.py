@@ -1,0 +1,260 @@
+"""The endgame solver: exact values against a brute-force minimax, hand-checked lines,
+the end-of-game rules, limits, and the endgame player in real games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from lexiko.board import Board
+from lexiko.bots.endgame import EndgameBot, solve, solve_position
+from lexiko.bots.greedy import GreedyBot
+from lexiko.errors import GameStateError
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Pass, Place, parse_move
+from lexiko.movegen import generate
+from lexiko.rules import Rules
+from lexiko.tiles import ENGLISH
+
+WORDS = [
+    "AT",
+    "TA",
+    "AS",
+    "AH",
+    "HA",
+    "SH",
+    "IS",
+    "SI",
+    "IT",
+    "TI",
+    "XI",
+    "AX",
+    "EX",
+    "OX",
+    "QI",
+    "CAT",
+    "ACT",
+    "SAT",
+    "TAS",
+    "HAS",
+    "ASH",
+    "HAT",
+    "SIT",
+    "ITS",
+    "TIS",
+    "HIT",
+    "SHE",
+    "THE",
+    "CATS",
+    "SCAT",
+    "ACTS",
+    "HATS",
+    "HITS",
+    "CHAT",
+    "TACH",
+    "CHATS",
+    "TACHS",
+    "SHAT",
+]
+
+
+@pytest.fixture(scope="module")
+def small() -> Lexicon:
+    return Lexicon.from_words(WORDS)
+
+
+def rack_value(rack: Sequence[int]) -> int:
+    return ENGLISH.rack_value(rack)
+
+
+def without(rack: tuple[int, ...], tiles: Sequence[int]) -> tuple[int, ...]:
+    out = list(rack)
+    for t in tiles:
+        out.remove(t)
+    return tuple(out)
+
+
+def brute_force(
+    board: Board,
+    me: tuple[int, ...],
+    opp: tuple[int, ...],
+    scoreless: int,
+    lex: Lexicon,
+    rules: Rules,
+    memo: dict[tuple[bytes, tuple[int, ...], tuple[int, ...], int], int] | None = None,
+) -> int:
+    """Plain minimax (no pruning; positions met again are remembered) over every
+    placement and the pass: the spread the side on turn gains."""
+    if memo is None:
+        memo = {}
+    key = (board.cells, me, opp, scoreless)
+    if key in memo:
+        return memo[key]
+    limit = rules.scoreless_turn_limit
+    best = -(10**9)
+    for c in generate(board, me, lex, rules, bag_count=0, placements_only=True):
+        assert isinstance(c.move, Place)
+        rest = without(me, c.move.rack_tiles())
+        if not rest:
+            v = c.score + 2 * rack_value(opp)
+        else:
+            s2 = 0 if c.score else scoreless + 1
+            if s2 >= limit:
+                v = c.score + rack_value(opp) - rack_value(rest)
+            else:
+                v = c.score - brute_force(board.place(c.move), opp, rest, s2, lex, rules, memo)
+        best = max(best, v)
+    s2 = scoreless + 1
+    v = rack_value(opp) - rack_value(me) if s2 >= limit else -brute_force(board, opp, me, s2, lex, rules, memo)
+    memo[key] = max(best, v)
+    return memo[key]
+
+
+def test_going_out_in_two_beats_greedy(endgame_factory: Callable[..., Game]) -> None:
+    """Board: CAT at 8F (A on G8, over the double letter G9). Ann holds HS, Bob QV, which
+    no word takes (he can only pass). Ann is 30 behind.
+
+    Greedy: G8 (A)H on the double letter, 9 points, strands the S (no word takes it
+    after AH): Ann passes, the scoreless turns end the game, Ann loses S (1) and Bob
+    QV (14): 9 + 13 = +22, a loss by 8. Going out at once, G8 (A)SH: 7 + 2 x 14 = +35.
+    Best: G8 (A)S (3, S on the double letter), Bob passes, G8 (AS)H (6) going out,
+    + 2 x 14: +37, a win by 7.
+    """
+    lex = Lexicon.from_words(["CAT", "AH", "AS", "ASH"])
+    rules = Rules(challenge_rule="void", end_rack_rule="double")
+    g = endgame_factory(["HS", "QV"], words=("8F CAT",), scores=(300, 330), lexicon=lex, rules=rules)
+    greedy = GreedyBot(lex).choose(g)
+    assert greedy.notation(ENGLISH, g.board) == "G8 (A)H"
+    res = solve(g)
+    assert res.complete
+    assert res.value == 37 and res.spread == 7
+    assert res.notations() == ["G8 (A)S", "-", "G8 (AS)H"]
+    # the greedy line loses by 8
+    after = g.copy()
+    after.apply(greedy)
+    follow = solve(after)
+    assert follow.complete and -follow.spread == -8
+    # the solver's line, played through the game, gives exactly the predicted result
+    bot = EndgameBot(lex)
+    while not g.is_over:
+        g.apply(bot.choose(g))
+    assert g.scores[0] - g.scores[1] == 7
+    assert g.scores == [300 + 3 + 6 + 28, 330]
+
+
+@pytest.mark.parametrize("end_rule", ["single", "double"])
+def test_solver_matches_brute_force(small: Lexicon, endgame_factory: Callable[..., Game], end_rule: str) -> None:
+    rng = random.Random(11 if end_rule == "single" else 12)
+    letters = "AACHIISSTTXEO"
+    boards = [("8F CAT",), ("8G HAT", "G8 .S"), ("8F CHAT",)]
+    rules = Rules(challenge_rule="void", end_rack_rule=end_rule)  # type: ignore[arg-type]
+    checked = 0
+    for _ in range(24):
+        words = rng.choice(boards)
+        me = "".join(rng.sample(letters, rng.randint(1, 3)))
+        opp = "".join(rng.sample(letters, rng.randint(1, 3)))
+        try:
+            g = endgame_factory([me, opp], words=words, lexicon=small, rules=rules, scores=(100, 90))
+        except AssertionError:  # more tiles than the set holds
+            continue
+        want = brute_force(g.board, g.rack(0), g.rack(1), 0, small, rules)
+        res = solve(g, lexicon=small)
+        assert res.complete
+        assert res.value == want, (words, me, opp)
+        assert res.spread == 10 + want
+        # the first move of the line is worth the value: replay the line by brute force
+        first = res.line[0]
+        if isinstance(first, Place):
+            rest = without(g.rack(0), first.rack_tiles())
+            cand = next(c for c in generate(g.board, g.rack(0), small, rules, bag_count=0) if c.move == first)
+            if rest:
+                s2 = 0 if cand.score else 1
+                assert cand.score - brute_force(g.board.place(first), g.rack(1), rest, s2, small, rules) == want
+        checked += 1
+    assert checked >= 20
+
+
+def test_endgame_played_out_gives_the_solved_spread(small: Lexicon, endgame_factory: Callable[..., Game]) -> None:
+    """Both sides play the solver's moves through Game (its own end-of-game accounting,
+    with a challenge rule: the out-play is accepted): the final spread is the solved one."""
+    for rules in (Rules(end_rack_rule="single"), Rules(end_rack_rule="double")):
+        g = endgame_factory(["ACHT", "SIX"], words=("8F CAT",), lexicon=small, rules=rules, scores=(50, 60))
+        res = solve(g)
+        bots = [EndgameBot(small), EndgameBot(small)]
+        while not g.is_over:
+            if g.awaiting_final_challenge:
+                g.accept()
+                continue
+            g.apply(bots[g.player_on_turn].choose(g))
+        assert g.scores[0] - g.scores[1] == res.spread
+
+
+def test_scoreless_end_penalties(small: Lexicon) -> None:
+    """Nobody can play: passing until the scoreless limit costs each their own rack."""
+    move = parse_move("8F CAT")
+    assert isinstance(move, Place)
+    board = Board.empty().place(move)
+    rules = Rules(scoreless_turn_limit=6)
+    res = solve_position(board, (ENGLISH.parse("QV"), ENGLISH.parse("Z")), small, rules, scoreless_turns=0)
+    assert res.complete and res.value == 10 - 14 and isinstance(res.best_move, Pass)
+    assert len(res.line) == 6
+    res = solve_position(board, (ENGLISH.parse("QV"), ENGLISH.parse("Z")), small, rules, scoreless_turns=5)
+    assert res.value == -4 and res.line == (Pass(),)
+
+
+def test_blocking_play(endgame_factory: Callable[..., Game]) -> None:
+    """Board: CAT at 8G (A on H8) and OE at 8L. Ann holds TX and trails 100-110; Bob
+    holds Z, whose only spot is H7: ZA down (11 points), going out.
+
+    Greedy: M8 (E)X down, X on the double letter M9, 17 points; Bob goes out with ZA:
+    11 + 2 x T = 13. Ann nets +4 and loses by 6. Best: block with H7 T(A) (2 points):
+    the Z has no spot left, Bob passes, and Ann goes out with (E)X: 17 + 2 x Z = 37.
+    Ann nets +39 and wins by 29.
+    """
+    lex = Lexicon.from_words(["CAT", "ZA", "TA", "OE", "EX", "OX"])
+    rules = Rules(challenge_rule="void")
+    g = endgame_factory(["TX", "Z"], words=("8G CAT", "8L OE"), lexicon=lex, rules=rules, scores=(100, 110))
+    greedy = GreedyBot(lex).choose(g)
+    assert greedy.notation(ENGLISH, g.board) == "M8 (E)X"
+    after = g.copy()
+    after.apply(greedy)
+    reply = solve(after)  # Bob's view
+    assert reply.notations() == ["H7 Z(A)"] and reply.spread == 6
+    res = solve(g)
+    assert res.complete and res.value == 39 and res.spread == 29
+    assert res.notations() == ["H7 T(A)", "-", "M8 (E)X"]
+    assert res.value == brute_force(g.board, g.rack(0), g.rack(1), 0, lex, rules)
+
+
+def test_depth_and_time_limits(twl06: Lexicon, endgame_factory: Callable[..., Game]) -> None:
+    g = endgame_factory(["AEINRST", "DEGILOU"], words=("8D WINDY", "E7 A.OUT"), lexicon=twl06)
+    res = solve(g, max_depth=1)
+    assert res.depth == 1 and not res.complete and isinstance(res.best_move, Place)
+    legal = {c.move for c in generate(g.board, g.rack(0), twl06, g.rules, bag_count=0)}
+    assert res.best_move in legal
+    res = solve(g, time_limit=0.5)
+    assert res.best_move in legal and res.elapsed < 5
+    assert res.nodes > 0
+
+
+def test_solve_refuses_open_bag(small: Lexicon, game_factory: Callable[..., Game]) -> None:
+    g = game_factory(lexicon=small)
+    with pytest.raises(GameStateError, match="bag is not empty"):
+        solve(g, lexicon=small)
+
+
+def test_endgame_bot_falls_back_before_the_end(small: Lexicon, game_factory: Callable[..., Game]) -> None:
+    g = game_factory(["CATSHIX"], lexicon=small)
+    bot = EndgameBot(small)
+    m = bot.choose(g)
+    assert isinstance(m, Place | Exchange | Pass)
+    g.apply(m)
+    assert bot.wants_challenge(g) is False
+
+
+def test_empty_rack_is_a_pass(small: Lexicon) -> None:
+    res = solve_position(Board.empty(), ((), ENGLISH.parse("Q")), small)
+    assert res.best_move == Pass() and res.complete

@@ -1,0 +1,157 @@
+"""The simulation player: legal moves, reproducible with a seed whatever runs the
+play-outs, the static value with no look-ahead, limits and progress."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from lexiko.analysis import position_at_turn
+from lexiko.bots import make_player
+from lexiko.bots.simulation import SimResult, SimulationBot, endgame_leaves, simulate, static_choice
+from lexiko.game import Game
+from lexiko.leaves import LeaveTable
+from lexiko.lexicon import Lexicon
+from lexiko.movegen import generate
+from lexiko.rules import Rules
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+GAME = SHARED / "gcg" / "liwords__every_e.gcg"
+
+
+@pytest.fixture(scope="module")
+def midgame() -> Game:
+    """Turn 10 of a real game: JD to play AEELPST, 49 tiles in the bag."""
+    return position_at_turn(GAME, 10)
+
+
+def legal_moves(game: Game, lex: Lexicon) -> set[object]:
+    pos = game.position()
+    return {c.move for c in generate(pos.board, pos.rack, lex, pos.rules, bag_count=pos.bag_count)}
+
+
+def outcome(results: list[SimResult]) -> list[tuple[object, float, float, float, int]]:
+    return [(r.candidate.move, r.mean, r.stdev, r.win_rate, r.iterations) for r in results]
+
+
+def test_sim_bot_plays_only_legal_moves(twl06: Lexicon) -> None:
+    """A few turns of sim against greedy from the start: every choice is legal."""
+    from lexiko.bots import Player
+    from lexiko.bots.greedy import GreedyBot
+
+    game = Game(["sim", "greedy"], Rules(challenge_rule="void"), seed=5, lexicon=twl06, first_player=0)
+    players: list[Player] = [SimulationBot(twl06, candidates=4, iterations=6, seed=1), GreedyBot(twl06)]
+    for _ in range(6):
+        p = game.player_on_turn
+        move = players[p].choose(game)
+        assert move in legal_moves(game, twl06)
+        game.apply(move)  # raises on an illegal move
+    assert not game.is_over
+
+
+def test_results_are_ranked_and_sane(twl06: Lexicon, midgame: Game) -> None:
+    bot = SimulationBot(twl06, candidates=5, iterations=12, seed=3)
+    res = bot.evaluate(midgame)
+    assert len(res) == 5
+    assert [r.mean for r in res] == sorted((r.mean for r in res), reverse=True)
+    assert all(r.iterations == 12 and r.stdev >= 0 and 0.0 <= r.win_rate <= 1.0 for r in res)
+    static = generate(
+        midgame.board,
+        midgame.rack(),
+        twl06,
+        midgame.rules,
+        bag_count=midgame.bag_count,
+        best=5,
+        leaves=LeaveTable.default(),
+    )
+    assert {r.candidate.move for r in res} == {c.move for c in static}
+    assert bot.choose(midgame) in {r.candidate.move for r in res}
+
+
+def test_deterministic_with_a_seed_whatever_runs_it(twl06: Lexicon, midgame: Game) -> None:
+    first = outcome(SimulationBot(twl06, candidates=4, iterations=10, seed=42).evaluate(midgame))
+    again = outcome(SimulationBot(twl06, candidates=4, iterations=10, seed=42).evaluate(midgame))
+    assert first == again
+    with ThreadPoolExecutor(2) as ex:
+        threaded = outcome(SimulationBot(twl06, candidates=4, iterations=10, seed=42, executor=ex).evaluate(midgame))
+    assert threaded == first
+    with SimulationBot(twl06, candidates=4, iterations=10, seed=42, jobs=2) as pooled_bot:
+        pooled = outcome(pooled_bot.evaluate(midgame))
+    assert pooled == first
+    other = outcome(SimulationBot(twl06, candidates=4, iterations=10, seed=43).evaluate(midgame))
+    assert other != first
+
+
+def test_no_look_ahead_is_the_static_equity(twl06: Lexicon, midgame: Game) -> None:
+    """With no ply after the candidate a play-out is worth its score plus its leave:
+    exactly the static equity, with no spread."""
+    res = simulate(midgame.position(), twl06, candidates=6, iterations=5, plies=0, seed=1)
+    for r in res:
+        assert r.mean == pytest.approx(r.candidate.equity)
+        assert r.stdev == pytest.approx(0.0)
+    assert res[0].candidate.move == static_choice(midgame.position(), twl06)
+
+
+def test_time_limit_and_progress(twl06: Lexicon, midgame: Game) -> None:
+    seen: list[tuple[int, int]] = []
+    res = simulate(
+        midgame.position(),
+        twl06,
+        candidates=3,
+        iterations=200,
+        seed=1,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    assert seen[0] == (0, 200) and seen[-1] == (200, 200)
+    assert all(r.iterations == 200 for r in res)
+    res = simulate(midgame.position(), twl06, candidates=3, iterations=100_000, seed=1, time_limit=0.2)
+    assert 0 < res[0].iterations < 100_000
+
+
+def test_empty_bag_is_played_out_once(twl06: Lexicon, endgame_factory: Callable[..., Game]) -> None:
+    """With the bag empty the opponent's rack is known: one play-out per candidate says
+    it all; and the bot can hand the position to the endgame solver."""
+    g = endgame_factory(["AEINRST", "DEGILOU"], words=("8D WINDY", "E7 A.OUT"), lexicon=twl06)
+    res = SimulationBot(twl06, candidates=5, iterations=50, seed=1).evaluate(g)
+    assert all(r.iterations == 1 for r in res)
+    bot = SimulationBot(twl06, candidates=5, iterations=50, seed=1, endgame_time=0.3)
+    assert bot.choose(g) in legal_moves(g, twl06)
+
+
+def test_endgame_leaves() -> None:
+    from lexiko.tiles import ENGLISH
+
+    value = endgame_leaves(ENGLISH, ENGLISH.parse("QZ"))
+    assert value(()) == 40.0 and value(ENGLISH.parse("AB")) == -8.0
+
+
+def test_challenges_phonies_and_make_player(twl06: Lexicon, game_factory: Callable[..., Game]) -> None:
+    g = game_factory(["QIAEEEE"], Rules(challenge_rule="double"), lexicon=twl06)
+    g.play("8G QAI")  # no such word
+    bot = make_player("sim", twl06, seed=1, iterations=5, candidates=3)
+    assert isinstance(bot, SimulationBot) and bot.name == "sim"
+    assert bot.wants_challenge(g)
+    g2 = game_factory(["QIAEEEE"], Rules(challenge_rule="double"), lexicon=twl06)
+    g2.play("8G QI")
+    assert not bot.wants_challenge(g2)
+
+
+def test_score_only_and_tiny_lexicon() -> None:
+    lex = Lexicon.from_words(["QI", "QAT", "AT", "TA", "TAE", "EAT", "ETA", "TEA"])
+    g = Game(["A", "B"], lexicon=lex, seed=2, first_player=0)
+    g.set_rack(0, "QIATEEE")
+    res = simulate(g.position(), lex, leaves=False, candidates=3, iterations=8, seed=5)
+    assert len(res) == 3 and all(r.iterations == 8 for r in res)
+    # a custom leave function works too (and is remembered per leave)
+    calls: list[tuple[int, ...]] = []
+
+    def leave_value(leave: tuple[int, ...]) -> float:
+        calls.append(leave)
+        return -float(len(leave))
+
+    res2 = simulate(g.position(), lex, leaves=leave_value, candidates=3, iterations=4, seed=5, plies=0)
+    assert all(r.mean == pytest.approx(r.candidate.equity) for r in res2)
+    assert len(calls) == len(set(calls))
