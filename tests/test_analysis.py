@@ -173,3 +173,12 @@ def test_cli_review_and_endgame() -> None:
 def test_cli_errors(argv: list[str], message: str) -> None:
     status, out = run(argv)
     assert status == 2 and out.startswith(message), out
+
+
+def test_review_finds_an_opening_played_down(twl06: Lexicon) -> None:
+    g = Game(["A", "B"], seed=1, lexicon=twl06, first_player=0)
+    g.set_rack(0, "DINNVWY")
+    g.play("H4 WINDY")  # down through the centre: the mirror of 8D WINDY
+    (turn,) = review(g, twl06)
+    assert turn.played == "H4 WINDY" and turn.played_score == 32
+    assert (turn.rank, turn.equity_lost, turn.moves) == (1, 0.0, 202)  # 101 across plays and their mirrors

@@ -45,7 +45,7 @@ from lexiko.tiles import TileSet
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["AnalysisRow", "TurnReview", "analyze_position", "review", "position_at_turn", "add_parsers"]
+__all__ = ["AnalysisRow", "TurnReview", "analyze_position", "review", "same_move", "position_at_turn", "add_parsers"]
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,9 @@ def analyze_position(
 _MOVE_KINDS = ("play", "exchange", "pass")
 
 
-def _same_move(a: Move, b: Move, board: Board) -> bool:
+def same_move(a: Move, b: Move, board: Board) -> bool:
+    """Whether two moves are the same move on ``board`` (placements compared in canonical
+    form, exchanges as sets of tiles)."""
     if isinstance(a, Place) and isinstance(b, Place):
         return a.normalized(board) == b.normalized(board)
     if isinstance(a, Exchange) and isinstance(b, Exchange):
@@ -282,12 +284,13 @@ def _review_turn(
         rules=rules,
     )
     lv = _leave_function(pos, leaves)
-    found = generate(board, ev.rack, lexicon, rules, bag_count=bag, leaves=lv)
+    # a down opening is as good as its mirror image: list it so the move played is found
+    found = generate(board, ev.rack, lexicon, rules, bag_count=bag, leaves=lv, down_openings=board.is_empty)
     best = found[0]
     rank: int | None = None
     played: Candidate | None = None
     for i, c in enumerate(found):
-        if _same_move(c.move, ev.move, board):
+        if same_move(c.move, ev.move, board):
             rank, played = i + 1, c
             break
     if played is None:  # a phony or a move the generator does not list: score it here

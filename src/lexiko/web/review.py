@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from lexiko.analysis import same_move
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
-from lexiko.move import Exchange, Move, Pass, Place
+from lexiko.move import Move, Place
 from lexiko.rules import Rules
 from lexiko.tiles import TileSet
 from lexiko.web.live import WallClock
@@ -33,14 +34,6 @@ def leave_values(tiles: TileSet) -> Callable[[tuple[int, ...]], float] | None:
         return None
     lookup: Callable[[tuple[int, ...]], float] = table.lookup
     return lookup
-
-
-def _same(a: Move, b: Move, board: Any) -> bool:
-    if isinstance(a, Place) and isinstance(b, Place):
-        return a.normalized(board) == b.normalized(board)
-    if isinstance(a, Exchange) and isinstance(b, Exchange):
-        return sorted(a.tiles) == sorted(b.tiles)
-    return isinstance(a, Pass) and isinstance(b, Pass)
 
 
 def _squares(move: Move, ts: Any) -> list[list[Any]]:
@@ -82,11 +75,13 @@ def compute_review(
         ev = next((e for e in new_events if e.player == a.seat and e.kind in ("play", "exchange", "pass")), None)
         if ev is None or ev.move is None:
             continue
-        cands = movegen.generate(board, rack, lexicon, rules, bag_count=bag, leaves=leaves if bag else None)
+        cands = movegen.generate(
+            board, rack, lexicon, rules, bag_count=bag, leaves=leaves if bag else None, down_openings=board.is_empty
+        )
         played_rank: int | None = None
         played_equity: float | None = None
         for i, c in enumerate(cands):
-            if _same(c.move, ev.move, board):
+            if same_move(c.move, ev.move, board):
                 played_rank, played_equity = i + 1, c.equity
                 break
         top = cands[:best]
