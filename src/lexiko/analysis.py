@@ -232,7 +232,7 @@ def review(game: Game, lexicon: Lexicon | None = None, leaves: LeavesArg = None)
     >>> g.set_rack(0, "QIATEEE")
     >>> _ = g.play("8G QI")
     >>> [(t.played, t.best, t.equity_lost) for t in review(g, lex, leaves=False)]
-    [('8G QI', '8F QAT', 2.0)]
+    [('8G QI', 'H6 QAT', 2.0)]
     """
     if lexicon is None:
         from lexiko.bots.endgame import game_lexicon
