@@ -816,6 +816,31 @@ def test_undo(game_factory: MakeGame, twl06: Lexicon, snap: Snap) -> None:
     assert snap(g) == after_play
 
 
+def test_undo_restores_the_shuffles() -> None:
+    """Only an exchange shuffles the bag; undoing actions in any mix restores the
+    generator, so the same actions draw the same tiles again."""
+
+    def play(g: Game) -> list[tuple[int, ...]]:
+        out = []
+        g.exchange(g.rack(0)[:3])
+        out.append(g.rack(0))
+        g.pass_turn()
+        with pytest.raises(IllegalMoveError):  # refused: changes nothing
+            g.exchange((26, 26, 26, 26))
+        g.exchange(g.rack(0)[:5])
+        out += [g.rack(0), g.rack(1)]
+        g.pass_turn()
+        return out
+
+    g = Game(["A", "B"], seed=11, lexicon=None, first_player=0, deal=True)
+    first = play(g)
+    for _ in range(4):
+        g.undo()
+    assert play(g) == first
+    g2 = Game(["A", "B"], seed=11, lexicon=None, first_player=0)
+    assert play(g2) == first
+
+
 def test_undo_after_the_end(endgame_factory: MakeGame, snap: Snap) -> None:
     g = endgame_factory(["AT", "QZ"], rules=VOID)
     before = snap(g)

@@ -222,6 +222,60 @@ def test_leaves_exchanges_and_pass(twl06: Lexicon, backend: movegen.Backend) -> 
     assert {len(c.move.tiles) for c in few if isinstance(c.move, Exchange)} == {1, 2}
 
 
+def _halves(leave: tuple[int, ...]) -> float:
+    """A leave table with many equal values: ties the kernel's pruning must keep in order."""
+    return float(len(leave) % 2)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", [TOURNAMENT, NINE_TILE], ids=["tournament", "nine-tile"])
+def test_best_n_is_exact_with_pruning(twl06: Lexicon, rules: Rules) -> None:
+    """best=N (the kernel cuts anchors and branches that cannot make the list) gives the
+    first N of the full list, with and without leave tables, exchanges and the pass."""
+    from lexiko.leaves import LeaveTable
+
+    shipped = LeaveTable.default(twl06.tiles).lookup
+    rng = random.Random(rules.name)
+    positions = list(_game_positions(twl06, rules, range(70, 73), 16))
+    positions += [
+        (Board.empty(rules.board_layout), _random_rack(rng, Board.empty(), rules.rack_size)) for _ in range(4)
+    ]
+    for board, rack in positions:
+        for leaves in (None, shipped, _leave_value, _halves):
+            for bag in (100, 3):
+                full = generate(board, rack, twl06, rules, leaves=leaves, bag_count=bag, backend="c")
+                for n in (1, 3, 25):
+                    assert generate(board, rack, twl06, rules, leaves=leaves, bag_count=bag, best=n) == full[:n]
+            places = generate(board, rack, twl06, rules, leaves=leaves, placements_only=True, backend="c")
+            for n in (1, 4):
+                got = generate(board, rack, twl06, rules, leaves=leaves, best=n, placements_only=True, backend="c")
+                assert got == places[:n]
+    # openings list both directions on request
+    board = Board.empty()
+    for rack in (ENGLISH.parse("AEINS??"), ENGLISH.parse("DEGORV?"), ENGLISH.parse("QIATEEE")):
+        full = generate(board, rack, twl06, placements_only=True, down_openings=True, backend="c")
+        got = generate(board, rack, twl06, best=10, placements_only=True, down_openings=True, backend="c")
+        assert got == full[:10]
+
+
+@needs_kernel
+def test_kernel_leave_table_matches_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    racks = [ENGLISH.parse(r) for r in ("AEINRST", "AEINS??", "EEEQ", "?", "", "SSSSTT?", "ZZ??")]
+    seen: list[tuple[int, ...]] = []
+
+    def value(leave: tuple[int, ...]) -> float:
+        seen.append(leave)
+        return _leave_value(leave)
+
+    fast = [list(movegen._Rack(r, ENGLISH).table(value)) for r in racks]
+    fast_seen = list(seen)
+    seen.clear()
+    monkeypatch.setattr(movegen, "_kernel", None)
+    slow = [list(movegen._Rack(r, ENGLISH).table(value)) for r in racks]
+    assert fast == slow and fast_seen == seen  # the same values, asked in the same order
+    assert movegen._Rack(ENGLISH.parse("AB"), ENGLISH).table(lambda leave: len(leave)) == [0.0, 1.0, 1.0, 2.0]
+
+
 @needs_kernel
 def test_leave_table_agrees_between_backends(twl06: Lexicon) -> None:
     for _, text, *_ in TSV[:5]:

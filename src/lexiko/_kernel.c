@@ -19,13 +19,25 @@
  * the start square of an empty board), walk the GADDAG placing the anchor's tile first,
  * extending left (no further than the previous anchor of the line: plays placing a
  * tile there are generated from that anchor), then after the separator to the right.
- * Each play is so generated once per direction; a one-tile play that forms a word in
- * both directions is kept only across (lexiko.move.Place.normalized).
+ * When tiles lie just after the anchor, the walk starts on the last of them and reads
+ * them first (set_turn): a word must hold them, so the letters no word puts before
+ * them are never tried. Each play is so generated once per direction; a one-tile play
+ * that forms a word in both directions is kept only across (Place.normalized).
+ *
+ * Best-N mode prunes (branch and bound, see "pruning" below): each anchor gets upper
+ * bounds of the score of its plays by first square and number of tiles (anchor_bounds;
+ * a play putting down the whole rack must also spell a word of the lexicon, looked up
+ * in an anagram index), its walks are done best bound first, and a walk, or a branch of
+ * it, is cut once no play it can still make can enter the N best kept so far (the
+ * bounds, the leave values still possible, the letters the words below a GADDAG node
+ * still have: depths()). A play is only left out when it compares worse than the N-th
+ * best by move_cmp, ties included, so the result is exactly that of the full walk.
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +50,10 @@
 #define LETTER_MASK 0x3F
 #define ALL_LETTERS (~(uint64_t)1) /* letter codes 1..63 */
 #define MAX_LEAVES (1u << 24)
+#define PRUNE_MAX_RACK 15 /* larger racks are walked without pruning */
+#define NO_PLAY INT64_MIN  /* in the score bounds: no such play */
+#define DEPTH_MAX 15       /* depths() saturate here: 15 means 15 or more */
+#define WB(g, fi, k) ((g)->wb[(size_t)(fi) * (size_t)(g)->wstride + (size_t)(k)])
 
 enum { MODE_COUNT = 0, MODE_ALL = 1, MODE_BEST = 2 };
 
@@ -48,6 +64,21 @@ typedef struct {
     uint8_t row, col, down, len;
     uint8_t tiles[MAXN]; /* codes of the main word, 0 where played through */
 } Move;
+
+/* Work in best mode: the plays of an anchor with a number of tiles in kmask (bingos and
+ * the others are walked apart: a bingo lane's bound is far above the rest), and the
+ * bound of their equity. */
+typedef struct {
+    double bound;
+    uint32_t kmask;
+    uint16_t order; /* natural order: dir, line, pos */
+    uint16_t slot;  /* the anchor's bounds (anchor_bounds' results, kept) */
+    int8_t f0, nf, run_left;
+    uint8_t dir, line, pos;
+    int8_t left_limit;
+    int8_t first; /* -1: the GADDAG walk from the anchor; else only the plays whose first tile goes there */
+    uint8_t single_skip;
+} Anchor;
 
 typedef struct {
     const uint32_t *kwg;
@@ -66,7 +97,9 @@ typedef struct {
     int bingo_tiles, bingo_bonus, min_tiles, dirs;
     const double *leave_values;
     /* walk state */
-    int dir, line, anchor_pos, left_limit, start, anchor_right_ok, single_skip;
+    int dir, line, anchor_pos, left_limit, start, single_skip;
+    int walk_anchor; /* where the walk puts its first tile: the anchor, or a first square (best mode) */
+    int turn; /* where the walk starts and turns right: walk_anchor, or the end of the tiles just after it */
     const uint8_t *lc, *llm, *lwm;
     const uint64_t *lx;
     const int32_t *lxs;
@@ -79,6 +112,48 @@ typedef struct {
     Move *moves;
     size_t nmoves, cap, best_n;
     int oom;
+    int empty_board;
+    /* pruning (best mode; see "pruning" below) */
+    int prune;
+    const uint8_t *depth;       /* per arc index: most letters on a path to a word's end (low 4 bits), most
+                                   before its separator (high 4 bits); NULL: unknown (see depths()) */
+    int has_ext;                /* ext_floor is set: plays of lower equity rank below other moves */
+    double ext_floor;
+    uint64_t avail;             /* letters the rack can put down (all of them with a blank) */
+    int vals_desc[PRUNE_MAX_RACK];      /* the rack's tile values, highest first (blanks 0) */
+    int top[PRUNE_MAX_RACK + 1];        /* top[k]: sum of the k highest */
+    int vmax;                           /* highest value of a letter on the rack (0: blanks only) */
+    double lmax[PRUNE_MAX_RACK + 1];    /* lmax[m]: best leave value of m tiles (0 without a table) */
+    double *maxsub;                     /* [idx * (R + 1) + m]: best leave of m tiles kept from the
+                                           sub-rack idx (what is left on the rack); NULL: not built */
+    const uint64_t *ana;                /* anagram index (see anagrams()); NULL: none */
+    uint64_t ana_mask;                  /* its slots - 1 */
+    uint64_t alphabet;                  /* letters of its words */
+    uint64_t hnat;                      /* multiset hash of the rack's letters (not its blanks) */
+    uint64_t ana_ck[256];               /* anagram_exists's answers so far: key (0: none) and answer */
+    uint8_t ana_cv[256];
+    int has_floor;                      /* floor_eq: no play of lower equity can rank (set with the masks) */
+    double floor_eq;
+    /* the anchor being walked: score bounds by first square placed and tiles placed */
+    int f0, nf, run_left;
+    int64_t *wb;                        /* WB(g, f - f0, k); NO_PLAY: no such play (the anchor's slice of
+                                           the bounds run_best keeps for every anchor) */
+    int wstride;                        /* R + 1 */
+    int64_t pm[MAXN][PRUNE_MAX_RACK + 1];           /* [pos][k]: highest wb[f][k] over f <= pos */
+    uint32_t alive_r[PRUNE_MAX_RACK];   /* bit k: plays of k tiles from first square f0 + i may rank */
+    uint32_t alive_l[MAXN][MAXN + 1]; /* [pos][w]: union over first squares pos - w < f <= pos */
+    int wcap;                         /* letters from the walk's start to the first square f0 */
+    int cur_fi;                         /* first square (index) of the play being extended right */
+    uint32_t kmask;                     /* the numbers of tiles the current walk lists */
+    int fsel;                           /* -1, or the only first square (index) the walk lists */
+    uint32_t tie_only[PRUNE_MAX_RACK];  /* live groups that can at best tie the floor up to the tiles */
+    uint64_t *thr_hash;                 /* by first square: letters of the board's tiles in the main word */
+    int *thr_n;                         /* of a play putting down the whole rack, and how many; -1: none */
+    uint64_t bhash;                     /* letters the blanks put down so far stand for */
+    int blanks0;                        /* blanks on the rack */
+    double kbound[PRUNE_MAX_RACK + 1];  /* by tiles placed: best equity bound of the anchor */
+    unsigned floor_ver, mask_ver;       /* floor_ver: bumped when the N-th best changes; mask_ver: the
+                                           floor_ver the masks were computed for */
 } Gen;
 
 /* -- ordering: equity desc, score desc, row, col, down, tiles ------------------------- */
@@ -180,6 +255,7 @@ static void record(Gen *g, int start, int end, int score)
             return;
         g->moves[0] = m;
         heap_down(g->moves, g->nmoves, 0);
+        g->floor_ver++;
         return;
     }
     if (g->nmoves == g->cap) {
@@ -196,8 +272,220 @@ static void record(Gen *g, int start, int end, int score)
     }
     fill_move(g, &g->moves[g->nmoves], start, end, score, eq);
     g->nmoves++;
-    if (g->mode == MODE_BEST)
+    if (g->mode == MODE_BEST) {
         heap_up(g->moves, g->nmoves - 1);
+        if (g->nmoves == g->best_n)
+            g->floor_ver++;
+    }
+}
+
+/* -- anagram index ---------------------------------------------------------------- */
+
+/*
+ * A play that puts down every tile of the rack spells a word holding exactly the rack's
+ * letters (blanks: any letter) and the board's letters in its span. Whether any word of
+ * the lexicon has such letters is one look-up in a hash set of the words' letter
+ * multisets (26 with a blank, 351 with two), far cheaper than walking a bingo lane that
+ * holds no bingo (most racks have none). The hash of a multiset is the sum of one
+ * random 64-bit number per letter, plus one per letter of length: order does not count,
+ * and tiles add up as they are placed. A collision can only make the test say yes.
+ */
+static uint64_t letter_hash[64];
+
+static void init_letter_hash(void)
+{
+    uint64_t x = 0x6c6578696b6f2121ULL; /* splitmix64 from a fixed seed */
+    for (int t = 0; t < 64; t++) {
+        uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        letter_hash[t] = (z ^ (z >> 31)) | 1;
+    }
+}
+
+/* The slot key of a multiset hash h of `len` letters (never 0, the empty slot). */
+static inline uint64_t ana_key(uint64_t h, int len)
+{
+    uint64_t k = h + (uint64_t)len * letter_hash[0];
+    return k ? k : 1;
+}
+
+static inline int ana_probe(const uint64_t *table, uint64_t mask, uint64_t key)
+{
+    for (uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 20 & mask;; i = (i + 1) & mask) {
+        uint64_t v = table[i];
+        if (v == key)
+            return 1;
+        if (!v)
+            return 0;
+    }
+}
+
+/* Whether some word of len letters holds the letters of hash h and `blanks` more. */
+static int anagram_exists(Gen *g, int len, uint64_t h, int blanks)
+{
+    uint64_t key = ana_key(h, len);
+    unsigned slot = (unsigned)((key ^ (key >> 29)) & 255);
+    if (g->ana_ck[slot] == key)
+        return g->ana_cv[slot];
+    int found = 0;
+    uint64_t alpha = g->alphabet;
+    if (blanks == 0) {
+        found = ana_probe(g->ana, g->ana_mask, key);
+    } else if (blanks == 1) {
+        for (uint64_t a = alpha; a && !found; a &= a - 1)
+            found = ana_probe(g->ana, g->ana_mask, ana_key(h + letter_hash[__builtin_ctzll(a)], len));
+    } else if (blanks == 2) {
+        for (uint64_t a = alpha; a && !found; a &= a - 1) {
+            uint64_t h1 = h + letter_hash[__builtin_ctzll(a)];
+            for (uint64_t b = a; b && !found; b &= b - 1)
+                found = ana_probe(g->ana, g->ana_mask, ana_key(h1 + letter_hash[__builtin_ctzll(b)], len));
+        }
+    } else {
+        found = 1; /* not worth the look-ups */
+    }
+    g->ana_ck[slot] = key;
+    g->ana_cv[slot] = (uint8_t)found;
+    return found;
+}
+
+/* -- pruning: the alive masks ----------------------------------------------------- */
+
+/*
+ * In best mode, anchor_bounds (below) fills g->wb with an upper bound of the score of
+ * every play of the anchor being walked, by the first square f it puts a tile on and the
+ * number k of tiles it places (these fix the squares it covers). A play of k tiles then
+ * has equity at most wb + lmax[R - k] (R the rack's size; floating-point addition is
+ * monotonic, so the bound holds for the doubles the kernel compares).
+ *
+ * The "floor" is the worst of the N kept (once N are kept) and ext_floor, the equity of
+ * the N-th best exchange or pass (placements rank before those at equal equity). A
+ * group (f, k) is dead when none of its plays can rank before the floor: equity bound
+ * below it, or equal with a score bound not above the floor's and a position (row,
+ * column, direction: fixed by f) after the floor's, the order move_cmp sorts by.
+ * alive_r[f - f0] has bit k set for the live groups, alive_l[pos][w] the union over the
+ * first squares pos - w < f <= pos (those still possible while the walk goes left at
+ * pos, when the words below its node have at most w letters left of pos); tie_only[f -
+ * f0] the live groups that can at best tie with the floor but for their tiles (the walk
+ * right compares those as it goes). Masks depend on the floor: they are recomputed when
+ * it moves (floor_ver).
+ */
+static void update_masks(Gen *g)
+{
+    g->mask_ver = g->floor_ver;
+    const Move *w = g->best_n && g->nmoves == g->best_n ? &g->moves[0] : NULL;
+    int R = g->rack_left, A = g->anchor_pos;
+    g->has_floor = g->has_ext || w;
+    g->floor_eq = g->has_ext ? g->ext_floor : -INFINITY;
+    if (w && w->equity > g->floor_eq)
+        g->floor_eq = w->equity;
+    for (int fi = 0; fi < g->nf; fi++) {
+        int ws = g->run_left ? g->left_limit + 1 : g->f0 + fi; /* first square of the main word */
+        int row = g->dir ? ws : g->line, col = g->dir ? g->line : ws;
+        int order = 0; /* the group's position against the floor's: -1 before, 1 after */
+        if (w)
+            order = row != w->row ? (row > w->row ? 1 : -1)
+                    : col != w->col ? (col > w->col ? 1 : -1)
+                    : g->dir != w->down ? (g->dir > w->down ? 1 : -1) : 0;
+        uint32_t m = 0, tie = 0;
+        for (int k = 1; k <= R && (g->fsel < 0 || fi == g->fsel); k++) {
+            int64_t s = WB(g, fi, k);
+            if (s == NO_PLAY)
+                continue;
+            double e = (double)s + g->lmax[R - k];
+            if (g->has_ext && e < g->ext_floor)
+                continue;
+            if (w && e < w->equity)
+                continue;
+            if (w && e <= w->equity && s <= w->score) { /* at best equal equity and score */
+                if (s < w->score || order > 0)
+                    continue;
+                if (!order)
+                    tie |= 1u << k; /* the tiles decide */
+            }
+            m |= 1u << k;
+        }
+        g->alive_r[fi] = m & g->kmask;
+        g->tie_only[fi] = tie;
+    }
+    g->wcap = g->turn - g->f0 + 1;
+    for (int pos = g->left_limit + 1; pos <= g->turn; pos++) {
+        uint32_t acc = 0;
+        for (int w = 1; w <= g->wcap; w++) {
+            int f = pos - w + 1; /* first squares f..pos: the walk reaches no further left */
+            if (g->run_left)
+                acc = g->alive_r[0];
+            else if (f >= g->f0 && f <= A && f - g->f0 < g->nf)
+                acc |= g->alive_r[f - g->f0];
+            g->alive_l[pos][w] = acc;
+        }
+    }
+}
+
+/* Whether no play through the square at pos (empty: a tile goes there) from GADDAG node
+ * can rank: every live group needs more tiles than the walk can still place (the rack's
+ * size, and the most letters any word continuing from node has left), or, going left,
+ * a first square further left than the words from node reach. */
+static inline int branch_dead(Gen *g, int pos, uint32_t node, int left, int placed, int empty, uint32_t leave)
+{
+    if (g->mask_ver != g->floor_ver)
+        update_masks(g);
+    uint32_t m;
+    if (!left) {
+        m = g->alive_r[g->cur_fi];
+    } else if (g->run_left || !g->depth) {
+        m = g->alive_l[pos][g->wcap];
+    } else {
+        int w = g->depth[node] >> 4; /* letters left from pos at most: first square > pos - w */
+        if (w == DEPTH_MAX)
+            w = g->wcap;
+        m = g->alive_l[pos][w < g->wcap ? w : g->wcap];
+    }
+    m &= ~((1u << (placed + empty)) - 1u); /* a play from here places more than `placed` tiles */
+    if (!m)
+        return 1;
+    if (!left && !(m & ~g->tie_only[g->cur_fi])) {
+        /* at best a tie with the floor up to the tiles, and the tiles so far are known:
+         * once they sort after the floor's, so does every play from here */
+        const Move *w = &g->moves[0];
+        int len = pos - g->start;
+        int c = memcmp(g->word + g->start, w->tiles, (size_t)(len < w->len ? len : w->len));
+        if (c > 0 || (c == 0 && len >= w->len))
+            return 1;
+    }
+    int need = __builtin_ctz(m) - placed;
+    if (need > 1 && g->depth && (g->depth[node] & 15) < need) /* need <= R <= 15 = DEPTH_MAX */
+        return 1;
+    if (g->ana && g->blanks0 && !g->rack[0] && m == 1u << g->rack_left) {
+        /* only plays putting down the whole rack are left, and the blanks are down: the
+         * word's letters are all known, up to the first square when going left */
+        uint64_t h = g->hnat + g->bhash;
+        int R = g->rack_left, found = 0;
+        if (!left) {
+            found = g->thr_n[g->cur_fi] >= 0 &&
+                    anagram_exists(g, R + g->thr_n[g->cur_fi], h + g->thr_hash[g->cur_fi], 0);
+        } else {
+            for (int fi = 0; fi < g->nf && !found; fi++)
+                if ((g->alive_r[fi] >> R) & 1 && g->thr_n[fi] >= 0 && (g->run_left || g->f0 + fi <= pos))
+                    found = anagram_exists(g, R + g->thr_n[fi], h + g->thr_hash[fi], 0);
+        }
+        if (!found)
+            return 1;
+    }
+    if (g->maxsub && g->has_floor) {
+        /* the tiles kept come from what is left on the rack now: once a good tile (a
+         * blank) is down, the leave is worth less than the best of the whole rack */
+        const int64_t *wb = left ? g->pm[pos] : &WB(g, g->cur_fi, 0);
+        const double *ms = g->maxsub + (size_t)leave * (size_t)(g->rack_left + 1) + g->rack_left;
+        while (m) {
+            int k = __builtin_ctz(m);
+            m &= m - 1;
+            if ((double)wb[k] + ms[-k] >= g->floor_eq)
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
 }
 
 /* -- the GADDAG walk ------------------------------------------------------------- */
@@ -207,12 +495,17 @@ static void record(Gen *g, int start, int end, int score)
  * letter premiums applied), mult (word multiplier), cross (points of the cross words
  * of the tiles placed), placed (tiles placed), leave (index of the tiles kept) and
  * have (bit t set while the rack holds letter t).
+ *
+ * Each step exists twice, without and with pruning (prune a constant: the compiler
+ * drops the tests from the first, so listing every play costs nothing more).
  */
 #define WALK_ARGS int main, int mult, int cross, int placed, uint32_t leave, uint64_t have
 #define WALK_PASS main, mult, cross, placed, leave, have
 
 static void gen_left(Gen *g, int pos, uint32_t node, WALK_ARGS);
 static void gen_right(Gen *g, int pos, uint32_t node, WALK_ARGS);
+static void gen_left_p(Gen *g, int pos, uint32_t node, WALK_ARGS);
+static void gen_right_p(Gen *g, int pos, uint32_t node, WALK_ARGS);
 
 static inline void store(Gen *g, int start, int end, int main, int mult, int cross, int placed, uint32_t leave)
 {
@@ -223,47 +516,74 @@ static inline void store(Gen *g, int start, int end, int main, int mult, int cro
     record(g, start, end, main * mult + cross);
 }
 
-/* After the tile at pos, read through arc a going left: record, go on left, turn right. */
-static inline __attribute__((always_inline)) void after_left(Gen *g, int pos, uint32_t a, WALK_ARGS)
+/* After the tile at pos, read through arc a going left: record, go on left, turn right
+ * (only once the anchor's tile is down: the walk may start on the tiles after it).
+ * With pruning, only plays of a number of tiles in g->kmask are recorded (the others
+ * belong to another walk of the same anchor). */
+static inline __attribute__((always_inline)) void after_left(Gen *g, int pos, uint32_t a, int prune, WALK_ARGS)
 {
     uint32_t child = a & CHILD_MASK;
-    int left_empty = pos == 0 || !g->lc[pos - 1];
-    if ((a & ACC_BIT) && left_empty && g->anchor_right_ok)
-        store(g, pos, g->anchor_pos, main, mult, cross, placed, leave);
+    int left_empty = pos <= g->walk_anchor && (pos == 0 || !g->lc[pos - 1]);
+    if ((a & ACC_BIT) && left_empty && (!prune || ((g->kmask >> placed) & 1 && g->turn >= g->anchor_pos)))
+        store(g, pos, g->turn, main, mult, cross, placed, leave);
     if (!child || child >= g->nk)
         return;
-    if (pos - 1 > g->left_limit)
-        gen_left(g, pos - 1, child, WALK_PASS);
-    if (left_empty && g->anchor_pos + 1 < g->n) {
+    if (pos - 1 > g->left_limit) {
+        if (prune)
+            gen_left_p(g, pos - 1, child, WALK_PASS);
+        else
+            gen_left(g, pos - 1, child, WALK_PASS);
+    }
+    if (left_empty && g->turn + 1 < g->n) {
         uint32_t s = g->kwg[child];
         if ((s >> 24) == 0) {
             uint32_t sc = s & CHILD_MASK;
             if (sc && sc < g->nk) {
                 g->start = pos;
-                gen_right(g, g->anchor_pos + 1, sc, WALK_PASS);
+                if (prune) {
+                    g->cur_fi = g->run_left ? 0 : pos - g->f0;
+                    gen_right_p(g, g->turn + 1, sc, WALK_PASS);
+                } else {
+                    gen_right(g, g->turn + 1, sc, WALK_PASS);
+                }
             }
         }
     }
 }
 
 /* After the tile at pos, read through arc a going right: record, go on right. */
-static inline __attribute__((always_inline)) void after_right(Gen *g, int pos, uint32_t a, WALK_ARGS)
+static inline __attribute__((always_inline)) void after_right(Gen *g, int pos, uint32_t a, int prune, WALK_ARGS)
 {
     uint32_t child = a & CHILD_MASK;
     int right_empty = pos == g->n - 1 || !g->lc[pos + 1];
-    if ((a & ACC_BIT) && right_empty)
+    if ((a & ACC_BIT) && right_empty && (!prune || ((g->kmask >> placed) & 1 && pos >= g->anchor_pos)))
         store(g, g->start, pos, main, mult, cross, placed, leave);
-    if (child && child < g->nk && pos + 1 < g->n)
-        gen_right(g, pos + 1, child, WALK_PASS);
+    if (child && child < g->nk && pos + 1 < g->n) {
+        if (prune)
+            gen_right_p(g, pos + 1, child, WALK_PASS);
+        else
+            gen_right(g, pos + 1, child, WALK_PASS);
+    }
 }
 
+#define AFTER(pos_, a_, ...)                                                                                           \
+    do {                                                                                                               \
+        if (left)                                                                                                      \
+            after_left(g, pos_, a_, prune, __VA_ARGS__);                                                               \
+        else                                                                                                           \
+            after_right(g, pos_, a_, prune, __VA_ARGS__);                                                              \
+    } while (0)
+
 /* The tile at pos from node: the one on the board, or each one the rack allows. */
-static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32_t node, int left, WALK_ARGS)
+static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32_t node, int left, int prune,
+                                                         WALK_ARGS)
 {
     const uint32_t *kwg = g->kwg;
     uint32_t nk = g->nk;
     uint8_t c = g->lc[pos];
     if (g->oom)
+        return;
+    if (prune && branch_dead(g, pos, node, left, placed, !c, leave))
         return;
     if (c) {
         uint32_t want = c & LETTER_MASK;
@@ -273,10 +593,7 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
             if (t == want) {
                 int v = g->values[c];
                 g->word[pos] = 0;
-                if (left)
-                    after_left(g, pos, a, main + v, mult, cross, placed, leave, have);
-                else
-                    after_right(g, pos, a, main + v, mult, cross, placed, leave, have);
+                AFTER(pos, a, main + v, mult, cross, placed, leave, have);
                 return;
             }
             if (t > want || (a & END_BIT))
@@ -302,20 +619,18 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
                 int x = xs >= 0 ? cross + (xs + v) * wm : cross;
                 uint64_t h = --g->rack[t] ? have : have & ~((uint64_t)1 << t);
                 g->word[pos] = (uint8_t)t;
-                if (left)
-                    after_left(g, pos, a, main + v, mult * wm, x, placed + 1, leave - g->radix[t], h);
-                else
-                    after_right(g, pos, a, main + v, mult * wm, x, placed + 1, leave - g->radix[t], h);
+                AFTER(pos, a, main + v, mult * wm, x, placed + 1, leave - g->radix[t], h);
                 g->rack[t]++;
             }
             if (blanks) {
                 int x = xs >= 0 ? cross + xs * wm : cross;
                 g->rack[0]--;
                 g->word[pos] = (uint8_t)(t | BLANK_FLAG);
-                if (left)
-                    after_left(g, pos, a, main, mult * wm, x, placed + 1, leave - g->radix[0], have);
-                else
-                    after_right(g, pos, a, main, mult * wm, x, placed + 1, leave - g->radix[0], have);
+                if (prune)
+                    g->bhash += letter_hash[t];
+                AFTER(pos, a, main, mult * wm, x, placed + 1, leave - g->radix[0], have);
+                if (prune)
+                    g->bhash -= letter_hash[t];
                 g->rack[0]++;
             }
         }
@@ -326,12 +641,35 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
 
 static void gen_left(Gen *g, int pos, uint32_t node, WALK_ARGS)
 {
-    gen_at(g, pos, node, 1, WALK_PASS);
+    gen_at(g, pos, node, 1, 0, WALK_PASS);
 }
 
 static void gen_right(Gen *g, int pos, uint32_t node, WALK_ARGS)
 {
-    gen_at(g, pos, node, 0, WALK_PASS);
+    gen_at(g, pos, node, 0, 0, WALK_PASS);
+}
+
+static void gen_left_p(Gen *g, int pos, uint32_t node, WALK_ARGS)
+{
+    gen_at(g, pos, node, 1, 1, WALK_PASS);
+}
+
+static void gen_right_p(Gen *g, int pos, uint32_t node, WALK_ARGS)
+{
+    gen_at(g, pos, node, 0, 1, WALK_PASS);
+}
+
+/* Where the walk of the current anchor starts. With tiles just after the anchor, every
+ * play of it holds them: the walk starts on the last of them and reads them (the GADDAG
+ * path of a word starts anywhere in it) before it puts a tile on the anchor, so that a
+ * letter no word puts before those tiles is never tried, nor any left part after it. */
+static inline void set_turn(Gen *g)
+{
+    int t = g->walk_anchor;
+    while (t + 1 < g->n && g->lc[t + 1])
+        t++;
+    g->turn = t;
+    g->start = t;
 }
 
 /* -- cross-checks ---------------------------------------------------------------- */
@@ -477,8 +815,378 @@ static void prepare(Gen *g, const uint8_t *cells, const uint8_t *lmult, const ui
         g->anchor[1][start_c * MAXN + start_r] = 1;
     }
     g->min_tiles = empty ? g->min_tiles : 1;
+    g->empty_board = empty;
     if (!empty)
         g->dirs = 2;
+}
+
+/* -- pruning: bounds and the best-first walk -------------------------------------- */
+
+/* Highest value of a letter of the rack in mask (0 when only a blank fits there). */
+static inline int max_value(const Gen *g, uint64_t mask, uint64_t have)
+{
+    uint64_t m = mask & have;
+    int best = 0;
+    while (m) {
+        int t = __builtin_ctzll(m);
+        m &= m - 1;
+        if (g->values[t] > best)
+            best = g->values[t];
+    }
+    return best;
+}
+
+/*
+ * Fill g->wb, g->kbound (the best equity bound of its plays of k tiles) and g->thr_* for
+ * the anchor (line pointers, anchor_pos, left_limit and single_skip set); set bit k of
+ * *any when it may have plays of k tiles.
+ *
+ * A play whose first tile goes on square f and which places k tiles covers the first k
+ * empty squares from f (and must reach the anchor). With W the product of their word
+ * multipliers, B the points of the board tiles of its main word, X the points of the
+ * board tiles of its cross words times their word multipliers, and v_j the value of
+ * the tile put on square j, its score is
+ *     W * B + X + sum_j v_j * lm_j * (W + [cross word at j] * wm_j)   (+ the bingo bonus)
+ *   = W * B + X + W * sum_j v_j + sum_j d_j * v_j,
+ * with d_j = (lm_j - 1) * W + lm_j * [cross word at j] * wm_j >= 0, nonzero only on
+ * premium or hooked squares. sum_j v_j is at most the k highest values of the rack, and
+ * sum_j d_j * v_j at most both the d_j sorted against the highest values (rearrangement
+ * inequality) and the sum of d_j times the highest value a rack letter allowed on j has.
+ * The first k empty squares from f fix the squares, so the bound is exact enough to
+ * tell a bingo lane from a dead end; a square no rack tile fits closes every larger k.
+ */
+static void anchor_bounds(Gen *g, uint64_t have, int *any)
+{
+    const uint8_t *lc = g->lc;
+    int n = g->n, A = g->anchor_pos, R = g->rack_left;
+    int run = A > 0 && lc[A - 1]; /* tiles just left of the anchor: the play starts with them */
+    int f0 = run ? A : g->left_limit + 1;
+    if (!run && f0 < A - R + 1)
+        f0 = A - R + 1;
+    g->f0 = f0;
+    g->nf = A - f0 + 1;
+    g->run_left = run;
+    int64_t left_points = 0;
+    uint64_t left_hash = 0; /* letters of the board's tiles in the play's main word, and how many */
+    int left_count = 0;
+    for (int p = A - 1; run && p >= 0 && lc[p]; p--) {
+        left_points += g->values[lc[p]];
+        left_hash += letter_hash[lc[p] & LETTER_MASK];
+        left_count++;
+    }
+    *any = 0;
+    for (int k = 0; k <= R; k++)
+        g->kbound[k] = -INFINITY;
+    for (int f = f0; f <= A; f++) {
+        int64_t *wb = &WB(g, f - f0, 0);
+        for (int k = 0; k <= R; k++)
+            wb[k] = NO_PLAY;
+        g->thr_n[f - f0] = -1;
+        int64_t W = 1, B = left_points, X = 0;
+        uint64_t bh = left_hash;
+        int bn = left_count;
+        int ns = 0, slm[PRUNE_MAX_RACK], sxw[PRUNE_MAX_RACK], smv[PRUNE_MAX_RACK];
+        int p = f;
+        for (int k = 1; k <= R; k++) {
+            while (p < n && lc[p]) {
+                bh += letter_hash[lc[p] & LETTER_MASK];
+                bn++;
+                B += g->values[lc[p++]];
+            }
+            if (p >= n || !(g->lx[p] & g->avail))
+                break;
+            int lm = g->llm[p], wm = g->lwm[p], xs = g->lxs[p];
+            W *= wm;
+            if (lm > 1 || xs >= 0) {
+                slm[ns] = lm;
+                sxw[ns] = xs >= 0 ? wm : 0;
+                smv[ns] = xs >= 0 ? max_value(g, g->lx[p], have) : g->vmax;
+                ns++;
+                if (xs >= 0)
+                    X += (int64_t)xs * wm;
+            }
+            p++;
+            if (p <= A || k < g->min_tiles || (k == 1 && g->single_skip))
+                continue;
+            int64_t bk = B;
+            uint64_t bhk = bh;
+            int bnk = bn;
+            for (int q = p; q < n && lc[q]; q++) {
+                bk += g->values[lc[q]];
+                bhk += letter_hash[lc[q] & LETTER_MASK];
+                bnk++;
+            }
+            if (k == R) {
+                g->thr_hash[f - f0] = bhk;
+                g->thr_n[f - f0] = bnk;
+                if (g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
+                    continue; /* every tile down: no word has these letters */
+            }
+            int64_t d[PRUNE_MAX_RACK], capped = 0, paired = 0;
+            for (int j = 0; j < ns; j++) {
+                int64_t dj = (int64_t)(slm[j] - 1) * W + (int64_t)slm[j] * sxw[j];
+                capped += dj * smv[j];
+                int i = j;
+                for (; i > 0 && d[i - 1] < dj; i--)
+                    d[i] = d[i - 1];
+                d[i] = dj;
+            }
+            for (int j = 0; j < ns; j++)
+                paired += d[j] * g->vals_desc[j];
+            int64_t s = W * (bk + g->top[k]) + X + (paired < capped ? paired : capped);
+            if (k >= g->bingo_tiles)
+                s += g->bingo_bonus;
+            wb[k] = s;
+            *any |= 1 << k;
+            double e = (double)s + g->lmax[R - k];
+            if (e > g->kbound[k])
+                g->kbound[k] = e;
+        }
+    }
+}
+
+static int anchor_cmp(const void *x, const void *y)
+{
+    const Anchor *a = (const Anchor *)x, *b = (const Anchor *)y;
+    if (a->bound != b->bound)
+        return a->bound > b->bound ? -1 : 1;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+static void set_line(Gen *g, int dir, int line)
+{
+    int base = line * MAXN;
+    g->dir = dir;
+    g->line = line;
+    g->lc = g->cell[dir] + base;
+    g->lx = g->xcheck[dir] + base;
+    g->lxs = g->xscore[dir] + base;
+    g->llm = g->lm[dir] + base;
+    g->lwm = g->wm[dir] + base;
+}
+
+/* Best mode with pruning: bound every anchor, walk them best bound first, stop at the
+ * first whose bound is below the floor (every later one is too). The order the plays
+ * are found in does not matter: move_cmp is a total order, so the heap ends up with the
+ * same N plays whatever the order. */
+static void run_best(Gen *g, uint32_t root, uint64_t have)
+{
+    int n = g->n, R = g->rack_left;
+    size_t nanch = 0;
+    for (int dir = 0; dir < g->dirs; dir++)
+        for (int i = 0; i < n * MAXN; i++)
+            nanch += g->anchor[dir][i];
+    if (!nanch)
+        return;
+    /* per anchor: its items (plain and empty-board walks: at most 2 * R), its bounds */
+    Anchor *list = (Anchor *)malloc(sizeof(Anchor) * 2 * (size_t)R * nanch);
+    int64_t *wbs = (int64_t *)malloc(sizeof(int64_t) * nanch * (size_t)R * (size_t)(R + 1));
+    uint64_t *ths = (uint64_t *)malloc(sizeof(uint64_t) * nanch * (size_t)R);
+    int *tns = (int *)malloc(sizeof(int) * nanch * (size_t)R);
+    /* the numbers of tiles that make a bingo, walked apart (none: one walk for all) */
+    uint32_t bingo = g->bingo_tiles >= 1 && g->bingo_tiles <= R ? ~((1u << g->bingo_tiles) - 1u) : 0;
+    if (!list || !wbs || !ths || !tns) {
+        free(list);
+        free(wbs);
+        free(ths);
+        free(tns);
+        g->oom = 1;
+        return;
+    }
+    g->wstride = R + 1;
+    size_t na = 0, slot = 0;
+    for (int dir = 0; dir < g->dirs; dir++) {
+        for (int line = 0; line < n; line++) {
+            set_line(g, dir, line);
+            const uint8_t *anc = g->anchor[dir] + line * MAXN;
+            int prev = -1;
+            for (int pos = 0; pos < n; pos++) {
+                if (!anc[pos])
+                    continue;
+                g->anchor_pos = pos;
+                g->left_limit = prev;
+                g->single_skip = dir == 1 && g->lxs[pos] >= 0;
+                g->wb = wbs + slot * (size_t)R * (size_t)(R + 1);
+                g->thr_hash = ths + slot * (size_t)R;
+                g->thr_n = tns + slot * (size_t)R;
+                int any;
+                anchor_bounds(g, have, &any);
+                /* On an empty board the plays of the start square are walked by first
+                 * square: a walk from its first square reads each play in order of its
+                 * tiles, which lets ties with the floor be cut by the tiles (openings
+                 * tie a lot); there is no cross-check a GADDAG walk would gain by. */
+                int nfirst = g->empty_board ? g->nf : 1;
+                for (int fi = 0; fi < nfirst; fi++) {
+                    for (int part = 0; part < 2; part++) {
+                        uint32_t km = (uint32_t)any & (part ? ~bingo : bingo);
+                        double b = -INFINITY;
+                        uint32_t kk = 0;
+                        for (int k = 1; k <= g->rack_left; k++) {
+                            if (!((km >> k) & 1))
+                                continue;
+                            double e = g->kbound[k];
+                            if (g->empty_board) {
+                                if (WB(g, fi, k) == NO_PLAY)
+                                    continue;
+                                e = (double)WB(g, fi, k) + g->lmax[g->rack_left - k];
+                            }
+                            kk |= 1u << k;
+                            if (e > b)
+                                b = e;
+                        }
+                        if (!kk)
+                            continue;
+                        Anchor *a = &list[na];
+                        a->bound = b;
+                        a->kmask = kk;
+                        a->order = (uint16_t)na;
+                        a->dir = (uint8_t)dir;
+                        a->line = (uint8_t)line;
+                        a->pos = (uint8_t)pos;
+                        a->left_limit = (int8_t)prev;
+                        a->first = (int8_t)(g->empty_board ? g->f0 + fi : -1);
+                        a->single_skip = (uint8_t)g->single_skip;
+                        a->slot = (uint16_t)slot;
+                        a->f0 = (int8_t)g->f0;
+                        a->nf = (int8_t)g->nf;
+                        a->run_left = (int8_t)g->run_left;
+                        na++;
+                    }
+                }
+                slot++;
+                prev = pos;
+            }
+        }
+    }
+    qsort(list, na, sizeof(Anchor), anchor_cmp);
+    for (size_t i = 0; i < na && !g->oom; i++) {
+        const Anchor *a = &list[i];
+        if (g->has_ext && a->bound < g->ext_floor)
+            break;
+        if (g->nmoves == g->best_n && a->bound < g->moves[0].equity)
+            break;
+        set_line(g, a->dir, a->line);
+        g->anchor_pos = a->pos;
+        g->left_limit = a->left_limit;
+        g->single_skip = a->single_skip;
+        g->wb = wbs + (size_t)a->slot * (size_t)R * (size_t)(R + 1);
+        g->thr_hash = ths + (size_t)a->slot * (size_t)R;
+        g->thr_n = tns + (size_t)a->slot * (size_t)R;
+        g->f0 = a->f0;
+        g->nf = a->nf;
+        g->run_left = a->run_left;
+        g->fsel = -1;
+        g->walk_anchor = a->pos;
+        if (a->first >= 0) { /* a walk from the first square: nothing left of it */
+            g->fsel = a->first - g->f0;
+            g->walk_anchor = a->first;
+            g->left_limit = a->first - 1;
+        }
+        set_turn(g);
+        if (g->maxsub) {
+            for (int pos = g->left_limit + 1; pos <= g->turn; pos++)
+                for (int k = 0; k <= g->rack_left; k++) {
+                    int64_t b = NO_PLAY;
+                    if (g->run_left)
+                        b = WB(g, 0, k);
+                    else
+                        for (int f = g->f0; f <= pos && f <= a->pos; f++)
+                            if (WB(g, f - g->f0, k) > b)
+                                b = WB(g, f - g->f0, k);
+                    g->pm[pos][k] = b;
+                }
+        }
+        g->kmask = a->kmask;
+        update_masks(g);
+        if (!g->alive_l[g->turn][g->wcap])
+            continue;
+        gen_left_p(g, g->turn, root, 0, 1, 0, 0, g->full_leave, have);
+    }
+    free(list);
+    free(wbs);
+    free(ths);
+    free(tns);
+}
+
+/* Per-call data of the bounds: the rack's values, the best leave of each size. */
+static int prune_setup(Gen *g, const uint8_t *full, uint32_t nleaves)
+{
+    int R = g->rack_left, nv = 0;
+    if (R < 1 || R > PRUNE_MAX_RACK)
+        return 0;
+    g->vmax = 0;
+    for (int c = 0; c < 64; c++)
+        for (int k = 0; k < full[c]; k++) {
+            int v = c ? g->values[c] : 0;
+            int i = nv++;
+            for (; i > 0 && g->vals_desc[i - 1] < v; i--)
+                g->vals_desc[i] = g->vals_desc[i - 1];
+            g->vals_desc[i] = v;
+            if (c && v > g->vmax)
+                g->vmax = v;
+        }
+    g->top[0] = 0;
+    for (int k = 1; k <= R; k++)
+        g->top[k] = g->top[k - 1] + g->vals_desc[k - 1];
+    for (int m = 0; m <= R; m++)
+        g->lmax[m] = g->leave_values ? -INFINITY : 0.0;
+    if (g->leave_values) {
+        /* the sub-racks in index order: an odometer over the codes on the rack, the
+         * lowest code turning fastest (its radix is 1) */
+        int codes[PRUNE_MAX_RACK], nc = 0, digit[PRUNE_MAX_RACK] = {0}, size = 0;
+        for (int c = 0; c < 64; c++)
+            if (full[c])
+                codes[nc++] = c;
+        size_t stride = (size_t)R + 1;
+        double *ms = NULL;
+        if ((size_t)nleaves * stride <= (1u << 16))
+            ms = (double *)malloc((size_t)nleaves * stride * sizeof(double));
+        for (uint32_t idx = 0; idx < nleaves; idx++) {
+            double v = g->leave_values[idx];
+            if (v != v) {
+                free(ms);
+                return 0; /* NaN: no order to prune by */
+            }
+            if (v > g->lmax[size])
+                g->lmax[size] = v;
+            if (ms) {
+                /* ms[idx][m]: the leave itself when of size m, or the best of the
+                 * sub-racks with one tile fewer (every smaller one is inside one) */
+                double *row = ms + idx * stride;
+                for (int m = 0; m <= R; m++)
+                    row[m] = m == size ? v : -INFINITY;
+                for (int j = 0; j < nc; j++) {
+                    if (!digit[j])
+                        continue;
+                    const double *sub = ms + (idx - g->radix[codes[j]]) * stride;
+                    for (int m = 0; m < size; m++)
+                        if (sub[m] > row[m])
+                            row[m] = sub[m];
+                }
+            }
+            for (int j = 0; j < nc; j++) { /* next index */
+                if (digit[j] < full[codes[j]]) {
+                    digit[j]++;
+                    size++;
+                    break;
+                }
+                size -= digit[j];
+                digit[j] = 0;
+            }
+        }
+        g->maxsub = ms;
+    }
+    g->hnat = 0;
+    for (int t = 1; t < 64; t++)
+        g->hnat += (uint64_t)full[t] * letter_hash[t];
+    g->blanks0 = full[0];
+    g->avail = 0;
+    for (int t = 1; t < 64; t++)
+        if (full[t])
+            g->avail |= (uint64_t)1 << t;
+    if (full[0])
+        g->avail = ALL_LETTERS;
+    return 1;
 }
 
 static void run(Gen *g)
@@ -491,6 +1199,10 @@ static void run(Gen *g)
             have |= (uint64_t)1 << t;
     if (!root || !g->rack_left)
         return;
+    if (g->prune) {
+        run_best(g, root, have);
+        return;
+    }
     for (int dir = 0; dir < g->dirs; dir++) {
         g->dir = dir;
         for (int line = 0; line < n; line++) {
@@ -506,12 +1218,11 @@ static void run(Gen *g)
             for (int pos = 0; pos < n; pos++) {
                 if (!anc[pos])
                     continue;
-                g->anchor_pos = pos;
+                g->anchor_pos = g->walk_anchor = pos;
                 g->left_limit = prev;
-                g->anchor_right_ok = pos == n - 1 || !g->lc[pos + 1];
                 g->single_skip = dir == 1 && g->lxs[pos] >= 0;
-                g->start = pos;
-                gen_left(g, pos, root, 0, 1, 0, 0, g->full_leave, have);
+                set_turn(g);
+                gen_left(g, g->turn, root, 0, 1, 0, 0, g->full_leave, have);
                 prev = pos;
             }
         }
@@ -727,7 +1438,7 @@ done:
 /*
  * generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles,
  *          bingo_bonus, first_min, start_row, start_col, first_dirs, mode, best_n,
- *          leave_values)
+ *          leave_values, depths, anagrams, floor)
  *
  * kwg: buffer of uint32 arcs; cells, letter_mult, word_mult: size*size bytes; values:
  * 128 bytes (points of each board code); rack: 64 bytes of counts (index 0 blanks);
@@ -735,22 +1446,30 @@ done:
  * empty board (when down plays are their mirror images), else 2; mode 0 count (returns int), 1 every placement,
  * 2 the best best_n (lists of Candidate, best first); leave_values: None or a buffer of
  * doubles indexed by the mixed-radix leave index (radix of code c: product of
- * count[d] + 1 over the codes d < c present on the rack).
+ * count[d] + 1 over the codes d < c present on the rack); depths: None or what
+ * depths(kwg) returns, anagrams: None or what anagrams(kwg) returns (both let best mode
+ * prune more); floor (best mode): NaN, or an equity
+ * the caller has other moves at (its N-th best exchange or pass): plays of lower equity
+ * may be left out.
  */
 static PyObject *k_generate(PyObject *self, PyObject *args)
 {
     Py_buffer kwg, cells, lmult, wmult, values, rack, leaves;
     int size, bingo_tiles, bingo_bonus, first_min, start_r, start_c, first_dirs, mode;
     Py_ssize_t best_n;
-    PyObject *leave_obj;
+    PyObject *leave_obj, *depth_obj, *ana_obj;
+    double floor;
+    Py_buffer depths, anas;
+    int have_depths = 0, have_anas = 0;
     PyObject *result = NULL;
     Gen *g = NULL;
     int have_leaves = 0;
     memset(&leaves, 0, sizeof leaves);
-    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinO:generate", &kwg, &cells, &size, &lmult, &wmult, &values,
+    memset(&depths, 0, sizeof depths);
+    memset(&anas, 0, sizeof anas);
+    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd:generate", &kwg, &cells, &size, &lmult, &wmult, &values,
                           &rack, &bingo_tiles, &bingo_bonus, &first_min, &start_r, &start_c, &first_dirs, &mode,
-                          &best_n,
-                          &leave_obj))
+                          &best_n, &leave_obj, &depth_obj, &ana_obj, &floor))
         return NULL;
     if (size < 1 || size > MAXN) {
         PyErr_Format(PyExc_ValueError, "board side %d is not in 1..%d", size, MAXN);
@@ -802,6 +1521,32 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         }
         g->leave_values = (const double *)leaves.buf;
     }
+    if (depth_obj != Py_None) {
+        if (PyObject_GetBuffer(depth_obj, &depths, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_depths = 1;
+        if ((size_t)depths.len != (size_t)g->nk) {
+            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
+            goto out;
+        }
+        g->depth = (const uint8_t *)depths.buf;
+    }
+    if (ana_obj != Py_None) {
+        if (PyObject_GetBuffer(ana_obj, &anas, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_anas = 1;
+        size_t slots = (size_t)anas.len / sizeof(uint64_t);
+        if (anas.len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
+            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
+            goto out;
+        }
+        const uint64_t *ab = (const uint64_t *)anas.buf;
+        g->alphabet = ab[0] & ~(uint64_t)1;
+        g->ana = ab + 1;
+        g->ana_mask = slots - 2;
+    }
+    g->has_ext = floor == floor;
+    g->ext_floor = floor;
     g->bingo_tiles = bingo_tiles;
     g->bingo_bonus = bingo_bonus;
     g->min_tiles = first_min;
@@ -812,6 +1557,8 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         result = PyList_New(0);
         goto out;
     }
+    if (mode == MODE_BEST)
+        g->prune = prune_setup(g, full, (uint32_t)nleaves);
     Py_BEGIN_ALLOW_THREADS
     prepare(g, (const uint8_t *)cells.buf, (const uint8_t *)lmult.buf, (const uint8_t *)wmult.buf, start_r, start_c);
     run(g);
@@ -827,10 +1574,15 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
 out:
     if (g) {
         free(g->moves);
+        free(g->maxsub);
         free(g);
     }
     if (have_leaves)
         PyBuffer_Release(&leaves);
+    if (have_depths)
+        PyBuffer_Release(&depths);
+    if (have_anas)
+        PyBuffer_Release(&anas);
     PyBuffer_Release(&kwg);
     PyBuffer_Release(&cells);
     PyBuffer_Release(&lmult);
@@ -840,11 +1592,366 @@ out:
     return result;
 }
 
+/* -- depths: the most letters left on the way to a word's end ------------------------ */
+
+#define DEPTH_UNKNOWN (-2)
+#define DEPTH_BUSY (-3)
+#define DEPTH_NONE (-1000) /* no word ends below */
+
+typedef struct {
+    uint32_t i, j;    /* the node's arcs from i, and the next to do (downwards) */
+    int left;         /* arcs still to do */
+    int after, lafter; /* the values of the arcs after j */
+} DepthFrame;
+
+/*
+ * memo[i] becomes, for the arcs from index i to the end of their node, the most letters
+ * (tiles other than the separator) on a path that starts with one of them and ends with
+ * an accepting arc (DEPTH_NONE when there is no such path), and lmemo[i] the most letters
+ * such a path has before its separator (or in all, without one). Depth-first with an explicit
+ * stack (a long chain in a malformed array cannot overflow the C stack); the arcs of a
+ * node are done last to first, so that a node sharing the tail of another's arcs finds
+ * them done. A cycle (not a valid kwg) counts as 255 letters, which keeps bounds safe.
+ */
+static int depth_fill(const uint32_t *kwg, uint32_t nk, int16_t *memo, int16_t *lmemo, uint32_t start)
+{
+    size_t cap = 64, sp = 0;
+    DepthFrame *st = (DepthFrame *)malloc(cap * sizeof(DepthFrame));
+    if (!st)
+        return -1;
+    uint32_t push = start;
+    for (;;) {
+        if (push != UINT32_MAX) {
+            if (sp == cap) {
+                DepthFrame *ns = (DepthFrame *)realloc(st, 2 * cap * sizeof(DepthFrame));
+                if (!ns) {
+                    free(st);
+                    return -1;
+                }
+                st = ns;
+                cap *= 2;
+            }
+            uint32_t e = push;
+            while (e + 1 < nk && !(kwg[e] & END_BIT))
+                e++;
+            for (uint32_t j = push; j <= e; j++)
+                if (memo[j] == DEPTH_UNKNOWN)
+                    memo[j] = DEPTH_BUSY;
+            st[sp].i = push;
+            st[sp].j = e;
+            st[sp].left = (int)(e - push + 1);
+            st[sp].after = st[sp].lafter = DEPTH_NONE;
+            sp++;
+            push = UINT32_MAX;
+        }
+        if (!sp)
+            break;
+        DepthFrame *f = &st[sp - 1];
+        if (!f->left) {
+            sp--;
+            continue;
+        }
+        uint32_t j = f->j;
+        if (memo[j] != DEPTH_BUSY) { /* done before (the tail of another node) */
+            f->after = memo[j];
+            f->lafter = lmemo[j];
+        } else {
+            uint32_t a = kwg[j], child = a & CHILD_MASK;
+            if (child && child < nk && memo[child] == DEPTH_UNKNOWN) {
+                push = child; /* do the child first, then come back to this arc */
+                continue;
+            }
+            int letters = (a >> 24) ? 1 : 0;
+            int best = (a & ACC_BIT) ? letters : DEPTH_NONE;
+            int lbest = best; /* a separator ends the letters before it */
+            if (child && child < nk) {
+                int busy = memo[child] == DEPTH_BUSY;
+                int below = busy ? 255 : memo[child];
+                int lbelow = busy ? 255 : lmemo[child];
+                if (below != DEPTH_NONE && letters + below > best)
+                    best = letters + below;
+                if (!letters && below != DEPTH_NONE && lbest < 0)
+                    lbest = 0;
+                if (letters && lbelow != DEPTH_NONE && 1 + lbelow > lbest)
+                    lbest = 1 + lbelow;
+            }
+            if (best > 255)
+                best = 255;
+            if (lbest > 255)
+                lbest = 255;
+            if (f->after > best)
+                best = f->after;
+            if (f->lafter > lbest)
+                lbest = f->lafter;
+            memo[j] = (int16_t)best;
+            lmemo[j] = (int16_t)lbest;
+            f->after = best;
+            f->lafter = lbest;
+        }
+        f->j--;
+        f->left--;
+    }
+    free(st);
+    return 0;
+}
+
+/* depths(kwg) -> bytes: for every arc index i, in the low 4 bits the most letters on a
+ * path from the arcs of index i onwards (to the end of their node) to a word's end, in
+ * the high 4 bits the most letters such a path has before the separator; 0 when no word
+ * ends below, DEPTH_MAX (15) for 15 or more. One byte an arc keeps the array small enough
+ * to stay in cache. generate() takes it to stop branches that cannot place enough tiles. */
+static PyObject *k_depths(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg;
+    if (!PyArg_ParseTuple(args, "y*:depths", &kwg))
+        return NULL;
+    PyObject *result = NULL;
+    if (kwg.len % 4 || kwg.len / 4 > 0xFFFFFFFFLL) {
+        PyErr_SetString(PyExc_ValueError, "bad kwg buffer");
+        goto out;
+    }
+    uint32_t nk = (uint32_t)(kwg.len / 4);
+    int16_t *memo = (int16_t *)malloc((nk ? 2 * (size_t)nk : 1) * sizeof(int16_t));
+    int16_t *lmemo = memo + nk;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)nk);
+    if (!memo || !result) {
+        free(memo);
+        Py_CLEAR(result);
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto out;
+    }
+    const uint32_t *arcs = (const uint32_t *)kwg.buf;
+    uint8_t *outp = (uint8_t *)PyBytes_AS_STRING(result);
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (uint32_t i = 0; i < nk; i++)
+        memo[i] = lmemo[i] = DEPTH_UNKNOWN;
+    for (uint32_t i = 0; i < nk && !failed; i++) {
+        if (memo[i] == DEPTH_UNKNOWN && depth_fill(arcs, nk, memo, lmemo, i) < 0)
+            failed = 1;
+        int d = memo[i], l = lmemo[i];
+        d = d < 0 ? 0 : d > DEPTH_MAX ? DEPTH_MAX : d;
+        l = l < 0 ? 0 : l > DEPTH_MAX ? DEPTH_MAX : l;
+        outp[i] = (uint8_t)(d | l << 4);
+    }
+    Py_END_ALLOW_THREADS
+    free(memo);
+    if (failed) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+    }
+out:
+    PyBuffer_Release(&kwg);
+    return result;
+}
+
+/* -- anagrams: the index of the words' letter multisets ------------------------------ */
+
+typedef struct {
+    uint32_t arc;
+    int len;
+    uint64_t h;
+} WordFrame;
+
+/* Visit every word of the DAWG: emit(table, mask, key) for each (table NULL: count).
+ * Returns the number of words, -1 when out of memory, -2 on a malformed array (a path
+ * longer than any word, or too many steps). */
+static long long dawg_words(const uint32_t *kwg, uint32_t nk, uint64_t *table, uint64_t mask, uint64_t *alphabet)
+{
+    if (nk < 1)
+        return 0;
+    uint32_t root = kwg[0] & CHILD_MASK;
+    if (!root || root >= nk)
+        return 0;
+    size_t cap = 256, sp = 0;
+    WordFrame *st = (WordFrame *)malloc(cap * sizeof(WordFrame));
+    if (!st)
+        return -1;
+    long long words = 0, steps = 0;
+    st[sp++] = (WordFrame){root, 0, 0};
+    while (sp) {
+        WordFrame f = st[--sp];
+        if (f.arc >= nk || f.len >= 64 || ++steps > (1LL << 28)) {
+            free(st);
+            return -2;
+        }
+        uint32_t a = kwg[f.arc];
+        uint32_t t = a >> 24;
+        uint64_t h = f.h + letter_hash[t & 63];
+        *alphabet |= (uint64_t)1 << (t & 63);
+        if (sp + 2 > cap) {
+            WordFrame *ns = (WordFrame *)realloc(st, 2 * cap * sizeof(WordFrame));
+            if (!ns) {
+                free(st);
+                return -1;
+            }
+            st = ns;
+            cap *= 2;
+        }
+        if (!(a & END_BIT))
+            st[sp++] = (WordFrame){f.arc + 1, f.len, f.h};
+        uint32_t child = a & CHILD_MASK;
+        if (child)
+            st[sp++] = (WordFrame){child, f.len + 1, h};
+        if (a & ACC_BIT) {
+            words++;
+            if (table) {
+                uint64_t key = ana_key(h, f.len + 1);
+                for (uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 20 & mask;; i = (i + 1) & mask) {
+                    if (table[i] == key)
+                        break;
+                    if (!table[i]) {
+                        table[i] = key;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    free(st);
+    return words;
+}
+
+/* anagrams(kwg) -> bytes: the letter multisets of the DAWG's words, for generate(): a
+ * uint64 of the letters used, then an open-addressing hash set of uint64 keys (0: empty
+ * slot), its size a power of two at least twice the number of words. */
+static PyObject *k_anagrams(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg;
+    if (!PyArg_ParseTuple(args, "y*:anagrams", &kwg))
+        return NULL;
+    PyObject *result = NULL;
+    if (kwg.len % 4 || kwg.len / 4 > 0xFFFFFFFFLL) {
+        PyErr_SetString(PyExc_ValueError, "bad kwg buffer");
+        goto out;
+    }
+    uint32_t nk = (uint32_t)(kwg.len / 4);
+    const uint32_t *arcs = (const uint32_t *)kwg.buf;
+    uint64_t alphabet = 0;
+    long long words;
+    Py_BEGIN_ALLOW_THREADS
+    words = dawg_words(arcs, nk, NULL, 0, &alphabet);
+    Py_END_ALLOW_THREADS
+    if (words < 0) {
+        if (words == -1)
+            PyErr_NoMemory();
+        else
+            PyErr_SetString(PyExc_ValueError, "malformed kwg");
+        goto out;
+    }
+    uint64_t slots = 1024;
+    while (slots < 2 * (uint64_t)words)
+        slots *= 2;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)((slots + 1) * sizeof(uint64_t)));
+    if (!result)
+        goto out;
+    uint64_t *buf = (uint64_t *)PyBytes_AS_STRING(result);
+    memset(buf, 0, (slots + 1) * sizeof(uint64_t));
+    Py_BEGIN_ALLOW_THREADS
+    words = dawg_words(arcs, nk, buf + 1, slots - 1, &alphabet);
+    Py_END_ALLOW_THREADS
+    buf[0] = alphabet & ~(uint64_t)1;
+out:
+    PyBuffer_Release(&kwg);
+    return result;
+}
+
+/* -- leave tables ------------------------------------------------------------------ */
+
+/*
+ * leave_table(counts, leaves) -> bytes: float(leaves(t)) for every sub-rack t of the rack
+ * with counts[c] tiles of code c (64 bytes, [0] blanks), as doubles in the index order
+ * generate() takes (mixed radix, the lowest code on the rack the least significant digit),
+ * t in rack order (letters by code, then blanks). What lexiko.movegen does in Python,
+ * without a Python tuple operation per sub-rack.
+ */
+static PyObject *k_leave_table(PyObject *self, PyObject *args)
+{
+    Py_buffer counts;
+    PyObject *fn, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*O:leave_table", &counts, &fn))
+        return NULL;
+    const uint8_t *full = (const uint8_t *)counts.buf;
+    int codes[64], nc = 0, digit[64], tiles = 0;
+    uint64_t nleaves = 1;
+    if (counts.len != 64) {
+        PyErr_SetString(PyExc_ValueError, "counts needs 64 bytes");
+        goto out;
+    }
+    for (int c = 0; c < 64; c++) {
+        if (!full[c])
+            continue;
+        codes[nc] = c;
+        digit[nc++] = 0;
+        tiles += full[c];
+        nleaves *= (uint64_t)full[c] + 1;
+        if (nleaves > MAX_LEAVES) {
+            PyErr_SetString(PyExc_ValueError, "rack too large");
+            goto out;
+        }
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(nleaves * sizeof(double)));
+    if (!result)
+        goto out;
+    double *vals = (double *)PyBytes_AS_STRING(result);
+    int first = nc && codes[0] == 0; /* the blanks: least significant digit, last in the tuple */
+    int size = 0;
+    for (uint64_t idx = 0; idx < nleaves; idx++) {
+        PyObject *t = PyTuple_New(size);
+        if (!t)
+            goto fail;
+        Py_ssize_t at = 0;
+        for (int j = first; j < nc; j++)
+            for (int k = 0; k < digit[j]; k++)
+                PyTuple_SET_ITEM(t, at++, PyLong_FromLong(codes[j])); /* small ints: cached */
+        for (int k = 0; first && k < digit[0]; k++)
+            PyTuple_SET_ITEM(t, at++, PyLong_FromLong(0));
+        PyObject *v = PyObject_CallOneArg(fn, t);
+        Py_DECREF(t);
+        if (!v)
+            goto fail;
+        if (PyFloat_CheckExact(v)) {
+            vals[idx] = PyFloat_AS_DOUBLE(v);
+            Py_DECREF(v);
+        } else { /* float(v), as Python would */
+            PyObject *f = PyObject_CallOneArg((PyObject *)&PyFloat_Type, v);
+            Py_DECREF(v);
+            if (!f)
+                goto fail;
+            vals[idx] = PyFloat_AsDouble(f);
+            Py_DECREF(f);
+        }
+        for (int j = 0; j < nc; j++) { /* next index */
+            if (digit[j] < full[codes[j]]) {
+                digit[j]++;
+                size++;
+                break;
+            }
+            size -= digit[j];
+            digit[j] = 0;
+        }
+    }
+    goto out;
+fail:
+    Py_CLEAR(result);
+out:
+    PyBuffer_Release(&counts);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"setup", k_setup, METH_VARARGS, "setup(Place, Candidate): the classes generate() builds."},
+    {"leave_table", k_leave_table, METH_VARARGS,
+     "leave_table(counts, leaves) -> bytes: float(leaves(t)) of every sub-rack t, as doubles (for generate)."},
+    {"anagrams", k_anagrams, METH_VARARGS,
+     "anagrams(kwg) -> bytes: a hash set of the words' letter multisets (for generate)."},
+    {"depths", k_depths, METH_VARARGS,
+     "depths(kwg) -> bytes: per arc index, the most letters left on a path to a word's end (for generate)."},
     {"generate", k_generate, METH_VARARGS,
      "generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles, bingo_bonus,\n"
-     "         first_min, start_row, start_col, first_dirs, mode, best_n, leave_values)\n\n"
+     "         first_min, start_row, start_col, first_dirs, mode, best_n, leave_values, depths, anagrams,\n"
+     "         floor)\n\n"
      "Mode 0: number of placements; 1: every placement; 2: the best best_n (Candidates,\n"
      "best first). See lexiko.movegen."},
     {NULL, NULL, 0, NULL},
@@ -856,10 +1963,11 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__kernel(void)
 {
+    init_letter_hash();
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 1) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 4) < 0) {
         Py_DECREF(m);
         return NULL;
     }

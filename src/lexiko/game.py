@@ -406,7 +406,8 @@ class Game:
         """
         if isinstance(action, str):
             action = self._parse_action(action)
-        saved = self._snapshot()
+        # only an exchange shuffles the bag: other actions leave the generator as it was
+        saved = self._snapshot(rng=not isinstance(action, (Place, Pass, Challenge, Accept)))
         try:
             event = self._apply(action, player, elapsed)
         except BaseException:
@@ -535,7 +536,7 @@ class Game:
             raise GameStateError("the game is over")
         if not 0 <= player < len(self.players):
             raise GameStateError(f"there is no player {player}")
-        saved = self._snapshot()
+        saved = self._snapshot(rng=False)
         if player == self._s.turn:
             self._charge_clock(player, None)  # the time spent on the turn the flag fell in
         self._s.lost_on_time = player
@@ -551,7 +552,7 @@ class Game:
             raise GameStateError(f"{self.players[player]} already has a time penalty")
         if points > 0:
             raise GameStateError("a time penalty takes points away: give a negative number")
-        saved = self._snapshot()
+        saved = self._snapshot(rng=False)
         s.penalized.add(player)
         ev = self._add(player, "time-penalty", points)
         self._undo.append(saved)
@@ -617,7 +618,7 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (for simulations); the copy's shuffles follow the same seed."""
         g = copy.copy(self)
-        g._s = self._snapshot()
+        g._s = self._snapshot(rng=False)
         g._undo = []
         g._rng = random.Random()
         g._rng.setstate(self._rng.getstate())
@@ -633,22 +634,30 @@ class Game:
             return Accept()
         return parse_move(text, self.tiles, self.board)
 
-    def _snapshot(self) -> _State:
+    def _snapshot(self, rng: bool = True) -> _State:
+        """A copy of the state to restore on failure or undo. ``rng``: also the random
+        generator's state, needed only around what may draw from it (an exchange's
+        shuffle); restoring a state saved without it leaves the generator alone, which is
+        right when the undone action did not use it (undo goes back in order, so every
+        later use has been undone already)."""
         s = self._s
-        snap = copy.copy(s)
+        snap = _State.__new__(_State)  # a shallow copy, without copy.copy's generic path
+        snap.__dict__.update(s.__dict__)
         snap.bag = list(s.bag)
         snap.racks = [list(r) for r in s.racks]
         snap.scores = list(s.scores)
         snap.history = list(s.history)
         snap.exchanges = list(s.exchanges)
-        snap.pending = copy.copy(s.pending)
+        if s.pending is not None:
+            snap.pending = _Pending.__new__(_Pending)
+            snap.pending.__dict__.update(s.pending.__dict__)
         snap.skip_next = set(s.skip_next)
         snap.phonies = list(s.phonies)
         snap.time_used = list(s.time_used)
         snap.out_of_time = set(s.out_of_time)
         snap.penalized = set(s.penalized)
         snap.scores_before_end = list(s.scores_before_end) if s.scores_before_end else None
-        snap.rng_state = self._rng.getstate()
+        snap.rng_state = self._rng.getstate() if rng else None
         return snap
 
     def _restore(self, state: _State) -> None:

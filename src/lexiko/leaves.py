@@ -132,6 +132,7 @@ class LeaveTable:
         self.offset = float(offset)
         self.meta: dict[str, str] = dict(meta or {})
         self._vowel = [False] + [_is_vowel(f) for f in tiles.letters]
+        self._terms: dict[tuple[int, int], tuple[float, ...]] = {}  # (code, copies): what fallback adds
         self._memo = _Memo(self, self._values)
         self.lookup: Callable[[Leave], float] = self._memo.__getitem__
         """``lookup(leave)``: the value of a leave in rack order (a bound dict method)."""
@@ -150,19 +151,32 @@ class LeaveTable:
         """The model's value of a leave, ignoring the stored values."""
         total = self.offset
         vowels = consonants = 0
-        tv = self.tile_values
-        for code, k in Counter(leave).items():
+        counts: dict[int, int] = {}  # by code, in order of first appearance (as Counter)
+        for code in leave:
+            counts[code] = counts.get(code, 0) + 1
+        vowel, terms = self._vowel, self._terms
+        for code, k in counts.items():
             if code:
-                if self._vowel[code]:
+                if vowel[code]:
                     vowels += k
                 else:
                     consonants += k
-            vs = tv.get(code)
-            if vs:
-                total += sum(vs[:k])
-                if k > len(vs):  # the last entry counts for every further copy
-                    total += (k - len(vs)) * vs[-1]
+            t = terms.get((code, k))
+            if t is None:
+                t = terms[code, k] = self._copy_terms(code, k)
+            for x in t:  # the same additions in the same order: the same float
+                total += x
         return total + self.balance.get((vowels, consonants), 0.0)
+
+    def _copy_terms(self, code: int, k: int) -> tuple[float, ...]:
+        """What :meth:`fallback` adds for ``k`` copies of ``code``: the sum of the first
+        ``k`` values, then, past the last, that one for every further copy."""
+        vs = self.tile_values.get(code)
+        if not vs:
+            return ()
+        if k > len(vs):
+            return (sum(vs[:k]), (k - len(vs)) * vs[-1])
+        return (sum(vs[:k]),)
 
     def __len__(self) -> int:
         return len(self._values)

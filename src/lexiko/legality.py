@@ -33,12 +33,13 @@ def check_placement(board: Board, move: Place, rules: Rules) -> Place:
     last_r, last_c, _ = squares[-1]
     if not (0 <= move.row < n and 0 <= move.col < n and last_r < n and last_c < n):
         raise IllegalMoveError(f"the play at {move.position} runs off the board")
+    cells = board.cells
     for r, c, code in squares:
-        if code and board.tile_at(r, c):
+        if code and cells[r * n + c]:
             raise IllegalMoveError(f"square {square_name(r, c)} is already occupied")
-        if not code and not board.tile_at(r, c):
+        if not code and not cells[r * n + c]:
             raise IllegalMoveError(f"square {square_name(r, c)} is empty: there is a gap in the word")
-    if board.is_empty:
+    if not any(cells):  # board.is_empty
         sr, sc = board.layout.start
         if move.tile_count < rules.first_play_min_tiles:
             raise IllegalMoveError(f"the first play must place at least {rules.first_play_min_tiles} tiles")
@@ -51,13 +52,18 @@ def check_placement(board: Board, move: Place, rules: Rules) -> Place:
 
 def _connected(board: Board, move: Place) -> bool:
     n = board.size
+    cells = board.cells
     for r, c, code in move.squares():
         if not code:
             return True
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < n and 0 <= cc < n and board.tile_at(rr, cc):
-                return True
+        i = r * n + c
+        if (
+            (r + 1 < n and cells[i + n])
+            or (r > 0 and cells[i - n])
+            or (c + 1 < n and cells[i + 1])
+            or (c > 0 and cells[i - 1])
+        ):
+            return True
     return False
 
 

@@ -46,7 +46,7 @@ class Place:
     @property
     def tile_count(self) -> int:
         """Number of tiles taken from the rack."""
-        return sum(1 for t in self.tiles if t)
+        return len(self.tiles) - self.tiles.count(0)
 
     def squares(self) -> Iterator[tuple[int, int, int]]:
         """Row, column and code of every square of the word (code 0 where played through)."""
@@ -56,7 +56,10 @@ class Place:
 
     def new_tiles(self) -> Iterator[tuple[int, int, int]]:
         """Row, column and code of each tile placed."""
-        return ((r, c, t) for r, c, t in self.squares() if t)
+        r, c = self.row, self.col
+        if self.down:
+            return ((r + i, c, t) for i, t in enumerate(self.tiles) if t)
+        return ((r, c + i, t) for i, t in enumerate(self.tiles) if t)
 
     def rack_tiles(self) -> tuple[int, ...]:
         """The tiles as they leave the rack: a blank is 0 whatever letter it stands for."""
@@ -91,7 +94,7 @@ class Place:
         """The same tiles written as the whole main word on ``board``: extended over
         adjacent tiles and, for a single tile, in the direction that forms a word
         (across when both do)."""
-        new = [(r, c, t) for r, c, t in self.new_tiles()]
+        new = list(self.new_tiles())
         if not new:
             return self
         down = self.down
@@ -99,15 +102,18 @@ class Place:
             r, c, _ = new[0]
             down = not _touches(board, r, c, False) and _touches(board, r, c, True)
         n = board.size
+        cells = board.cells
         r0, c0 = new[0][0], new[0][1]
         rl, cl = new[-1][0], new[-1][1]
         dr, dc = (1, 0) if down else (0, 1)
-        while 0 <= r0 - dr and 0 <= c0 - dc and board.tile_at(r0 - dr, c0 - dc):
+        while 0 <= r0 - dr and 0 <= c0 - dc and cells[(r0 - dr) * n + c0 - dc]:
             r0, c0 = r0 - dr, c0 - dc
-        while rl + dr < n and cl + dc < n and board.tile_at(rl + dr, cl + dc):
+        while rl + dr < n and cl + dc < n and cells[(rl + dr) * n + cl + dc]:
             rl, cl = rl + dr, cl + dc
-        placed = {(r, c): t for r, c, t in new}
         length = (rl - r0 if down else cl - c0) + 1
+        if down == self.down and (r0, c0) == (self.row, self.col) and length == len(self.tiles):
+            return self  # already the whole main word: the same squares, the same codes
+        placed = {(r, c): t for r, c, t in new}
         codes = tuple(placed.get((r0 + dr * i, c0 + dc * i), 0) for i in range(length))
         return Place(r0, c0, down, codes)
 

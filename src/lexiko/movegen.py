@@ -29,10 +29,12 @@ come best first: by equity, then score, then a fixed order of the moves themselv
 from __future__ import annotations
 
 import importlib
+import math
 import warnings
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Literal, Protocol, cast
 
 from lexiko import kwg as _kwg
@@ -122,11 +124,20 @@ class _Kernel(Protocol):
         mode: int,
         best_n: int,
         leave_values: object,
+        depths: object,
+        anagrams: object,
+        floor: float,
         /,
     ) -> int | list[Candidate]: ...
 
+    def depths(self, kwg: object, /) -> bytes: ...
 
-_KERNEL_ABI = 1  # the calling convention of _kernel.generate; bumped on every change
+    def anagrams(self, kwg: object, /) -> bytes: ...
+
+    def leave_table(self, counts: bytes, leaves: LeaveValue, /) -> bytes: ...
+
+
+_KERNEL_ABI = 4  # the calling convention of _kernel.generate; bumped on every change
 
 
 def _load_kernel() -> _Kernel | None:
@@ -184,6 +195,23 @@ def _use_kernel(backend: Backend, board: Board) -> bool:
 _CACHE_SIZE = 64
 _layout_cache: dict[int, tuple[Layout, bytes, bytes]] = {}
 _values_cache: dict[int, tuple[TileSet, bytes]] = {}
+_prune_cache: dict[int, tuple[object, bytes, bytes]] = {}
+
+
+def _prune_data(kwg: object) -> tuple[bytes, bytes]:
+    """What the kernel's best mode prunes with, computed once per lexicon (tens of
+    milliseconds): per arc of the automaton, the most letters left on a path to a word's
+    end (``_kernel.depths``), and a hash set of the words' letter multisets
+    (``_kernel.anagrams``: whether the whole rack and the board's letters in a lane
+    spell any word)."""
+    hit = _prune_cache.get(id(kwg))
+    if hit is None or hit[0] is not kwg:
+        assert _kernel is not None
+        hit = (kwg, _kernel.depths(kwg), _kernel.anagrams(kwg))
+        if len(_prune_cache) > 8:
+            _prune_cache.clear()
+        _prune_cache[id(kwg)] = hit
+    return hit[1], hit[2]
 
 
 def _multipliers(layout: Layout) -> tuple[bytes, bytes]:
@@ -216,7 +244,7 @@ class _Rack:
     ``sum(k[c] * radix[c])``, ``radix[c]`` being the product of ``count[d] + 1`` over
     the codes ``d < c`` on the rack (the layout the kernel's leave table uses)."""
 
-    __slots__ = ("counts", "codes", "radix", "size", "full")
+    __slots__ = ("counts", "codes", "radix", "size", "full", "count")
 
     def __init__(self, rack: Sequence[int], tiles: TileSet) -> None:
         counts = [0] * 64
@@ -229,6 +257,7 @@ class _Rack:
         if len(rack) > KERNEL_MAX_SIZE:
             raise ValueError(f"a rack holds at most {KERNEL_MAX_SIZE} tiles, not {len(rack)}")
         self.counts = counts
+        self.count = len(rack)
         self.codes = [c for c in range(64) if counts[c]]
         radix = [0] * 64
         size = 1
@@ -256,16 +285,66 @@ class _Rack:
         """Tiles not in the sub-rack, letters by code then blanks."""
         return self.leave(self.full - index)
 
-    def table(self, leaves: LeaveValue) -> list[float]:
-        """Value of every sub-rack, by index (as :meth:`leave` numbers them)."""
-        subs: list[tuple[int, ...]] = [()]
-        for c in self.codes:  # each code more significant than the ones before it
-            if c:
-                subs = [s + (c,) * k for k in range(self.counts[c] + 1) for s in subs]
-        if self.counts[0]:  # the blank (code 0) is the least significant digit
-            blanks = [(0,) * k for k in range(self.counts[0] + 1)]
-            subs = [s + b for s in subs for b in blanks]
-        return [float(leaves(s)) for s in subs]
+    def table(self, leaves: LeaveValue) -> Sequence[float]:
+        """Value of every sub-rack, by index (as :meth:`leave` numbers them): a list, or
+        the kernel's doubles (it builds the sub-racks without Python tuple operations)."""
+        if _kernel is not None:
+            out = array("d")
+            out.frombytes(_kernel.leave_table(bytes(self.counts), leaves))
+            return out
+        counts = self.counts
+        letters = tuple(counts[c] for c in self.codes if c)
+        tiles = tuple(c for c in self.codes if c for _ in range(counts[c])) + (0,) * counts[0]
+        return list(map(float, map(leaves, [take(tiles) for take in _sub_racks(letters, counts[0])])))
+
+
+_SubRack = Callable[[tuple[int, ...]], tuple[int, ...]]
+
+
+def _one_tile(i: int) -> _SubRack:
+    return lambda tiles: (tiles[i],)
+
+
+def _no_tile(tiles: tuple[int, ...]) -> tuple[int, ...]:
+    return ()
+
+
+_sub_rack_cache: dict[tuple[tuple[int, ...], int], list[_SubRack]] = {}
+
+
+def _sub_racks(letters: tuple[int, ...], blanks: int) -> list[_SubRack]:
+    """For racks with these numbers of copies of their letters (by code) and of blanks,
+    one function per sub-rack, by index, taking its tiles out of the rack in rack order
+    (letters by code, then blanks): mostly an ``operator.itemgetter``, so that a rack's
+    128 sub-racks cost 128 calls in C. Racks of a shape share them (7 tiles: 64 shapes)."""
+    key = (letters, blanks)
+    hit = _sub_rack_cache.get(key)
+    if hit is not None:
+        return hit
+    starts = []  # where each letter's copies start in the rack, then the blanks
+    at = 0
+    for k in letters:
+        starts.append(at)
+        at += k
+    digits = [(at, blanks)] if blanks else []  # (start, copies), least significant first
+    digits += zip(starts, letters, strict=True)
+    out: list[_SubRack] = []
+    for index in range(math.prod(k + 1 for _, k in digits)):
+        kept: list[int] = []
+        for start, k in digits:
+            kept += range(start, start + index % (k + 1))
+            index //= k + 1
+        kept.sort()  # rack order
+        if len(kept) >= 2:
+            out.append(cast(_SubRack, itemgetter(*kept)))
+        elif kept:
+            out.append(_one_tile(kept[0]))
+        else:
+            out.append(_no_tile)
+    if len(_sub_rack_cache) > 4096:
+        _sub_rack_cache.clear()
+    _sub_rack_cache[key] = out
+    return out
 
 
 # -- public API --------------------------------------------------------------------
@@ -310,12 +389,14 @@ def _kernel_call(
     rules: Rules,
     mode: int,
     best_n: int,
-    table: list[float] | None,
+    table: Sequence[float] | None,
     down_openings: bool,
+    floor: float = math.nan,
 ) -> int | list[Candidate]:
     assert _kernel is not None
     lm, wm = _multipliers(board.layout)
     sr, sc = board.layout.start
+    depths, anagrams = _prune_data(lexicon.kwg) if mode == _MODE_BEST else (None, None)
     return _kernel.generate(
         lexicon.kwg,
         board.cells,
@@ -332,7 +413,10 @@ def _kernel_call(
         _directions(board, down_openings),
         mode,
         best_n,
-        None if table is None else array("d", table),
+        None if table is None else table if isinstance(table, array) else array("d", table),
+        depths,
+        anagrams,
+        floor,
     )
 
 
@@ -355,7 +439,8 @@ def generate(
     tiles, at most ``bag_count`` of them) are listed while ``bag_count`` is at least
     ``rules.exchange_min_bag``; the pass is always listed. ``placements_only`` leaves
     out exchanges and the pass. ``best=N`` returns only the first N (the kernel keeps
-    a bounded heap and builds N objects). ``leaves`` values the tiles kept; equity is
+    a bounded heap, skips the anchors and branches whose bounds cannot make the list,
+    and builds N objects). ``leaves`` values the tiles kept; equity is
     the score plus that value, or the score alone. ``backend``: ``"c"`` the compiled
     kernel, ``"python"`` the reference, ``"auto"`` the kernel when built.
     ``down_openings`` also lists the down plays of an opening on a layout symmetric
@@ -370,9 +455,16 @@ def generate(
         return []
     r = _Rack(rack, board.tiles)
     table = r.table(leaves) if leaves is not None else None
+    others = math.nan  # an equity `best` exchanges or passes reach, when known
     if _use_kernel(backend, board):
-        mode = _MODE_ALL if best is None else _MODE_BEST
-        out = cast(list[Candidate], _kernel_call(board, r, lexicon, rules, mode, best or 0, table, down_openings))
+        if best is None:
+            out = cast(list[Candidate], _kernel_call(board, r, lexicon, rules, _MODE_ALL, 0, table, down_openings))
+        else:
+            if not placements_only:
+                others = _others_floor(r, rules, bag_count, table, best)
+            out = cast(
+                list[Candidate], _kernel_call(board, r, lexicon, rules, _MODE_BEST, best, table, down_openings, others)
+            )
     else:
         out = _reference_candidates(board, r, lexicon, rules, table, down_openings)
         if best is not None:
@@ -381,6 +473,8 @@ def generate(
         return out
     # the equity a move needs to make the list
     floor = out[best - 1].equity if best is not None and len(out) >= best else None
+    if floor is None and others == others:  # not NaN: `best` other moves reach it
+        floor = others
     extra = _other_moves(r, rules, bag_count, table, floor)
     if extra:
         out = _merge(out, sorted(extra, key=sort_key))
@@ -447,13 +541,31 @@ def best_move(
     return found[0]
 
 
+def _others_floor(r: _Rack, rules: Rules, bag_count: int, table: Sequence[float] | None, best: int) -> float:
+    """An equity at least ``best`` exchanges or passes reach (NaN: none known). A
+    placement of lower equity ranks after them (at equal equity placements come first),
+    so the kernel may leave it out; its list may then be shorter, and the merge below
+    fills in. Only with a leave table: without one every such move is worth 0."""
+    if table is None:
+        return math.nan
+    if bag_count >= rules.exchange_min_bag and bag_count >= r.count:
+        if best == 1:
+            return max(table)  # every exchange is allowed; the pass is table[r.full]
+        if best <= len(table):
+            return sorted(table, reverse=True)[best - 1]
+        return math.nan
+    return table[r.full] if best == 1 else math.nan
+
+
 def _other_moves(
-    r: _Rack, rules: Rules, bag_count: int, table: list[float] | None, floor: float | None
+    r: _Rack, rules: Rules, bag_count: int, table: Sequence[float] | None, floor: float | None
 ) -> list[Candidate]:
     """Exchanges allowed by the bag, and the pass; only those of equity ``floor`` or more."""
     out: list[Candidate] = []
     if bag_count >= rules.exchange_min_bag and (floor is None or table is not None or floor <= 0.0):
-        for i in range(r.full):  # every sub-rack but the whole rack: what is kept
+        # every sub-rack but the whole rack: what is kept; with a floor, those that reach it
+        kept = range(r.full) if floor is None or table is None else [i for i in range(r.full) if table[i] >= floor]
+        for i in kept:
             eq = 0.0 + table[i] if table is not None else 0.0
             if floor is not None and eq < floor:
                 continue
@@ -488,7 +600,7 @@ RawPlacement = tuple[int, int, bool, tuple[int, ...], int, int]
 
 
 def _reference_candidates(
-    board: Board, r: _Rack, lexicon: Lexicon, rules: Rules, table: list[float] | None, down_openings: bool
+    board: Board, r: _Rack, lexicon: Lexicon, rules: Rules, table: Sequence[float] | None, down_openings: bool
 ) -> list[Candidate]:
     cache: dict[int, tuple[int, ...]] = {}
     out: list[Candidate] = []

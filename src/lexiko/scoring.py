@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from lexiko.board import Board
 from lexiko.move import Place
 from lexiko.rules import Rules
+from lexiko.tiles import TileSet
 
 __all__ = ["Word", "words_formed", "score", "score_words"]
 
@@ -44,6 +45,7 @@ def words_formed(board: Board, move: Place) -> list[Word]:
     cells = board.cells
     tiles = board.tiles
     lm, wm = board.layout.letter_mult, board.layout.word_mult
+    value = _value_table(tiles)
     placed = {r * n + c: code for r, c, code in move.new_tiles()}
     out: list[Word] = []
 
@@ -57,13 +59,13 @@ def words_formed(board: Board, move: Place) -> list[Word]:
         total, mult = 0, 1
         while r < n and c < n:
             i = r * n + c
-            if i in placed:
-                code = placed[i]
-                total += tiles.value(code) * lm[i]
+            code = placed.get(i)
+            if code is not None:
+                total += value[code] * lm[i]
                 mult *= wm[i]
             elif cells[i]:
                 code = cells[i]
-                total += tiles.value(code)
+                total += value[code]
             else:
                 break
             codes.append(code)
@@ -84,6 +86,32 @@ def words_formed(board: Board, move: Place) -> list[Word]:
         if cross:
             out.append(cross)
     return out
+
+
+class _Values(dict[int, int]):
+    """Points of each code of a tile set (``TileSet.value``, looked up once a code)."""
+
+    __slots__ = ("tiles",)
+
+    def __init__(self, tiles: TileSet) -> None:
+        super().__init__()
+        self.tiles = tiles
+
+    def __missing__(self, code: int) -> int:
+        v = self[code] = self.tiles.value(code)
+        return v
+
+
+_values_cache: dict[int, _Values] = {}
+
+
+def _value_table(tiles: TileSet) -> _Values:
+    hit = _values_cache.get(id(tiles))
+    if hit is None or hit.tiles is not tiles:
+        if len(_values_cache) > 64:
+            _values_cache.clear()
+        hit = _values_cache[id(tiles)] = _Values(tiles)
+    return hit
 
 
 def score_words(words: list[Word], tiles_placed: int, rules: Rules) -> int:

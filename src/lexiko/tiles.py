@@ -213,7 +213,13 @@ class TileSet:
 
     def rack_sort(self, codes: Sequence[int]) -> tuple[int, ...]:
         """Codes sorted as a rack is written: letters in order, blanks last."""
-        return tuple(sorted(codes, key=lambda c: (c == 0, c)))
+        s = sorted(codes)
+        if s and s[0] == 0:  # the blanks come first: move them last
+            k = s.count(0)
+            return tuple(s[k:] + s[:k])
+        if s and s[0] < 0:  # not tile codes: the general order
+            return tuple(sorted(codes, key=lambda c: (c == 0, c)))
+        return tuple(s)
 
     def rack_value(self, codes: Iterable[int]) -> int:
         """Sum of the tile values."""

@@ -22,8 +22,8 @@ class GreedyBot:
         self.name = name
 
     def choose(self, game: Game) -> Move:
-        pos = game.position()
-        return best_move(pos.board, pos.rack, self.lexicon, pos.rules, bag_count=pos.bag_count).move
+        # what game.position() holds, without the unseen tiles it also works out
+        return best_move(game.board, game.rack(), self.lexicon, game.rules, bag_count=game.bag_count).move
 
     def wants_challenge(self, game: Game) -> bool:
         return last_play_is_phony(game, self.lexicon)
