@@ -251,7 +251,7 @@ class TerminalGame:
 
         pos = self.game.position(p)
         table = LeaveTable.default(self.game.tiles)
-        out = Table(title="best moves: equity = score + value of the tiles kept", box=None)
+        out = Table(title="best moves (equity = score + leave value)", box=None)
         for name in ("move", "score", "leave", "value", "equity"):
             out.add_column(name, justify="left" if name in ("move", "leave") else "right")
         for cand in generate(pos.board, pos.rack, self.lexicon, pos.rules, bag_count=pos.bag_count,
