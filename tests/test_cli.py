@@ -77,3 +77,8 @@ def test_endgame_needs_an_empty_bag(capsys: pytest.CaptureFixture[str]) -> None:
     cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
     assert main(["endgame", "--cgp", cgp]) == 2
     assert capsys.readouterr().out.startswith("error: ")
+
+
+def test_brackets_in_a_message_are_not_taken_for_markup(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["judge", "--tiles", "spanish", "--lexicon", "/no/[CH]/list.txt", "QI"]) == 2
+    assert "/no/[CH]/list.txt" in capsys.readouterr().out

@@ -83,3 +83,25 @@ def test_two_computers_play_a_whole_game(twl06: Lexicon) -> None:
     out, prompts = _play(game, twl06, [])
     assert game.is_over and prompts == []
     assert out.rstrip().splitlines()[-1].startswith("Game over (")
+
+
+def test_save_then_load_goes_on_with_the_same_game(twl06: Lexicon, tmp_path: Path) -> None:
+    saved = tmp_path / "g.gcg"
+    game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
+    _play(game, twl06, ["8D FADDY", f"save {saved}", "quit"])
+    fresh = Game(["You", "computer"], seed=2, lexicon=twl06, first_player=0)
+    out, _ = _play(fresh, twl06, [f"load {tmp_path / 'none.gcg'}", "load", f"load {saved}", "quit"])
+    assert f"cannot read {tmp_path / 'none.gcg'}: No such file or directory" in out
+    assert "load needs a file name: load game.gcg" in out
+    assert f"loaded {saved}: 2 turns played" in out
+    assert "Traceback" not in out
+
+
+def test_loading_a_game_of_other_players_count_is_refused(twl06: Lexicon, tmp_path: Path) -> None:
+    saved = tmp_path / "three.gcg"
+    three = Game(["A", "B", "C"], seed=1, lexicon=None, first_player=0)
+    three.pass_turn()
+    gcg.write(three, saved)
+    game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
+    out, _ = _play(game, twl06, [f"load {saved}", "quit"])
+    assert f"{saved} is a game of 3 players; this one has 2" in out

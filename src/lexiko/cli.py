@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lexiko.errors import LexikoError
@@ -33,7 +34,7 @@ Computer players are named by kind or strength level: random (beginner), greedy
 (easy), static (medium), sim (hard). Any other name is a person at this terminal.
 
 In the game, type a play as position and word ("8D WINDY" across from 8D, "D8 WINDY"
-down), "exchange ABC", "pass", "challenge", "hint", "undo", "save FILE", or "help".
+down), "exchange ABC", "pass", "challenge", "hint", "undo", "save FILE", "load FILE", or "help".
 """
 
 
@@ -253,10 +254,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.func(args, console)
         return status
     except LexikoError as e:
-        console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         return 2
     except FileNotFoundError as e:
-        console.print(f"[red]error:[/red] no such file: {e.filename}", highlight=False, soft_wrap=True)
+        console.print(f"[red]error:[/red] no such file: {escape(str(e.filename))}", highlight=False, soft_wrap=True)
         return 2
     except KeyboardInterrupt:
         return 130

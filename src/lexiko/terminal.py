@@ -121,6 +121,7 @@ Commands (upper case letters place tiles, lower case a blank standing for that l
   shuffle       shuffle your rack
   undo          take back your last turn (and the computer's reply)
   save FILE     save the game as GCG
+  load FILE     go on with a game saved as GCG
   board         show the board again
   help          this help
   quit          leave the game"""
@@ -162,12 +163,11 @@ class TerminalGame:
 
     def run(self) -> None:
         """Play until the game ends or someone types ``quit``."""
-        g = self.game
         self.console.print("[bold]lexiko[/bold] — type [bold]help[/bold] for the commands.")
         self._show()
-        while not g.is_over:
+        while not self.game.is_over:  # "load" may replace the game
             self._report()
-            p = g.player_on_turn
+            p = self.game.player_on_turn
             if p in self.bots:
                 self._bot_turn(p)
                 continue
@@ -230,6 +230,8 @@ class TerminalGame:
                     raise LexikoError("save needs a file name: save game.gcg")
                 gcg.write(g, Path(arg))
                 self.console.print(f"saved to {arg}")
+            elif low == "load":
+                self._load(arg)
             elif low in ("challenge", "accept"):
                 g.apply(low, player=p)
                 self._show()
@@ -240,10 +242,27 @@ class TerminalGame:
                 if any(e.kind == "play" for e in g.history[before:]):
                     self._show()
         except LexikoError as e:
-            self.console.print(f"[red]{e}[/red]")
+            self.console.print(Text(str(e), style="red"), soft_wrap=True)
         except OSError as e:
-            self.console.print(f"[red]cannot save: {e.strerror}[/red]")
+            self.console.print(Text(f"cannot write {e.filename}: {e.strerror}", style="red"), soft_wrap=True)
         return True
+
+    def _load(self, path: str) -> None:
+        """Go on with a game saved as GCG (same number of players, same seats)."""
+        if not path:
+            raise LexikoError("load needs a file name: load game.gcg")
+        loaded = gcg.load(Path(path), lexicon=self.lexicon)
+        if len(loaded.players) != len(self.game.players):
+            raise LexikoError(
+                f"{path} is a game of {len(loaded.players)} players; this one has {len(self.game.players)}"
+            )
+        if loaded.is_over:
+            raise LexikoError(f"{path} is a finished game: look at it with 'lexiko replay {path}'")
+        self.game = loaded
+        self._seen = len(loaded.history)
+        self._order.clear()
+        self.console.print(f"loaded {path}: {len(loaded.history)} turns played")
+        self._show()
 
     def _hint(self, p: int) -> None:
         from lexiko.leaves import LeaveTable
