@@ -443,10 +443,8 @@ def add_parsers(subparsers: Any) -> None:
 
 
 def _load_lexicon(name: str, tiles: TileSet, console: Console) -> Lexicon:
-    try:
-        from lexiko.cli import _load_lexicon as load
-    except ImportError:  # pragma: no cover - the command line is always there
-        return Lexicon.load(name, tiles)
+    from lexiko.cli import _load_lexicon as load  # the command's loader, with its progress bar
+
     return load(name, tiles, console)
 
 

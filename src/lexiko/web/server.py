@@ -33,6 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from lexiko.web.live import LiveGame
 from lexiko.web.service import ActionError, GameService, NotFoundError, SeatRequest
 from lexiko.web.store import Store
 from lexiko.web.views import gcg_for
@@ -294,14 +295,18 @@ def create_app(
                 await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": True}))
                 await ws.close(code=code)
 
-        try:
-            live = await svc.get(game_id)
-        except ActionError as e:
-            await refuse(str(e), 4404)
-            return
-        except Exception:
-            log.exception("game %s could not be loaded", game_id)
-            await refuse("the server cannot load this game right now: try again later", 1011)
+        async def load() -> LiveGame | None:
+            """The game, or None after refusing the connection with the reason."""
+            try:
+                return await svc.get(game_id)
+            except ActionError as e:
+                await refuse(str(e), 4404)
+            except Exception:
+                log.exception("game %s could not be loaded", game_id)
+                await refuse("the server cannot load this game right now: try again later", 1011)
+            return None
+
+        if await load() is None:
             return
         try:
             hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=30))
@@ -310,14 +315,8 @@ def create_app(
                 await ws.close(code=4400)
             return
         token = hello.get("token") if isinstance(hello, dict) else None
-        try:
-            live = await svc.get(game_id)  # again: an idle game may have been let go meanwhile
-        except ActionError as e:
-            await refuse(str(e), 4404)
-            return
-        except Exception:
-            log.exception("game %s could not be loaded", game_id)
-            await refuse("the server cannot load this game right now: try again later", 1011)
+        live = await load()  # again: an idle game may have been let go meanwhile
+        if live is None:
             return
         seat = svc.seat_for_token(live, token)
         conn = _Connection(ws, seat)
