@@ -53,7 +53,23 @@ def free_port() -> int:
         return port
 
 
-class ServerProcess:
+class _Loopback:
+    """A server on 127.0.0.1 at ``self.port``: its HTTP and WebSocket addresses."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """``ws://127.0.0.1:PORT``."""
+        return f"ws://127.0.0.1:{self.port}"
+
+
+class ServerProcess(_Loopback):
     """``python -m lexiko.web`` in a child process on 127.0.0.1.
 
     >>> ServerProcess("sqlite:///x.db", port=9).url
@@ -75,16 +91,6 @@ class ServerProcess:
         self.extra = list(extra)
         self.log_path = Path(log_path) if log_path is not None else None
         self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        """``http://127.0.0.1:PORT``."""
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        """``ws://127.0.0.1:PORT``."""
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
         """Start the server and wait until it answers."""
@@ -136,7 +142,7 @@ class ServerProcess:
         self.stop()
 
 
-class ThreadServer:
+class ThreadServer(_Loopback):
     """An app served by uvicorn in a thread of this process, on 127.0.0.1 and a free port."""
 
     def __init__(self, app: Any, *, port: int | None = None) -> None:
@@ -146,16 +152,6 @@ class ThreadServer:
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        """``http://127.0.0.1:PORT``."""
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        """``ws://127.0.0.1:PORT``."""
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> ThreadServer:
         """Start serving and wait until the app has started."""
