@@ -97,7 +97,8 @@ class Event:
 
     ``rack`` is the acting player's rack at the time (before a move); ``score`` what the
     event added to that player's score, ``total`` the score after it; ``tiles`` the
-    tiles counted by an end-of-game rack event.
+    tiles counted by an end-of-game rack event; ``invalid`` the words a challenge found
+    not in the lexicon (on a ``withdrawn`` event; empty when a ruling decided it).
     """
 
     player: int
@@ -109,6 +110,7 @@ class Event:
     words: tuple[str, ...] = ()
     tiles: tuple[int, ...] = ()
     elapsed: float | None = None
+    invalid: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class _Pending:
     valid: bool | None
     ends_game: bool
     challenged: bool = False
+    invalid: tuple[str, ...] = ()
 
 
 _AUTO = "auto"
@@ -759,6 +762,7 @@ class Game:
                 words=texts,
                 valid=valid,
                 ends_game=went_out or reached,
+                invalid=tuple(w.text for w in words if not self._word_ok(w)) if valid is False else (),
             )
         return ev
 
@@ -850,7 +854,9 @@ class Game:
         s.board = s.board.remove([(r, c) for r, c, _ in p.move.new_tiles()])
         s.bag.extend(reversed(p.drawn))
         s.racks[p.player] = list(p.rack_before)
-        ev = self._add(p.player, "withdrawn", -p.score, move=p.move, rack=p.rack_before, words=p.words)
+        ev = self._add(
+            p.player, "withdrawn", -p.score, move=p.move, rack=p.rack_before, words=p.words, invalid=p.invalid
+        )
         s.scoreless_run = p.scoreless_before + 1
         s.pending = None
         self._check_scoreless()
@@ -985,10 +991,11 @@ class Game:
         words: tuple[str, ...] = (),
         tiles: tuple[int, ...] = (),
         elapsed: float | None = None,
+        invalid: tuple[str, ...] = (),
     ) -> Event:
         s = self._s
         s.scores[player] += points
-        ev = Event(player, kind, rack, points, s.scores[player], move, words, tiles, elapsed)
+        ev = Event(player, kind, rack, points, s.scores[player], move, words, tiles, elapsed, invalid)
         s.history.append(ev)
         return ev
 

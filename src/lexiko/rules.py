@@ -27,6 +27,7 @@ __all__ = [
     "preset",
     "family",
     "finish_line",
+    "CASUAL",
     "TOURNAMENT",
     "NINE_TILE",
     "EIGHT_TILE",
@@ -178,6 +179,9 @@ class Rules:
         return f"{self.name}: " + (", ".join(diffs) if diffs else "standard options")
 
 
+#: Casual play, the default against the computer (rules.md section 6): words are checked
+#: when played and a phony is refused, not placed and challenged off.
+CASUAL = Rules(name="casual", challenge_rule="void")
 TOURNAMENT = Rules(name="tournament", end_rack_rule="double")
 NINE_TILE = Rules(name="nine-tile", rack_size=9, bingo_tiles=7)
 EIGHT_TILE = Rules(name="eight-tile", rack_size=8, bingo_tiles=8)
@@ -244,6 +248,7 @@ def finish_line(players: int = 2, level: str = "intermediate") -> Rules:
 PRESETS: dict[str, Rules] = {
     r.name: r
     for r in (
+        CASUAL,
         TOURNAMENT,
         NINE_TILE,
         EIGHT_TILE,
