@@ -922,3 +922,152 @@ def test_flag_charges_the_turn_and_ends_the_game_on_time() -> None:
     assert [(e.kind, e.score) for e in g.history] == [("time-penalty", -20)]  # 65 s over: 2 minutes
     with pytest.raises(GameStateError, match="^the game is over$"):
         g.flag(1)
+
+
+# -- rules that were wrong (issue 9): each test failed before its fix ----------------------
+
+
+def test_a_challenge_never_resets_the_clock_of_the_player_on_turn(
+    twl06: Lexicon, game_factory: MakeGame, clock: Clock
+) -> None:
+    g = game_factory(["DINNVWY"], Rules(challenge_rule="single", time_minutes=25), lexicon=twl06, clock=clock)
+    g.play("8D WINDY")
+    clock.advance(600)
+    assert g.challenge() is None  # WINDY is good: a free challenge costs nothing else
+    clock.advance(60)
+    g.pass_turn()
+    assert g.time_left(1) == 25 * 60 - 660
+    # an accept charges the thinking time too
+    g = game_factory(["DINNVWY"], Rules(challenge_rule="single", time_minutes=25), lexicon=twl06, clock=clock)
+    g.play("8D WINDY")
+    clock.advance(100)
+    g.accept()
+    clock.advance(20)
+    assert g.time_left(1) == 25 * 60 - 120
+
+
+def test_a_failed_double_challenge_charges_the_challenger(
+    twl06: Lexicon, game_factory: MakeGame, clock: Clock
+) -> None:
+    g = game_factory(["DINNVWY"], Rules(challenge_rule="double", time_minutes=25), lexicon=twl06, clock=clock)
+    g.play("8D WINDY")
+    clock.advance(300)
+    g.challenge()  # fails: P2 loses the turn, and the 300 s spent deciding
+    assert g.player_on_turn == 0 and g.time_left(1) == 25 * 60 - 300
+    clock.advance(10)
+    assert g.time_left(0) == 25 * 60 - 10
+
+
+def test_explicit_thinking_time_of_a_challenge_is_charged(
+    twl06: Lexicon, game_factory: MakeGame, clock: Clock
+) -> None:
+    g = game_factory(["DINNVWY"], Rules(challenge_rule="single", time_minutes=25), lexicon=twl06, clock=clock)
+    g.play("8D WINDY", elapsed=5)
+    g.challenge(elapsed=600)
+    g.pass_turn(elapsed=60)
+    assert g.time_left(0) == 25 * 60 - 5 and g.time_left(1) == 25 * 60 - 660
+
+
+def test_a_challenge_by_a_player_not_on_turn_keeps_the_turns_clock_running(
+    twl06: Lexicon, game_factory: MakeGame, clock: Clock
+) -> None:
+    g = game_factory(["DINNVWY"], Rules(challenge_rule="single", time_minutes=25), players=3, lexicon=twl06,
+                     clock=clock)
+    g.play("8D WINDY")
+    clock.advance(50)
+    g.challenge(player=2)  # P3 challenges while P2 is thinking
+    clock.advance(50)
+    assert [g.time_left(i) for i in range(3)] == [1500, 1400, 1500]
+
+
+def test_going_out_past_the_overtime_limit_loses_on_time(endgame_factory: MakeGame) -> None:
+    rules = Rules(challenge_rule="void", time_minutes=1, max_overtime=1)
+    g = endgame_factory(["AT", "QZ"], rules=rules, scores=[100, 90])
+    g.play("9H AT", elapsed=200)  # 80 s past the minute of overtime
+    assert g.is_over and g.end_reason == "time" and g.lost_on_time == 0
+    assert g.winners() == [1]
+    assert [k for _, k, _ in kinds(g)] == ["play", "time-penalty"]  # no end-of-game rack bonus
+    # within the overtime it ends normally, with the penalty
+    g = endgame_factory(["AT", "QZ"], rules=rules, scores=[100, 90])
+    g.play("9H AT", elapsed=100)
+    assert g.end_reason == "out" and g.lost_on_time is None
+    assert kinds(g) == [(0, "play", 8), (0, "end-rack-bonus", QZ), (1, "end-rack-penalty", -QZ), (0, "time-penalty", -10)]
+
+
+def test_going_out_past_the_limit_loses_on_time_in_challenge_modes_too(endgame_factory: MakeGame) -> None:
+    rules = Rules(challenge_rule="double", time_minutes=1, max_overtime=1)
+    g = endgame_factory(["AT", "QZ"], rules=rules, scores=[100, 90])
+    g.play("9H AT", elapsed=200)
+    assert g.is_over and g.end_reason == "time" and g.winners() == [1]
+
+
+def test_the_double_end_rack_rule_is_for_two_players(endgame_factory: MakeGame) -> None:
+    from lexiko.rules import SUPER, TOURNAMENT
+
+    assert TOURNAMENT.end_rack_rule == SUPER.end_rack_rule == "double"
+    g = endgame_factory(["AT", "QZ", "EK"], rules=TOURNAMENT.replace(challenge_rule="void"), scores=[10, 20, 30])
+    g.play("9H AT")
+    # with three players the single rule: 20 + 6 added once, each opponent subtracts their own rack
+    assert kinds(g)[1:] == [(0, "end-rack-bonus", 26), (1, "end-rack-penalty", -20), (2, "end-rack-penalty", -6)]
+    g2 = endgame_factory(["AT", "QZ"], rules=TOURNAMENT_VOID, scores=[10, 20])
+    g2.play("9H AT")
+    assert kinds(g2)[1:] == [(0, "end-rack-bonus", 2 * QZ)]
+
+
+TOURNAMENT_VOID = Rules(end_rack_rule="double", challenge_rule="void")
+
+
+def test_a_sixth_scoreless_turn_that_is_a_play_can_be_challenged(twl06: Lexicon, game_factory: MakeGame) -> None:
+    def start(word: str) -> Game:
+        g = game_factory(["BCDFGHJ", "??KLMNP"], Rules(challenge_rule="double"), lexicon=twl06)
+        for _ in range(5):
+            g.pass_turn()
+        assert g.player_on_turn == 1 and g.scoreless_turns == 5
+        assert g.play(word).score == 0  # two blanks score nothing
+        assert not g.is_over and g.awaiting_final_challenge
+        return g
+
+    # a phony: challenged off; the withdrawn play is the sixth scoreless turn, so the game
+    # ends, and P2 subtracts the rack it holds again (K L M N P: 5 + 1 + 3 + 1 + 3)
+    g = start("8G zx")
+    w = g.challenge()
+    assert w is not None and w.kind == "withdrawn" and w.invalid == ("ZX",)
+    assert g.is_over and g.end_reason == "scoreless" and g.phonies == []
+    assert sorted(g.rack(1)) == sorted(E.parse("??KLMNP"))
+    assert kinds(g)[-2:] == [(0, "end-rack-penalty", -E.rack_value(E.parse("BCDFGHJ"))), (1, "end-rack-penalty", -13)]
+    # accepted, the phony stands and is recorded; the game ends on the sixth scoreless turn
+    g = start("8G zx")
+    g.accept()
+    assert g.is_over and g.end_reason == "scoreless" and [e.words for e in g.phonies] == [("ZX",)]
+    # a good word challenged under double: the challenger's lost turn changes nothing more
+    g = start("8G at")
+    g.challenge()
+    assert g.is_over and g.end_reason == "scoreless" and g.board.played_tiles()
+    # and a normal move is refused until the play is challenged or accepted
+    g = start("8G at")
+    with pytest.raises(GameStateError, match="challenge it or accept it"):
+        g.pass_turn()
+
+
+def test_german_club_play_ends_after_four_consecutive_passes(game_factory: MakeGame) -> None:
+    from lexiko.rules import GERMAN
+
+    rules = GERMAN.replace(tiles="english")  # the rule, with English tiles to name them easily
+    g = game_factory(["AEIOUQV", "BCDFGHJ"], rules)
+    g.pass_turn()
+    g.pass_turn()
+    g.exchange("Q")  # an exchange is not a pass: the run starts again
+    assert g.scoreless_turns == 0
+    for _ in range(3):
+        g.pass_turn()
+    assert not g.is_over and g.scoreless_turns == 3
+    g.pass_turn()
+    assert g.is_over and g.end_reason == "scoreless"
+    # the default counts every scoreless turn
+    g = game_factory(["AEIOUQV", "BCDFGHJ"], rules.replace(scoreless_passes_only=False))
+    g.pass_turn()
+    g.pass_turn()
+    g.exchange("Q")
+    assert not g.is_over
+    g.pass_turn()
+    assert g.is_over

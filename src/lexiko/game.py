@@ -442,15 +442,22 @@ class Game:
         return ev
 
     def challenge(
-        self, *, player: int | None = None, ruling: bool | None = None, bonus: int | None = None
+        self,
+        *,
+        player: int | None = None,
+        ruling: bool | None = None,
+        bonus: int | None = None,
+        elapsed: float | None = None,
     ) -> Event | None:
         """Challenge the last play (see :class:`Challenge`). Returns the withdrawal,
-        the bonus or penalty, or the lost turn; None for a failed free challenge."""
-        return self.apply(Challenge(ruling, bonus), player=player)
+        the bonus or penalty, or the lost turn; None for a failed free challenge.
+        The time spent so far is charged to the player on turn."""
+        return self.apply(Challenge(ruling, bonus), player=player, elapsed=elapsed)
 
-    def accept(self, *, player: int | None = None) -> None:
-        """Accept the last play; ends the game if that play went out."""
-        self.apply(Accept(), player=player)
+    def accept(self, *, player: int | None = None, elapsed: float | None = None) -> None:
+        """Accept the last play; ends the game if that play went out (or would end it
+        otherwise). The time spent so far is charged to the player on turn."""
+        self.apply(Accept(), player=player, elapsed=elapsed)
 
     def set_rack(self, player: int, tiles: str | Sequence[int]) -> None:
         """Give a player exactly these tiles (their old rack goes back first), taken
@@ -672,9 +679,13 @@ class Game:
         s = self._s
         if s.over:
             raise GameStateError("the game is over")
-        if isinstance(action, Challenge):
-            return self._challenge(action, player)
-        if isinstance(action, Accept):
+        if isinstance(action, (Challenge, Accept)):
+            # the player on turn was thinking until now, whoever challenges: a challenge
+            # or an accept never stops (or resets) the clock of the player on turn
+            on_turn = player is None or player == s.turn
+            self._charge_clock(s.turn, elapsed if on_turn else None)
+            if isinstance(action, Challenge):
+                return self._challenge(action, player)
             return self._accept(player)
         who = s.turn if player is None else player
         if who != s.turn:
@@ -740,14 +751,16 @@ class Game:
         s.racks[who] = rack
         ev = self._add(who, "play", points, move=move, rack=rack_before, words=texts, elapsed=spent)
         scoreless_before = s.scoreless_run
-        s.scoreless_run = s.scoreless_run + 1 if points == 0 else 0
+        self._count_turn(scoreless=points == 0)
         drawn = self._draw(who, self.rules.rack_size - len(rack))
         went_out = not s.racks[who] and not s.bag
         reached = self._reaches_target(who)
         if self.rules.challenge_rule == "void":
             if valid is False:  # no lexicon: cannot happen; kept for clarity
                 s.phonies.append(ev)
-            if went_out:
+            if self._time_ran_out(who):
+                pass  # a play past the overtime limit loses on time, even one that goes out
+            elif went_out:
                 self._finish("out", who)
             elif reached:
                 self._finish("target")
@@ -761,7 +774,7 @@ class Game:
                 scoreless_before=scoreless_before,
                 words=texts,
                 valid=valid,
-                ends_game=went_out or reached,
+                ends_game=went_out or reached or self._scoreless_limit_reached(),
                 invalid=tuple(w.text for w in words if not self._word_ok(w)) if valid is False else (),
             )
         return ev
@@ -795,13 +808,13 @@ class Game:
         s.exchanges[who] += 1
         ev = self._add(who, "exchange", 0, move=Exchange(tuple(ex.tiles)), rack=rack_before, elapsed=spent)
         # an exchange that is not a scoreless turn (Polish, team rules) breaks the run
-        s.scoreless_run = s.scoreless_run + 1 if r.exchange_is_scoreless else 0
+        self._count_turn(scoreless=r.exchange_is_scoreless)
         return ev
 
     def _pass(self, who: int, spent: float | None) -> Event:
         self._settle_pending()
         ev = self._add(who, "pass", 0, move=Pass(), rack=self.rack(who), elapsed=spent)
-        self._s.scoreless_run += 1
+        self._count_turn(scoreless=True, is_pass=True)
         return ev
 
     def _challenge(self, ch: Challenge, player: int | None) -> Event | None:
@@ -831,16 +844,12 @@ class Game:
         if self.rules.challenger_penalty:
             ev = self._add(challenger, "challenge-penalty", -self.rules.challenger_penalty, rack=self.rack(challenger))
         if p.ends_game:
-            self._s.pending = None
-            if not s.racks[p.player] and not s.bag:
-                self._finish("out", p.player)
-            else:
-                self._finish("target")
+            self._end_after(p)
             return ev
         if self.rules.failed_challenge_loses_turn:
             if challenger == s.turn:
                 ev = self._add(challenger, "lost-turn", 0, rack=self.rack(challenger))
-                s.scoreless_run += 1
+                self._count_turn(scoreless=True)
                 self._settle_pending()
                 self._after_turn(challenger)
             else:
@@ -857,7 +866,8 @@ class Game:
         ev = self._add(
             p.player, "withdrawn", -p.score, move=p.move, rack=p.rack_before, words=p.words, invalid=p.invalid
         )
-        s.scoreless_run = p.scoreless_before + 1
+        s.scoreless_run = p.scoreless_before
+        self._count_turn(scoreless=True)
         s.pending = None
         self._check_scoreless()
         return ev
@@ -870,13 +880,9 @@ class Game:
         who = s.turn if player is None else player
         if who == p.player:
             raise GameStateError("you cannot accept your own play")
-        ends = p.ends_game
         self._settle_pending()
-        if ends:
-            if not s.racks[p.player] and not s.bag:
-                self._finish("out", p.player)
-            else:
-                self._finish("target")
+        if p.ends_game:
+            self._end_after(p)
         return None
 
     def _after_turn(self, who: int) -> None:
@@ -885,9 +891,9 @@ class Game:
             return
         c = self._clock_of(who)
         if self.rules.time_minutes is not None:
+            ran_out = self._time_ran_out(who)
             s.time_used[c] -= self.rules.time_increment
-            limit = (self.rules.time_minutes + self.rules.max_overtime) * 60
-            if s.time_used[c] > limit:
+            if ran_out:
                 if self.rules.teams:
                     s.out_of_time.add(c)
                 else:
@@ -905,7 +911,7 @@ class Game:
             if nxt in s.skip_next:
                 s.skip_next.discard(nxt)
                 self._add(nxt, "lost-turn", 0, rack=self.rack(nxt))
-                s.scoreless_run += 1
+                self._count_turn(scoreless=True)
                 if self._check_scoreless():
                     return
                 nxt = (nxt + 1) % n
@@ -919,12 +925,41 @@ class Game:
                 break
         s.turn = nxt
 
-    def _check_scoreless(self) -> bool:
+    def _count_turn(self, *, scoreless: bool, is_pass: bool = False) -> None:
+        """Count a turn in the run of scoreless turns (only passes, with ``scoreless_passes_only``)."""
+        counts = is_pass if self.rules.scoreless_passes_only else scoreless
+        self._s.scoreless_run = self._s.scoreless_run + 1 if counts else 0
+
+    def _scoreless_limit_reached(self) -> bool:
         lim = self.rules.scoreless_turn_limit
-        if lim and self._s.scoreless_run >= lim and not self._s.over:
+        return bool(lim) and self._s.scoreless_run >= lim
+
+    def _check_scoreless(self) -> bool:
+        p = self._s.pending
+        if p is not None and p.ends_game:
+            return False  # the play that reached the limit is open to a challenge first
+        if self._scoreless_limit_reached() and not self._s.over:
             self._finish("scoreless")
             return True
         return False
+
+    def _end_after(self, p: _Pending) -> None:
+        """The game-ending play ``p`` stands: end the game for the reason it ends it."""
+        s = self._s
+        s.pending = None
+        if not s.racks[p.player] and not s.bag:
+            self._finish("out", p.player)
+        elif self._reaches_target(p.player):
+            self._finish("target")
+        else:
+            self._finish("scoreless")
+
+    def _time_ran_out(self, who: int) -> bool:
+        """True when ``who``'s clock is past the overtime limit (counting this turn's increment)."""
+        if self.rules.time_minutes is None:
+            return False
+        limit = (self.rules.time_minutes + self.rules.max_overtime) * 60
+        return self._s.time_used[self._clock_of(who)] - self.rules.time_increment > limit
 
     def _reaches_target(self, who: int) -> bool:
         t = self.rules.target_score
@@ -944,7 +979,7 @@ class Game:
         if reason == "out" and out_player is not None:
             others = [p for p in range(n) if p != out_player]
             left = [t for p in others for t in s.racks[p]]
-            if self.rules.end_rack_rule == "double":
+            if self.rules.end_rack_rule == "double" and n == 2:  # a two-player rule
                 self._add(
                     out_player,
                     "end-rack-bonus",

@@ -78,8 +78,13 @@ class Rules:
 
     #: The game ends after this many consecutive scoreless turns (0: never).
     scoreless_turn_limit: int = 6
+    #: Only passes count toward ``scoreless_turn_limit`` (German club play: "4 consecutive
+    #: passes"); any other turn (an exchange, a play, a withdrawn play, a lost turn) breaks the run.
+    scoreless_passes_only: bool = False
     #: ``single``: the player who went out adds every other rack once, each player
-    #: subtracts their own; ``double``: two players, out-player adds twice the other rack.
+    #: subtracts their own; ``double``: out-player adds twice the other rack, the other
+    #: subtracts nothing. ``double`` is a two-player rule: with 3 or more players a game
+    #: applies ``single``.
     end_rack_rule: Literal["single", "double"] = "single"
     tiebreak: Literal["none", "before-adjustment"] = "none"
     #: Finish Line: the game ends when a player (or team) reaches this score.
@@ -209,7 +214,7 @@ CLABBERS = Rules(name="clabbers", variant="clabbers")
 DUPLICATE = Rules(name="duplicate", variant="duplicate", min_players=1, max_players=10_000, challenge_rule="void")
 SPANISH = Rules(name="spanish", tiles="spanish", exchange_min_bag=1, scoreless_turn_limit=12)
 POLISH = Rules(name="polish", tiles="polish", max_exchanges_per_player=3, exchange_is_scoreless=False)
-GERMAN = Rules(name="german", tiles="german", scoreless_turn_limit=4)
+GERMAN = Rules(name="german", tiles="german", scoreless_turn_limit=4, scoreless_passes_only=True)
 FRENCH = Rules(name="french", tiles="french")
 
 

@@ -54,6 +54,7 @@ _HELP = {
     "max_exchanges_per_player": "exchanges allowed per player (empty: no limit)",
     "exchange_is_scoreless": "an exchange counts as a scoreless turn",
     "scoreless_turn_limit": "the game ends after this many scoreless turns in a row (0: never)",
+    "scoreless_passes_only": "only passes count toward that limit (German club play); other turns break the run",
     "end_rack_rule": "end of game: single (each subtracts own rack) or double (out-player adds twice)",
     "tiebreak": "ties: none (a draw) or before-adjustment",
     "target_score": "Finish Line: the game ends when a player reaches this score",
