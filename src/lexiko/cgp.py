@@ -4,8 +4,17 @@ one line, as crossword-game programs exchange them.
 ``<board> <rack1>/<rack2>... <score1>/<score2>... <zeros> [op args; ...]``
 
 The board is rows joined by ``/`` with runs of empty squares as numbers and blanks in
-lower case; the rack of the player on turn comes first; ``zeros`` counts consecutive
-scoreless turns; operations such as ``lex TWL06;`` follow.
+lower case (tiles of several letters in brackets, ``[CH]``); the rack of the player on
+turn comes first; ``zeros`` counts consecutive scoreless turns; operations such as
+``lex TWL06;`` follow.
+
+The operations other programs write are understood: ``lex`` (lexicon), ``ld`` (letter
+distribution: english, english_super, spanish, german, french, polish, catalan),
+``bdn`` (board: CrosswordGame, SuperCrosswordGame or a lexiko layout name), ``var``
+(classic, classic_super, wordsmog/clabbers), ``bb`` (bingo bonus), ``cr`` (challenge
+rule: void, single, double, 5pt, 10pt), ``etl`` (exchange tile limit) and ``mcnz``
+(scoreless turns that end the game). Others (``gid``, ``lm``, ``tmr``, ``ti``, ``to``)
+are kept in ``ops`` and change nothing.
 
 >>> pos = parse("15/15/15/15/15/15/15/3WINDY7/15/15/15/15/15/15/15 ADEEGIL/ 0/32 1 lex TWL06;")
 >>> pos.racks, pos.scores, pos.zeros, pos.ops
@@ -20,15 +29,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from lexiko.board import Board
 from lexiko.errors import NotationError
 from lexiko.game import Game, WordJudge
 from lexiko.layouts import LAYOUTS, Layout
+from lexiko.layouts import layout as layout_named
 from lexiko.rules import Rules
-from lexiko.tiles import ENGLISH, TileSet
+from lexiko.tiles import ENGLISH, TILE_SETS, TileSet, tile_set
 
-__all__ = ["CGP", "parse", "dumps", "from_game", "to_game"]
+__all__ = ["CGP", "parse", "dumps", "from_game", "to_game", "rules_from_ops"]
 
 
 @dataclass(frozen=True)
@@ -53,8 +64,72 @@ def _layout_for(rows: int) -> Layout:
     raise NotationError(f"the board has {rows} rows; boards have {sizes}")
 
 
-def parse(text: str, tiles: TileSet = ENGLISH, layout: Layout | None = None) -> CGP:
-    """Read a CGP line. The layout follows from the number of rows unless given.
+#: Letter-distribution names of other programs (``ld``) and their lexiko tile sets.
+LETTER_DISTRIBUTIONS = {
+    "english": "english",
+    "english_super": "super-english",
+    "super-english": "super-english",
+    "spanish": "spanish",
+    "german": "german",
+    "french": "french",
+    "polish": "polish",
+    "catalan": "catalan",
+    "mobile": "mobile",
+}
+#: Board names of other programs (``bdn``) and lexiko layouts.
+BOARD_NAMES = {"crosswordgame": "standard15", "supercrosswordgame": "super21"}
+#: Variant names (``var``): (lexiko variant, super board).
+VARIANTS = {
+    "classic": ("classic", False),
+    "classic_super": ("classic", True),
+    "wordsmog": ("clabbers", False),
+    "wordsmog_super": ("clabbers", True),
+    "clabbers": ("clabbers", False),
+}
+#: Challenge-rule names (``cr``).
+CHALLENGES = {"void": "void", "single": "single", "double": "double", "5pt": "five-point", "10pt": "ten-point",
+              "five-point": "five-point", "ten-point": "ten-point"}
+
+
+def _ops(text: str) -> dict[str, str]:
+    ops: dict[str, str] = {}
+    for op in text.split(";"):
+        op = op.strip()
+        if op:
+            name, _, args = op.partition(" ")
+            ops[name] = args.strip()
+    return ops
+
+
+def _op_tiles(ops: dict[str, str]) -> TileSet:
+    name = ops.get("ld")
+    if name is None:
+        return tile_set("super-english") if ops.get("var", "").endswith("_super") else ENGLISH
+    key = LETTER_DISTRIBUTIONS.get(name.lower(), name.lower())
+    if key not in TILE_SETS:
+        known = ", ".join(sorted(LETTER_DISTRIBUTIONS))
+        raise NotationError(f"unknown letter distribution 'ld {name}'; known: {known}")
+    return tile_set(key)
+
+
+def _op_layout(ops: dict[str, str]) -> Layout | None:
+    name = ops.get("bdn")
+    if name is None:
+        return layout_named("super21") if ops.get("var", "").endswith("_super") else None
+    key = BOARD_NAMES.get(name.lower(), name)
+    if key not in LAYOUTS:
+        known = ", ".join(["CrosswordGame", "SuperCrosswordGame", *sorted(LAYOUTS)])
+        raise NotationError(f"unknown board 'bdn {name}'; known: {known}")
+    return layout_named(key)
+
+
+def parse(text: str, tiles: TileSet | None = None, layout: Layout | None = None) -> CGP:
+    """Read a CGP line. The tiles follow from the ``ld`` operation (English without
+    one) and the layout from ``bdn`` or the number of rows, unless given.
+
+    >>> pos = parse("15/15/15/15/15/15/15/7[CH]E6/15/15/15/15/15/15/15 [LL]A?/ 0/0 0 ld spanish;")
+    >>> pos.board.tiles.name, pos.racks
+    ('spanish', ('[LL]A?', ''))
 
     Raises :class:`NotationError` naming the field that is wrong.
     """
@@ -64,7 +139,13 @@ def parse(text: str, tiles: TileSet = ENGLISH, layout: Layout | None = None) -> 
             f"a CGP position has a board, racks, scores and a scoreless-turn count; got {len(parts)} field(s)"
         )
     board_text, racks_text, scores_text, zeros_text = parts[:4]
-    lay = layout if layout is not None else _layout_for(board_text.count("/") + 1)
+    ops = _ops(parts[4]) if len(parts) == 5 else {}
+    lay = layout if layout is not None else _op_layout(ops)
+    if lay is None:
+        lay = _layout_for(board_text.count("/") + 1)
+    if tiles is None:
+        # the super board's own tiles unless the position names others
+        tiles = tile_set("super-english") if lay.name == "super21" and "ld" not in ops else _op_tiles(ops)
     board = Board.from_string(board_text, lay, tiles)
     racks = tuple(racks_text.split("/"))
     for r in racks:
@@ -80,14 +161,59 @@ def parse(text: str, tiles: TileSet = ENGLISH, layout: Layout | None = None) -> 
         raise NotationError(f"{len(racks)} racks but {len(scores)} scores")
     if not zeros_text.isdigit():
         raise NotationError(f"the scoreless-turn count {zeros_text!r} is not a number")
-    ops: dict[str, str] = {}
-    if len(parts) == 5:
-        for op in parts[4].split(";"):
-            op = op.strip()
-            if op:
-                name, _, args = op.partition(" ")
-                ops[name] = args.strip()
+    rules_from_ops(ops)  # a bad operand is an error of the line, found now
     return CGP(board, racks, scores, int(zeros_text), ops)
+
+
+def _int_op(ops: dict[str, str], name: str, what: str, least: int) -> int | None:
+    if name not in ops:
+        return None
+    text = ops[name]
+    if not re.fullmatch(r"-?\d+", text) or int(text) < least:
+        raise NotationError(f"'{name} {text}': the {what} must be a whole number of at least {least}")
+    return int(text)
+
+
+def rules_from_ops(ops: dict[str, str], rules: Rules | None = None) -> Rules:
+    """The rules a position's operations ask for, on top of ``rules`` (default ``Rules()``).
+
+    >>> r = rules_from_ops({"lex": "TWL06", "bb": "35", "cr": "5pt", "mcnz": "4", "etl": "1"})
+    >>> r.lexicon, r.bingo_bonus, r.challenge_rule, r.scoreless_turn_limit, r.exchange_min_bag
+    ('TWL06', 35, 'five-point', 4, 1)
+    """
+    base = rules if rules is not None else Rules()
+    changes: dict[str, Any] = {}
+    if "lex" in ops and re.fullmatch(r"[\w.\-/]+", ops["lex"]):
+        changes["lexicon"] = ops["lex"]
+    if "ld" in ops or ops.get("var", "").endswith("_super"):
+        changes["tiles"] = _op_tiles(ops).name
+    lay = _op_layout(ops)
+    if lay is not None:
+        changes["layout"] = lay.name
+    if "var" in ops:
+        var = VARIANTS.get(ops["var"].lower())
+        if var is None:
+            raise NotationError(f"unknown variant 'var {ops['var']}'; known: {', '.join(VARIANTS)}")
+        changes["variant"] = var[0]
+    if "cr" in ops:
+        rule = CHALLENGES.get(ops["cr"].lower())
+        if rule is None:
+            raise NotationError(
+                f"challenge rule 'cr {ops['cr']}' is not one lexiko plays; known: void, single, double, 5pt, 10pt"
+            )
+        changes["challenge_rule"] = rule
+    for name, field_name, what, least in (
+        ("bb", "bingo_bonus", "bingo bonus", 0),
+        ("etl", "exchange_min_bag", "exchange tile limit", 1),
+        ("mcnz", "scoreless_turn_limit", "number of scoreless turns", 0),
+    ):
+        value = _int_op(ops, name, what, least)
+        if value is not None:
+            changes[field_name] = value
+    try:
+        return base.replace(**changes) if changes else base
+    except ValueError as e:
+        raise NotationError(f"the position's operations do not make rules: {e}") from None
 
 
 def dumps(pos: CGP) -> str:
@@ -121,10 +247,9 @@ def to_game(
     lexicon: WordJudge | None | str = "auto",
 ) -> Game:
     """A game set up at the position, the player on turn first (empty racks are dealt).
-    The ``lex`` operation sets the rules' lexicon."""
-    base = rules if rules is not None else Rules()
-    if "lex" in pos.ops and re.fullmatch(r"[\w.\-/]+", pos.ops["lex"]):
-        base = base.replace(lexicon=pos.ops["lex"])
+    The operations set the rules (see :func:`rules_from_ops`); the tiles and layout are
+    the position's own."""
+    base = rules_from_ops(pos.ops, rules).replace(tiles=pos.board.tiles.name, layout=pos.board.layout.name)
     racks = [pos.board.tiles.parse(r) for r in pos.racks]
     return Game.from_position(
         pos.board, racks, list(pos.scores), players=players, rules=base,
