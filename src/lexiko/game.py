@@ -409,8 +409,8 @@ class Game:
         """
         if isinstance(action, str):
             action = self._parse_action(action)
-        # only an exchange shuffles the bag: other actions leave the generator as it was
-        saved = self._snapshot(rng=not isinstance(action, (Place, Pass, Challenge, Accept)))
+        # only an exchange and a challenge (which may withdraw a play) shuffle the bag
+        saved = self._snapshot(rng=not isinstance(action, (Place, Pass, Accept)))
         try:
             event = self._apply(action, player, elapsed)
         except BaseException:
@@ -858,10 +858,12 @@ class Game:
 
     def _withdraw(self, p: _Pending) -> Event:
         """A successful challenge: the play comes off, its tiles go back on the rack and
-        the tiles drawn after it go back on top of the bag."""
+        the tiles drawn after it go back into the bag, which is shuffled: the player who
+        saw them must not know who draws them next."""
         s = self._s
         s.board = s.board.remove([(r, c) for r, c, _ in p.move.new_tiles()])
-        s.bag.extend(reversed(p.drawn))
+        s.bag.extend(p.drawn)
+        self._rng.shuffle(s.bag)
         s.racks[p.player] = list(p.rack_before)
         ev = self._add(
             p.player, "withdrawn", -p.score, move=p.move, rack=p.rack_before, words=p.words, invalid=p.invalid
