@@ -37,6 +37,8 @@ RULES = [
     SUPER.replace(challenge_rule="single"),
     TEAMS.replace(time_minutes=None, match_minutes=None),  # four players, two teams
     Rules(challenge_rule="single", time_minutes=2, max_overtime=1),  # clocks: thinking times are random
+    Rules(challenge_rule="double", scoreless_turn_limit=4, scoreless_passes_only=True),  # German club ending
+    Rules(challenge_rule="double", time_minutes=1, max_overtime=1, end_rack_rule="double"),  # challenges and clocks
 ]
 
 Snap = Callable[[Game], dict[str, Any]]

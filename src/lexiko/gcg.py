@@ -875,6 +875,7 @@ _RULE_FIELDS = (
     "challenge_points",
     "end_rack_rule",
     "scoreless_turn_limit",
+    "scoreless_passes_only",
     "exchange_min_bag",
     "exchange_is_scoreless",
     "tiebreak",
