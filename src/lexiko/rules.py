@@ -104,6 +104,17 @@ class Rules:
     #: Team rules: the match ends after this many minutes of play in all.
     match_minutes: float | None = None
 
+    #: Duplicate (see :mod:`lexiko.duplicate`): seconds each player has to submit a move
+    #: (None: no limit); the shared rack must hold at least this many vowels and
+    #: consonants (a blank counts as either) up to round ``duplicate_rule_rounds``, and at
+    #: least one of each after, else all its tiles go back and seven are drawn again;
+    #: ``duplicate_solo_bonus`` points go to a player who alone finds the top score.
+    duplicate_seconds: float | None = None
+    duplicate_min_vowels: int = 2
+    duplicate_min_consonants: int = 2
+    duplicate_rule_rounds: int = 15
+    duplicate_solo_bonus: int = 0
+
     def __post_init__(self) -> None:
         problems = []
         if self.challenge_rule not in CHALLENGE_RULES:
@@ -137,6 +148,13 @@ class Rules:
             problems.append("challenge_penalty_to must be 'challenged' or 'challenger'")
         if self.time_minutes is not None and self.time_minutes <= 0:
             problems.append("time_minutes must be positive")
+        if self.duplicate_seconds is not None and self.duplicate_seconds <= 0:
+            problems.append("duplicate_seconds must be positive")
+        if not (0 <= self.duplicate_min_vowels and 0 <= self.duplicate_min_consonants
+                and self.duplicate_min_vowels + self.duplicate_min_consonants <= self.rack_size):
+            problems.append("duplicate_min_vowels and duplicate_min_consonants must be 0 or more and fit the rack")
+        if self.duplicate_rule_rounds < 0 or self.duplicate_solo_bonus < 0:
+            problems.append("duplicate_rule_rounds and duplicate_solo_bonus must be 0 or more")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -211,7 +229,10 @@ TEAMS = Rules(
     lexicon="SOWPODS",
 )
 CLABBERS = Rules(name="clabbers", variant="clabbers")
-DUPLICATE = Rules(name="duplicate", variant="duplicate", min_players=1, max_players=10_000, challenge_rule="void")
+DUPLICATE = Rules(
+    name="duplicate", variant="duplicate", min_players=1, max_players=10_000, challenge_rule="void",
+    duplicate_seconds=180,
+)
 SPANISH = Rules(name="spanish", tiles="spanish", exchange_min_bag=1, scoreless_turn_limit=12)
 POLISH = Rules(name="polish", tiles="polish", max_exchanges_per_player=3, exchange_is_scoreless=False)
 GERMAN = Rules(name="german", tiles="german", scoreless_turn_limit=4, scoreless_passes_only=True)

@@ -1,0 +1,166 @@
+"""Duplicate play: the shared rack and board, submissions, the top, the draw rule,
+the solo bonus, the time per move, the master sheet and the record format."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from lexiko import duplicate, gcg
+from lexiko.bots import make_player
+from lexiko.duplicate import DuplicateGame
+from lexiko.errors import GameStateError, IllegalMoveError, PhonyError, RecordError
+from lexiko.lexicon import Lexicon
+from lexiko.rules import DUPLICATE, Rules
+from lexiko.tiles import ENGLISH
+
+SMALL = Lexicon.from_words(["QI", "QAT", "AT", "TA", "TI", "IT", "AI", "QATS"])
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_each_player_scores_their_own_move_and_the_top_is_placed() -> None:
+    d = DuplicateGame(["Ann", "Bob", "Cy"], seed=1, lexicon=SMALL)
+    d.set_rack("AIQT")
+    assert d.submit("Ann", "8G QI").score == 22
+    assert d.submit("Bob", "8G AT").score == 4
+    r = d.close_round()  # Cy submitted nothing: 0
+    assert (r.top.notation, r.top.score) == ("8F QAT", 24)  # ties: the first in move order
+    assert r.scores == {"Ann": 22, "Bob": 4, "Cy": 0}
+    assert d.totals == {"Ann": 22, "Bob": 4, "Cy": 0} and d.top_total == 24
+    assert d.board.face_at(7, 5) == "Q" and d.round_number == 2
+    assert [round(d.percentage(p), 1) for p in d.players] == [91.7, 16.7, 0.0]
+    # the I stayed and six were drawn; that rack broke the vowel rule and was drawn again
+    assert (d.redraws, d.rack_text, d.bag_count) == (1, "AADEFJZ", 100 - 3 - 7)
+
+
+def test_a_later_submission_replaces_the_earlier_one() -> None:
+    d = DuplicateGame(["Ann"], seed=1, lexicon=SMALL)
+    d.set_rack("AIQT")
+    d.submit("Ann", "8G AT")
+    d.submit("Ann", "-")
+    assert d.close_round().scores == {"Ann": 0}
+
+
+def test_bad_submissions_change_nothing() -> None:
+    d = DuplicateGame(["Ann", "Bob"], seed=1, lexicon=SMALL)
+    d.set_rack("AIQT")
+    d.submit("Ann", "8G QI")
+    with pytest.raises(PhonyError, match=r"^word TIQ is not in the lexicon$"):
+        d.submit("Ann", "8G TIQ")
+    with pytest.raises(IllegalMoveError, match=r"^tile Z is not on the rack \(AIQT\)$"):
+        d.submit("Ann", "8G ZA")
+    with pytest.raises(IllegalMoveError, match=r"^the first play must cover the centre square H8$"):
+        d.submit("Ann", "1A QI")
+    with pytest.raises(GameStateError, match=r"^'Zed' is not a player of this game$"):
+        d.submit("Zed", "8G QI")
+    assert d.close_round().scores == {"Ann": 22, "Bob": 0}
+
+
+def test_time_per_move() -> None:
+    clock = Clock()
+    d = DuplicateGame(["Ann", "Bob"], DUPLICATE.replace(duplicate_seconds=60), seed=1, lexicon=SMALL, clock=clock)
+    d.set_rack("AIQT")
+    clock.now = 59
+    d.submit("Ann", "8G QI")
+    assert d.time_left() == 1
+    clock.now = 61
+    with pytest.raises(GameStateError, match=r"^too late: the round closed after 60 seconds$"):
+        d.submit("Bob", "8G QI")
+    assert d.submitted() == ["Ann"]
+    d.close_round()
+    assert d.time_left() == 60  # a new round, a new minute
+
+
+def test_solo_bonus() -> None:
+    d = DuplicateGame(["Ann", "Bob"], DUPLICATE.replace(duplicate_solo_bonus=10), seed=1, lexicon=SMALL)
+    d.set_rack("AIQT")
+    d.submit("Ann", "8F QAT")
+    d.submit("Bob", "8G QI")
+    r = d.close_round()
+    assert r.bonus == {"Ann": 10} and d.totals == {"Ann": 34, "Bob": 22}
+    d2 = DuplicateGame(["Ann", "Bob"], DUPLICATE.replace(duplicate_solo_bonus=10), seed=1, lexicon=SMALL)
+    d2.set_rack("AIQT")
+    d2.submit("Ann", "8F QAT")
+    d2.submit("Bob", "8H QAT")  # another placement of the top score: no solo
+    assert d2.close_round().bonus == {}
+
+
+def _counts(rack: str) -> tuple[int, int, int]:
+    codes = ENGLISH.parse(rack)
+    v = sum(duplicate.is_vowel(ENGLISH, c) for c in codes)
+    b = codes.count(0)
+    return v, len(codes) - v - b, b
+
+
+def test_the_draw_rule_over_whole_games(twl06: Lexicon) -> None:
+    redraws = 0
+    for seed in range(12):
+        bots = {"greedy": make_player("greedy", twl06, seed=seed)}
+        g = duplicate.autoplay(bots, seed=seed, lexicon=twl06)
+        tiles: Counter[int] = Counter(g.board.played_tiles())
+        assert sum(tiles.values()) + len(g.rack) + g.bag_count == 100  # tiles are conserved
+        for r in g.rounds:
+            redraws += r.redraws
+            if len(r.rack) < 7:
+                continue  # the last tiles: the rule asks only what they can give
+            v, c, b = _counts(r.rack)
+            need = 2 if r.number <= 15 else 1
+            assert max(0, need - v) + max(0, need - c) <= b, (seed, r.number, r.rack)
+        assert g.totals["greedy"] == g.top_total  # the greedy player always finds the top
+    assert redraws > 0  # the rule was needed
+
+
+def test_record_round_trip_and_master_sheet(twl06: Lexicon) -> None:
+    bots = {name: make_player(kind, twl06, seed=3) for name, kind in
+            [("Ann", "static"), ("Bob", "random"), ("computer (greedy)", "greedy")]}
+    g = duplicate.autoplay(bots, seed=3, lexicon=twl06)
+    text = duplicate.dumps(g)
+    assert text.startswith("#lexiko-duplicate 1\n#lexicon TWL06\n#tile-distribution english\n#seed 3\n#player Ann\n")
+    back = duplicate.loads(text, twl06)
+    assert back.totals == g.totals and back.top_total == g.top_total
+    assert [r.top.notation for r in back.rounds] == [r.top.notation for r in g.rounds]
+    assert back.board.cells == g.board.cells
+    sheet = duplicate.master_sheet(g)
+    last = sheet.splitlines()[-4:]
+    assert last[-1] == f"{'top':<24}{g.top_total:>6}    100.0%"
+    assert last[0].startswith("computer (greedy)") and f"{g.totals['Ann']}" in sheet
+    # the tops as GCG: one player whose running total is the sum of the tops
+    rec = gcg.parse(duplicate.top_gcg(g))
+    assert len(rec.events) == len(g.rounds) and rec.events[-1].total == g.top_total
+
+
+def test_a_record_with_a_wrong_score_is_refused(twl06: Lexicon) -> None:
+    g = duplicate.autoplay({"greedy": make_player("greedy", twl06, seed=1)}, seed=1, lexicon=twl06)
+    lines = duplicate.dumps(g).splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith(">1 "))
+    head, _, score = lines[i].rpartition(" +")
+    lines[i] = f"{head} +{int(score) + 1}"
+    with pytest.raises(RecordError, match=rf"^line {i + 3}: round 1: the top .* scores {score}, not {int(score) + 1}$"):
+        duplicate.loads("\n".join(lines), twl06)
+    with pytest.raises(RecordError, match=r"^line 1: not a lexiko duplicate record"):
+        duplicate.loads("#character-encoding UTF-8\n", twl06)
+
+
+def test_the_game_refuses_duplicate_and_names_the_module() -> None:
+    from lexiko.game import Game
+
+    with pytest.raises(GameStateError, match=r"lexiko\.duplicate"):
+        Game(["Ann", "Bob"], DUPLICATE, lexicon=None)
+    import importlib
+
+    assert importlib.import_module("lexiko.duplicate") is duplicate
+
+
+def test_duplicate_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="duplicate_seconds must be positive"):
+        Rules(duplicate_seconds=0)
+    with pytest.raises(ValueError, match="must be 0 or more and fit the rack"):
+        Rules(duplicate_min_vowels=5, duplicate_min_consonants=5)
