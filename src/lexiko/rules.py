@@ -150,8 +150,8 @@ class Rules:
             problems.append("time_minutes must be positive")
         if self.duplicate_seconds is not None and self.duplicate_seconds <= 0:
             problems.append("duplicate_seconds must be positive")
-        if not (0 <= self.duplicate_min_vowels and 0 <= self.duplicate_min_consonants
-                and self.duplicate_min_vowels + self.duplicate_min_consonants <= self.rack_size):
+        fits = self.rack_size < 1 or self.duplicate_min_vowels + self.duplicate_min_consonants <= self.rack_size
+        if not (0 <= self.duplicate_min_vowels and 0 <= self.duplicate_min_consonants and fits):
             problems.append("duplicate_min_vowels and duplicate_min_consonants must be 0 or more and fit the rack")
         if self.duplicate_rule_rounds < 0 or self.duplicate_solo_bonus < 0:
             problems.append("duplicate_rule_rounds and duplicate_solo_bonus must be 0 or more")
