@@ -1053,7 +1053,7 @@ def test_a_sixth_scoreless_turn_that_is_a_play_can_be_challenged(twl06: Lexicon,
 def test_german_club_play_ends_after_four_consecutive_passes(game_factory: MakeGame) -> None:
     from lexiko.rules import GERMAN
 
-    rules = GERMAN.replace(tiles="english")  # the rule, with English tiles to name them easily
+    rules = GERMAN.replace(tiles="english", lexicon="TWL06")  # the rule, with English tiles to name them easily
     g = game_factory(["AEIOUQV", "BCDFGHJ"], rules)
     g.pass_turn()
     g.pass_turn()

@@ -34,6 +34,7 @@ from lexiko.game import Event, Game, WordJudge
 from lexiko.move import Exchange, Place, parse_move
 from lexiko.rules import Rules
 from lexiko.tiles import TILE_SETS, TileSet
+from lexiko.wordlists import LANGUAGE_LISTS
 
 __all__ = ["GameRecord", "RecordEvent", "Player", "parse", "read", "load", "dumps", "write", "record_of"]
 
@@ -185,6 +186,8 @@ class GameRecord:
         kw: dict[str, object] = {"tiles": tiles.name, "layout": layout, "name": "record"}
         if "lexicon" in self.pragmas:
             kw["lexicon"] = self.pragmas["lexicon"].split()[0]
+        elif tiles.name in LANGUAGE_LISTS:
+            kw["lexicon"] = LANGUAGE_LISTS[tiles.name]  # never an English list for another language
         bonuses = {ev.score for ev in self.events if ev.kind == "challenge-bonus"}
         kw["challenge_rule"] = "ten-point" if min(bonuses, default=0) >= 10 else "five-point" if bonuses else "single"
         if any(ev.kind == "challenge-penalty" for ev in self.events):

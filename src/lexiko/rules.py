@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from lexiko.layouts import Layout, layout
 from lexiko.tiles import TileSet, tile_set
+from lexiko.wordlists import ENGLISH_LISTS, SYSTEM_LISTS
 
 __all__ = [
     "Rules",
@@ -40,6 +41,7 @@ __all__ = [
     "POLISH",
     "GERMAN",
     "FRENCH",
+    "CATALAN",
 ]
 
 ChallengeRule = Literal["void", "single", "double", "five-point", "ten-point"]
@@ -148,6 +150,7 @@ class Rules:
             problems.append("challenge_penalty_to must be 'challenged' or 'challenger'")
         if self.time_minutes is not None and self.time_minutes <= 0:
             problems.append("time_minutes must be positive")
+        problems.extend(self._lexicon_problems())
         if self.duplicate_seconds is not None and self.duplicate_seconds <= 0:
             problems.append("duplicate_seconds must be positive")
         fits = self.rack_size < 1 or self.duplicate_min_vowels + self.duplicate_min_consonants <= self.rack_size
@@ -157,6 +160,20 @@ class Rules:
             problems.append("duplicate_rule_rounds and duplicate_solo_bonus must be 0 or more")
         if problems:
             raise ValueError("; ".join(problems))
+
+    def _lexicon_problems(self) -> list[str]:
+        """A word list of one language never judges a game of another's tiles."""
+        lex = self.lexicon.lower()
+        spec = SYSTEM_LISTS.get(lex)
+        if spec is not None and spec.tiles != self.tiles:
+            return [f"lexicon {lex} is a {spec.language} list: it does not suit {self.tiles} tiles"]
+        english = tile_set("english").letters
+        if self.lexicon.upper() in ENGLISH_LISTS and self.tile_set.letters != english:
+            return [
+                f"lexicon {self.lexicon} is an English list: {self.tiles} tiles need a word list of their "
+                f"language (a file, or {', '.join(sorted(SYSTEM_LISTS))})"
+            ]
+        return []
 
     @property
     def tile_set(self) -> TileSet:
@@ -233,10 +250,16 @@ DUPLICATE = Rules(
     name="duplicate", variant="duplicate", min_players=1, max_players=10_000, challenge_rule="void",
     duplicate_seconds=180,
 )
-SPANISH = Rules(name="spanish", tiles="spanish", exchange_min_bag=1, scoreless_turn_limit=12)
-POLISH = Rules(name="polish", tiles="polish", max_exchanges_per_player=3, exchange_is_scoreless=False)
-GERMAN = Rules(name="german", tiles="german", scoreless_turn_limit=4, scoreless_passes_only=True)
-FRENCH = Rules(name="french", tiles="french")
+# Languages play with Debian's spelling lists by default (casual lists: lexiko.wordlists)
+SPANISH = Rules(name="spanish", tiles="spanish", lexicon="wspanish", exchange_min_bag=1, scoreless_turn_limit=12)
+POLISH = Rules(
+    name="polish", tiles="polish", lexicon="wpolish", max_exchanges_per_player=3, exchange_is_scoreless=False
+)
+GERMAN = Rules(
+    name="german", tiles="german", lexicon="wngerman", scoreless_turn_limit=4, scoreless_passes_only=True
+)
+FRENCH = Rules(name="french", tiles="french", lexicon="wfrench")
+CATALAN = Rules(name="catalan", tiles="catalan", lexicon="wcatalan")
 
 
 def family(players: int = 2) -> Rules:
@@ -287,6 +310,7 @@ PRESETS: dict[str, Rules] = {
         POLISH,
         GERMAN,
         FRENCH,
+        CATALAN,
         Rules(),
     )
 }

