@@ -1,0 +1,113 @@
+"""Word lists of other languages: Debian's spelling lists read for a tile set, and the
+presets that play with them (never with an English list)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lexiko.errors import LexiconError, PhonyError
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+from lexiko.rules import CATALAN, FRENCH, GERMAN, POLISH, SPANISH, Rules
+from lexiko.tiles import CATALAN as CATALAN_TILES
+from lexiko.tiles import FRENCH as FRENCH_TILES
+from lexiko.tiles import GERMAN as GERMAN_TILES
+from lexiko.tiles import SPANISH as SPANISH_TILES
+from lexiko.wordlists import game_words
+
+REAL_SPANISH = Path("/usr/share/dict/spanish")
+needs_wspanish = pytest.mark.skipif(
+    not REAL_SPANISH.is_file(), reason="Debian's wspanish is not installed (.ci/run installs it)"
+)
+
+
+def test_spanish_words_are_read_as_spanish_tiles() -> None:
+    words = ["perro", "camión", "pingüino", "Madrid", "kilo", "ONU", "a", "ex-novio", "chico", "llama", "perro"]
+    assert game_words(words, SPANISH_TILES) == ["PERRO", "CAMION", "PINGUINO", "CHICO", "LLAMA"]
+    assert [len(SPANISH_TILES.parse(w)) for w in ("PERRO", "CHICO", "LLAMA")] == [4, 4, 4]
+
+
+def test_german_keeps_nouns_umlauts_and_writes_eszett_as_ss() -> None:
+    words = ["Straße", "Bäume", "über", "AGs", "PKW", "Haus-Tür"]
+    assert game_words(words, GERMAN_TILES, capitalized_nouns=True) == ["STRASSE", "BÄUME", "ÜBER"]
+
+
+def test_french_accents_are_dropped_and_catalan_digraphs_are_tiles() -> None:
+    assert game_words(["élève", "garçon", "aujourd'hui", "Paris"], FRENCH_TILES) == ["ELEVE", "GARCON"]
+    words = game_words(["col·legi", "any", "quatre", "qatar"], CATALAN_TILES)
+    assert words == ["COL·LEGI", "ANY", "QUATRE"]  # Q only as the QU tile
+    assert [CATALAN_TILES.format(CATALAN_TILES.parse(w)) for w in words] == ["CO[L·L]EGI", "A[NY]", "[QU]ATRE"]
+
+
+def test_a_list_from_the_dict_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "spanish").write_text("perro\ncasa\nMadrid\nchico\n", encoding="utf-8")
+    monkeypatch.setenv("LEXIKO_DICT_DIR", str(tmp_path))
+    lex = Lexicon.load("wspanish", SPANISH_TILES, cache=False)
+    assert (lex.name, len(lex), sorted(lex)) == ("wspanish", 3, ["CASA", "CHICO", "PERRO"])
+    with pytest.raises(LexiconError) as e:
+        Lexicon.load("wspanish", GERMAN_TILES, cache=False)
+    assert str(e.value) == "wspanish is a word list for spanish tiles, not german tiles"
+
+
+def test_a_missing_list_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEXIKO_DICT_DIR", str(tmp_path))
+    with pytest.raises(LexiconError) as e:
+        Lexicon.load("wfrench", FRENCH_TILES, cache=False)
+    assert str(e.value) == (
+        f"no French word list: install Debian's wfrench package (apt-get install wfrench, which provides "
+        f"{tmp_path}/french) or give a word-list file with --lexicon FILE (one word a line)"
+    )
+
+
+def test_presets_name_their_languages_lists() -> None:
+    assert [r.lexicon for r in (SPANISH, FRENCH, GERMAN, POLISH, CATALAN)] == [
+        "wspanish", "wfrench", "wngerman", "wpolish", "wcatalan"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"tiles": "spanish"}, "lexicon TWL06 is an English list: spanish tiles need a word list of their language "
+         "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)"),
+        ({"tiles": "spanish", "lexicon": "wngerman"}, "lexicon wngerman is a German list: it does not suit spanish tiles"),
+        ({"tiles": "english", "lexicon": "wspanish"}, "lexicon wspanish is a Spanish list: it does not suit english tiles"),
+    ],
+)
+def test_no_game_judges_with_another_languages_list(kw: dict[str, str], message: str) -> None:
+    with pytest.raises(ValueError) as e:
+        Rules(**kw)
+    assert str(e.value) == message
+
+
+@needs_wspanish
+def test_a_spanish_game_judges_with_the_spanish_list() -> None:
+    g = Game(["Ana", "Beto"], SPANISH.replace(challenge_rule="void"), seed=1, first_player=0)
+    g.set_rack(0, "HOUSEAR")
+    with pytest.raises(PhonyError, match="^word HOUSE is not in the lexicon$"):
+        g.play("8D HOUSE")
+    g.set_rack(0, "PE[RR]OAS")
+    assert g.play("8E PE[RR]O").score == (3 + 1 + 8 + 1) * 2
+    assert g.lexicon is not None and g.board.face_at(7, 6) == "RR"
+
+
+@needs_wspanish
+def test_a_spanish_game_with_bots_plays_to_the_end() -> None:
+    from lexiko.bots import make_player
+    from lexiko.lexicon import Lexicon as Lex
+
+    lex = Lex.load("wspanish", SPANISH_TILES)
+    digraphs = 0
+    for seed in range(3):
+        g = Game(["static", "greedy"], SPANISH, seed=seed, lexicon=lex)
+        bots = [make_player("static", lex, seed=seed), make_player("greedy", lex, seed=seed)]
+        while not g.is_over:
+            if g.awaiting_challenge:
+                g.accept()
+                continue
+            g.apply(bots[g.player_on_turn].choose(g))
+        assert g.end_reason in ("out", "scoreless")
+        digraphs += sum(1 for r in g.board.rows() for face in r if face.upper() in ("CH", "LL", "RR"))
+    assert digraphs > 0
