@@ -755,11 +755,16 @@ def test_team_exchanges(endgame_factory: MakeGame, snap: Snap) -> None:
     rules = TEAMS.replace(time_minutes=None, match_minutes=None)  # no clocks here
     g = endgame_factory(["AT", "QZ", "EE", "II"], bag="ABCDEFGHIJ", rules=rules)
     refused(g, snap, lambda: g.exchange("A"), IllegalMoveError, "cannot exchange: the bag has 10 tiles and an exchange needs at least 11")
-    g = endgame_factory(["AT", "QZ", "EE", "II"], bag="ABCDEFGHIJK", rules=rules)
+    g = endgame_factory(["AT", "QZ", "EEE", "II"], bag="ABCDEFGHIJK", rules=rules)
     g.pass_turn()
     g.pass_turn()
+    assert g.can_exchange()
     g.exchange("EE")  # not a pass: the passes before it no longer count
     assert g.scoreless_turns == 0
+    # the seeds' team rule: an exchange only with three or more tiles of one letter
+    assert not g.can_exchange()  # P4 holds II
+    refused(g, snap, lambda: g.exchange("I"), IllegalMoveError,
+            "cannot exchange: the rules allow an exchange only with 3 or more tiles of one letter on the rack")
 
 
 def test_eight_passes_end_a_team_game(game_factory: MakeGame, clock: Clock) -> None:

@@ -217,7 +217,7 @@ def play_random_game(
                 do(place)
                 continue
         rack = g.rack()
-        if x < 0.9 and rack and g.bag_count >= rules.exchange_min_bag:
+        if x < 0.9 and rack and g.can_exchange():
             k = rnd.randint(1, min(len(rack), g.bag_count))
             do(Exchange(tuple(rnd.sample(list(rack), k))))
             continue

@@ -790,6 +790,11 @@ class Game:
             )
         if r.max_exchanges_per_player is not None and s.exchanges[who] >= r.max_exchanges_per_player:
             raise IllegalMoveError(f"no exchanges left: the rules allow {r.max_exchanges_per_player} per player")
+        if not self._same_letter_allows_exchange(who):
+            raise IllegalMoveError(
+                f"cannot exchange: the rules allow an exchange only with {r.exchange_min_same_letter} or more "
+                f"tiles of one letter on the rack"
+            )
         if len(ex.tiles) > len(s.bag):
             raise IllegalMoveError(f"cannot exchange {len(ex.tiles)} tiles: the bag has only {len(s.bag)}")
         rack = list(s.racks[who])
@@ -810,6 +815,29 @@ class Game:
         # an exchange that is not a scoreless turn (Polish, team rules) breaks the run
         self._count_turn(scoreless=r.exchange_is_scoreless)
         return ev
+
+    def _same_letter_allows_exchange(self, who: int) -> bool:
+        need = self.rules.exchange_min_same_letter
+        rack = self._s.racks[who]
+        return need is None or any(rack.count(t) >= need for t in set(rack) if t)
+
+    def can_exchange(self, player: int | None = None) -> bool:
+        """Whether ``player`` (default: the player on turn) may exchange now: the bag
+        holds enough tiles, they have exchanges left and their rack allows one.
+
+        >>> g = Game(["Ann", "Bob"], Rules(exchange_min_same_letter=3), seed=0, lexicon=None)
+        >>> g.rack_text(), g.can_exchange()
+        ('AABDETX', False)
+        """
+        s = self._s
+        who = s.turn if player is None else player
+        limit = self.rules.max_exchanges_per_player
+        return (
+            not s.over
+            and len(s.bag) >= self.rules.exchange_min_bag
+            and (limit is None or s.exchanges[who] < limit)
+            and self._same_letter_allows_exchange(who)
+        )
 
     def _pass(self, who: int, spent: float | None) -> Event:
         self._settle_pending()

@@ -76,6 +76,9 @@ class Rules:
     #: Exchange allowed while the bag holds at least this many tiles.
     exchange_min_bag: int = 7
     max_exchanges_per_player: int | None = None
+    #: An exchange only for a player holding at least this many tiles of one letter (the
+    #: seeds' team rule: 3); None: any rack may exchange.
+    exchange_min_same_letter: int | None = None
     exchange_is_scoreless: bool = True
 
     #: The game ends after this many consecutive scoreless turns (0: never).
@@ -138,6 +141,8 @@ class Rules:
             problems.append("team play needs four players")
         if self.exchange_min_bag < 1:
             problems.append("exchange_min_bag must be at least 1")
+        if self.exchange_min_same_letter is not None and not 1 <= self.exchange_min_same_letter <= self.rack_size:
+            problems.append("exchange_min_same_letter must be 1 to the rack size, or None")
         if self.scoreless_turn_limit < 0:
             problems.append("scoreless_turn_limit must be 0 (never) or more")
         if self.end_rack_rule not in ("single", "double"):
@@ -236,6 +241,7 @@ TEAMS = Rules(
     challenge_penalty_to="challenger",
     challenge_points=5,
     exchange_min_bag=11,
+    exchange_min_same_letter=3,
     exchange_is_scoreless=False,
     scoreless_turn_limit=8,
     time_minutes=15,

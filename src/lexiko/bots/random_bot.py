@@ -37,11 +37,7 @@ class RandomBot:
         if found:
             return self.rng.choice(found).move
         bag = game.bag_count
-        limit = rules.max_exchanges_per_player
-        can_exchange = bag >= rules.exchange_min_bag and (
-            limit is None or game.exchanges_made[game.player_on_turn] < limit
-        )
-        if can_exchange and rack:
+        if game.can_exchange() and rack:
             k = self.rng.randint(1, min(len(rack), bag))
             return Exchange(game.tiles.rack_sort(self.rng.sample(rack, k)))
         return Pass()

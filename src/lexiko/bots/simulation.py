@@ -692,9 +692,8 @@ class SimulationBot:
         )
         n = self.iterations if iterations is None else iterations
         exchanges = True
-        if isinstance(game, Game):  # no exchange candidates once a player has used up their exchanges
-            limit = game.rules.max_exchanges_per_player
-            exchanges = limit is None or game.exchanges_made[game.player_on_turn] < limit
+        if isinstance(game, Game):  # no exchange candidates where the player may not exchange
+            exchanges = game.can_exchange()
         results = _simulate(position, setup, self.candidates, n, seed, progress, exchanges)
         self.last_results = results
         return results

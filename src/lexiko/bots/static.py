@@ -45,9 +45,8 @@ class StaticBot:
             leaves = self.table.lookup
         else:
             leaves = _endgame_values(game)
-        limit = rules.max_exchanges_per_player
-        if limit is not None and game.exchanges_made[game.player_on_turn] >= limit:
-            bag = 0  # no exchanges left: list none
+        if not game.can_exchange():
+            bag = 0  # no exchange allowed: list none
         return generate(game.board, rack, self.lexicon, rules, bag_count=bag, best=1, leaves=leaves)[0]
 
     def choose(self, game: Game) -> Move:
