@@ -10,7 +10,7 @@ import pytest
 from lexiko import duplicate, gcg
 from lexiko.bots import make_player
 from lexiko.duplicate import DuplicateGame
-from lexiko.errors import GameStateError, IllegalMoveError, PhonyError, RecordError
+from lexiko.errors import GameStateError, IllegalMoveError, LexikoError, PhonyError, RecordError
 from lexiko.lexicon import Lexicon
 from lexiko.rules import DUPLICATE, Rules
 from lexiko.tiles import ENGLISH
@@ -164,3 +164,42 @@ def test_duplicate_options_are_checked() -> None:
         Rules(duplicate_seconds=0)
     with pytest.raises(ValueError, match="must be 0 or more and fit the rack"):
         Rules(duplicate_min_vowels=5, duplicate_min_consonants=5)
+
+
+# -- invariants (hypothesis) ------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), choices=st.lists(st.integers(0, 3), min_size=40, max_size=40))
+def test_tiles_are_conserved_and_scores_add_up(twl06: Lexicon, seed: int, choices: list[int]) -> None:
+    """Whatever the players submit (the top, another legal move, a pass, a phony or
+    nothing), the tiles are conserved, each total is the sum of the player's round scores
+    and never above the tops, and a refused submission changes nothing."""
+    from lexiko.movegen import generate
+
+    d = DuplicateGame(["A", "B"], seed=seed, lexicon=twl06)
+    rounds = 0
+    while not d.over and rounds < 40:
+        moves = generate(d.board, d.rack, twl06, d.rules.replace(variant="classic"), placements_only=True, best=8)
+        for name, pick in zip(("A", "B"), (choices[rounds], choices[-1 - rounds]), strict=True):
+            if pick == 0 and moves:
+                d.submit(name, moves[0].move)
+            elif pick == 1 and moves:
+                d.submit(name, moves[len(moves) // 2].move)
+            elif pick == 2:
+                d.submit(name, "-")
+            before = (d.submitted(), d.rack, d.board.cells, dict(d.totals))
+            with pytest.raises(LexikoError):
+                d.submit(name, "8A ZZZZZZZ")  # never legal: refused, nothing changes
+            assert (d.submitted(), d.rack, d.board.cells, dict(d.totals)) == before
+        d.close_round()
+        rounds += 1
+        on_board = sum(1 for c in d.board.cells if c)
+        assert on_board + len(d.rack) + d.bag_count == 100
+        for p in d.players:
+            assert d.totals[p] == sum(r.scores[p] for r in d.rounds) <= d.top_total
+        assert d.top_total == sum(r.top.score for r in d.rounds)
+    assert rounds >= 10  # whole games were played

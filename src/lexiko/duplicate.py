@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from lexiko.board import Board
-from lexiko.errors import GameStateError, IllegalMoveError, LexikoError, NotationError, PhonyError, RecordError
+from lexiko.errors import GameStateError, IllegalMoveError, LexikoError, PhonyError, RecordError
 from lexiko.legality import check_placement
 from lexiko.move import Pass, Place, parse_move
 from lexiko.rules import DUPLICATE, Rules
@@ -246,10 +246,7 @@ class DuplicateGame:
             if text in ("-", "pass", "PASS", "Pass"):
                 move = Pass()
             else:
-                try:
-                    parsed = parse_move(text, self.tiles, self.board)
-                except NotationError as e:
-                    raise NotationError(f"{text!r}: {e}") from None
+                parsed = parse_move(text, self.tiles, self.board)
                 if not isinstance(parsed, Place):
                     raise IllegalMoveError("in duplicate a move is a placement or a pass")
                 move = parsed
