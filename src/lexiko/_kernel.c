@@ -56,6 +56,7 @@
 #define WB(g, fi, k) ((g)->wb[(size_t)(fi) * (size_t)(g)->wstride + (size_t)(k)])
 
 enum { MODE_COUNT = 0, MODE_ALL = 1, MODE_BEST = 2 };
+#define MODE_CLABBERS 4 /* flag on the mode: Clabbers, the kwg is the alphagram automaton */
 
 typedef struct {
     double equity;
@@ -113,6 +114,14 @@ typedef struct {
     size_t nmoves, cap, best_n;
     int oom;
     int empty_board;
+    /* Clabbers (see "Clabbers" below): the span being filled */
+    int clabbers;
+    int cl_s, cl_e, cl_ne, cl_nbl, cl_bsum, cl_ndc;
+    uint64_t cl_allow;                 /* letters some empty square of the span accepts */
+    uint8_t cl_sq[MAXN];               /* the span's empty squares */
+    uint8_t cl_bl[MAXN];               /* the board's letters in the span, sorted */
+    uint8_t cl_ch[MAXN];               /* the rack tiles chosen (codes, blank flag), sorted */
+    uint8_t cl_dc[MAXN], cl_dn[MAXN];  /* their distinct codes and how many of each are left */
     /* pruning (best mode; see "pruning" below) */
     int prune;
     const uint8_t *depth;       /* per arc index: most letters on a path to a word's end (low 4 bits), most
@@ -778,6 +787,91 @@ static uint64_t cross_set(const Gen *g, const uint8_t *cells, int r, int c, int 
     return out;
 }
 
+/* -- Clabbers: cross-checks ----------------------------------------------------- */
+
+/*
+ * In Clabbers a word is valid when its letters, sorted, are a key of the alphagram
+ * automaton (a DAWG of every word's letters sorted by code, lexiko.clabbers). A letter
+ * L may go on a square when the cross word's letters m (sorted) plus L form a key: one
+ * walk merging m with one inserted letter, the letters t of the arcs where it may be
+ * inserted collected as it goes (an L equal to a letter of m is met twice: a mask
+ * does not mind).
+ */
+static void alpha_cross_walk(const Gen *g, uint32_t node, const uint8_t *m, int nm, int i, uint32_t ins,
+                             uint64_t *out)
+{
+    for (uint32_t j = node; node && j < g->nk; j++) {
+        uint32_t a = g->kwg[j];
+        uint32_t t = a >> 24;
+        if (i < nm && t > m[i])
+            break; /* m[i] can no longer come */
+        if (t) {
+            uint32_t child = child_of(g, a);
+            if (i < nm && t == m[i]) {
+                if (i + 1 == nm) {
+                    if (ins && (a & ACC_BIT))
+                        *out |= (uint64_t)1 << ins;
+                    else if (!ins)
+                        alpha_cross_walk(g, child, m, nm, i + 1, 0, out);
+                } else {
+                    alpha_cross_walk(g, child, m, nm, i + 1, ins, out);
+                }
+            }
+            if (!ins && (i == nm || t <= m[i])) {
+                if (i == nm) {
+                    if (a & ACC_BIT)
+                        *out |= (uint64_t)1 << t;
+                } else {
+                    alpha_cross_walk(g, child, m, nm, i, t, out);
+                }
+            }
+        }
+        if (a & END_BIT)
+            break;
+    }
+}
+
+static void sort_letters(uint8_t *x, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint8_t v = x[i];
+        int j = i;
+        while (j > 0 && x[j - 1] > v) {
+            x[j] = x[j - 1];
+            j--;
+        }
+        x[j] = v;
+    }
+}
+
+/* Letters that may go on (r, c) in Clabbers given the tiles before and after it along (dr, dc). */
+static uint64_t alpha_cross_set(const Gen *g, const uint8_t *cells, int r, int c, int dr, int dc, int32_t *score)
+{
+    int n = g->n;
+    uint8_t m[MAXN];
+    int nm = 0, sum = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int rr = r + dir * dr, cc = c + dir * dc;
+        while (rr >= 0 && cc >= 0 && rr < n && cc < n && cells[rr * n + cc] && nm < MAXN) {
+            uint8_t x = cells[rr * n + cc];
+            m[nm++] = x & LETTER_MASK;
+            sum += g->values[x];
+            rr += dir * dr;
+            cc += dir * dc;
+        }
+    }
+    if (!nm) {
+        *score = -1;
+        return ALL_LETTERS;
+    }
+    *score = sum;
+    sort_letters(m, nm);
+    uint64_t out = 0;
+    uint32_t root = g->nk ? child_of(g, g->kwg[0]) : 0;
+    alpha_cross_walk(g, root, m, nm, 0, 0, &out);
+    return out & ALL_LETTERS;
+}
+
 static void prepare(Gen *g, const uint8_t *cells, const uint8_t *lmult, const uint8_t *wmult, int start_r, int start_c)
 {
     int n = g->n;
@@ -806,8 +900,13 @@ static void prepare(Gen *g, const uint8_t *cells, const uint8_t *lmult, const ui
                 continue;
             g->anchor[0][ia] = g->anchor[1][id] = 1;
             /* across plays: the cross word runs down; down plays: across */
-            g->xcheck[0][ia] = cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
-            g->xcheck[1][id] = cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
+            if (g->clabbers) {
+                g->xcheck[0][ia] = alpha_cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
+                g->xcheck[1][id] = alpha_cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
+            } else {
+                g->xcheck[0][ia] = cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
+                g->xcheck[1][id] = cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
+            }
         }
     }
     if (empty && start_r >= 0 && start_r < n && start_c >= 0 && start_c < n) {
@@ -1189,9 +1288,180 @@ static int prune_setup(Gen *g, const uint8_t *full, uint32_t nleaves)
     return 1;
 }
 
+/* -- Clabbers: generation ------------------------------------------------------- */
+
+/*
+ * For every span of a line a play can cover (from a square after an empty square or
+ * the edge to one before an empty square or the edge, holding an empty square, and a
+ * tile or an anchor), the multisets of rack tiles that with the span's board letters
+ * spell an alphagram are found in one walk of the automaton in letter order: at each
+ * arc the next board letter is consumed when it is the arc's letter (board copies of a
+ * letter before rack copies, so each multiset is met once), else a rack tile of the
+ * arc's letter (a real tile, or a blank; real copies of a letter before blank copies).
+ * Each multiset found is then put down in every distinct order the cross-checks allow
+ * (clab_assign), each order a move. The leave is the same for all orders.
+ */
+static void clab_assign(Gen *g, int i, int main, int mult, int cross)
+{
+    if (i == g->cl_ne) {
+        record(g, g->cl_s, g->cl_e, (main + g->cl_bsum) * mult + cross);
+        return;
+    }
+    int p = g->cl_sq[i];
+    uint64_t x = g->lx[p];
+    int lm = g->llm[p], wm = g->lwm[p], xs = g->lxs[p];
+    for (int d = 0; d < g->cl_ndc; d++) {
+        if (!g->cl_dn[d])
+            continue;
+        uint8_t code = g->cl_dc[d];
+        if (!(x >> (code & LETTER_MASK) & 1))
+            continue;
+        int v = g->values[code] * lm;
+        g->cl_dn[d]--;
+        g->word[p] = code;
+        clab_assign(g, i + 1, main + v, mult * wm, xs >= 0 ? cross + (xs + v) * wm : cross);
+        g->cl_dn[d]++;
+    }
+}
+
+static void clab_found(Gen *g)
+{
+    uint32_t leave = g->full_leave;
+    int nd = 0;
+    for (int k = 0; k < g->cl_ne; k++) {
+        uint8_t code = g->cl_ch[k];
+        leave -= g->radix[code & BLANK_FLAG ? 0 : code];
+        if (nd && g->cl_dc[nd - 1] == code) {
+            g->cl_dn[nd - 1]++;
+        } else {
+            g->cl_dc[nd] = code;
+            g->cl_dn[nd++] = 1;
+        }
+    }
+    g->cl_ndc = nd;
+    g->leave = leave;
+    g->placed = g->cl_ne;
+    clab_assign(g, 0, 0, 1, 0);
+}
+
+/* Walk from node with board letters bi.. and k rack tiles chosen; prev: the code of
+ * the last rack tile chosen (0 after a board letter). */
+static void clab_walk(Gen *g, uint32_t node, int bi, int k, uint8_t prev)
+{
+    int nbl = g->cl_nbl, ne = g->cl_ne;
+    for (uint32_t j = node; node && j < g->nk && !g->oom; j++) {
+        uint32_t a = g->kwg[j];
+        uint32_t t = a >> 24;
+        if (bi < nbl && t > g->cl_bl[bi])
+            break;
+        uint32_t child = child_of(g, a);
+        if (bi < nbl && t == g->cl_bl[bi]) {
+            if (bi + 1 == nbl && k == ne) {
+                if (a & ACC_BIT)
+                    clab_found(g);
+            } else if (child) {
+                clab_walk(g, child, bi + 1, k, 0);
+            }
+        } else if (t && k < ne && (g->cl_allow >> t & 1)) {
+            int last = k + 1 == ne && bi == nbl;
+            /* a real tile, unless a blank already stands for this letter (blanks after) */
+            if (g->rack[t] && prev != (t | BLANK_FLAG)) {
+                g->rack[t]--;
+                g->cl_ch[k] = (uint8_t)t;
+                if (last) {
+                    if (a & ACC_BIT)
+                        clab_found(g);
+                } else if (child) {
+                    clab_walk(g, child, bi, k + 1, (uint8_t)t);
+                }
+                g->rack[t]++;
+            }
+            if (g->rack[0]) {
+                g->rack[0]--;
+                g->cl_ch[k] = (uint8_t)(t | BLANK_FLAG);
+                if (last) {
+                    if (a & ACC_BIT)
+                        clab_found(g);
+                } else if (child) {
+                    clab_walk(g, child, bi, k + 1, (uint8_t)(t | BLANK_FLAG));
+                }
+                g->rack[0]++;
+            }
+        }
+        if (a & END_BIT)
+            break;
+    }
+}
+
+static void run_clabbers(Gen *g)
+{
+    int n = g->n;
+    uint32_t root = g->nk ? child_of(g, g->kwg[0]) : 0;
+    if (!root || !g->rack_left)
+        return;
+    for (int dir = 0; dir < g->dirs; dir++) {
+        g->dir = dir;
+        for (int line = 0; line < n; line++) {
+            int base = line * MAXN;
+            g->line = line;
+            g->lc = g->cell[dir] + base;
+            g->lx = g->xcheck[dir] + base;
+            g->lxs = g->xscore[dir] + base;
+            g->llm = g->lm[dir] + base;
+            g->lwm = g->wm[dir] + base;
+            const uint8_t *lc = g->lc;
+            const uint8_t *anc = g->anchor[dir] + base;
+            for (int s = 0; s < n; s++) {
+                if (s && lc[s - 1])
+                    continue;
+                int ne = 0, nbl = 0, bsum = 0, conn = 0;
+                uint64_t allow = 0;
+                uint8_t bl[MAXN];
+                for (int e = s; e < n; e++) {
+                    if (lc[e]) {
+                        bl[nbl++] = lc[e] & LETTER_MASK;
+                        bsum += g->values[lc[e]];
+                        conn = 1;
+                    } else {
+                        if (ne == g->rack_left)
+                            break;
+                        g->cl_sq[ne++] = (uint8_t)e;
+                        allow |= g->lx[e];
+                        conn |= anc[e];
+                    }
+                    g->word[e] = 0;
+                    if (e + 1 < n && lc[e + 1])
+                        continue;
+                    if (e == s || !ne || !conn || ne < g->min_tiles)
+                        continue;
+                    if (dir == 1 && ne == 1 && g->lxs[g->cl_sq[0]] >= 0)
+                        continue; /* a one-tile play forming a word across is listed across */
+                    g->cl_s = s;
+                    g->cl_e = e;
+                    g->cl_ne = ne;
+                    g->cl_nbl = nbl;
+                    g->cl_bsum = bsum;
+                    g->cl_allow = allow;
+                    memcpy(g->cl_bl, bl, (size_t)nbl);
+                    sort_letters(g->cl_bl, nbl);
+                    clab_walk(g, root, 0, 0, 0);
+                    for (int k = 0; k < ne; k++)
+                        g->word[g->cl_sq[k]] = 0;
+                    if (g->oom)
+                        return;
+                }
+            }
+        }
+    }
+}
+
 static void run(Gen *g)
 {
     int n = g->n;
+    if (g->clabbers) {
+        run_clabbers(g);
+        return;
+    }
     uint32_t root = g->nk > 1 ? child_of(g, g->kwg[1]) : 0;
     uint64_t have = 0;
     for (int t = 1; t < 64; t++)
@@ -1483,6 +1753,8 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bad values, rack or kwg buffer");
         goto out;
     }
+    int clabbers = (mode & MODE_CLABBERS) != 0;
+    mode &= ~MODE_CLABBERS;
     if (mode < MODE_COUNT || mode > MODE_BEST || best_n < 0) {
         PyErr_SetString(PyExc_ValueError, "bad mode");
         goto out;
@@ -1557,7 +1829,8 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         result = PyList_New(0);
         goto out;
     }
-    if (mode == MODE_BEST)
+    g->clabbers = clabbers;
+    if (mode == MODE_BEST && !clabbers)
         g->prune = prune_setup(g, full, (uint32_t)nleaves);
     Py_BEGIN_ALLOW_THREADS
     prepare(g, (const uint8_t *)cells.buf, (const uint8_t *)lmult.buf, (const uint8_t *)wmult.buf, start_r, start_c);
@@ -1967,7 +2240,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 4) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 5) < 0) {
         Py_DECREF(m);
         return NULL;
     }

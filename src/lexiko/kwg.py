@@ -72,6 +72,7 @@ __all__ = [
     "node_arcs",
     "gaddag_paths",
     "build_kwg",
+    "build_dawg",
 ]
 
 CHILD_MASK = 0x3FFFFF
@@ -392,3 +393,35 @@ def build_kwg(words: Iterable[Sequence[int]], progress: Progress | None = None) 
             raise ValueError(f"letter codes are 1..63, not {tuple(w)}")
         checked.add(b)
     return _build(checked, progress)
+
+
+def build_dawg(words: Iterable[Sequence[int]], progress: Progress | None = None) -> array[int]:
+    """Build the automaton of ``words`` as :func:`build_kwg` does, without the GADDAG:
+    index 1 points nowhere (child 0). Used for the alphagram automaton of Clabbers
+    (:mod:`lexiko.clabbers`), whose keys are words with their letters sorted; there
+    keys of 2 to 21 letters are kept.
+
+    >>> kwg = build_dawg([(1, 2), (1, 2, 3)])
+    >>> accepts(kwg, dawg_root(kwg), (1, 2)), arc_child(kwg[1])
+    (True, 0)
+    """
+    checked: set[bytes] = set()
+    for w in words:
+        if not MIN_WORD <= len(w) <= MAX_WORD:
+            continue
+        b = w if isinstance(w, bytes) else bytes(w)
+        if min(b) < 1 or max(b) > 63:
+            raise ValueError(f"letter codes are 1..63, not {tuple(w)}")
+        checked.add(b)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        packer = _Packer()
+        root = packer.minimize(sorted(checked), None, None, None, progress, "dawg")
+        out = packer.out
+        out[0] = END | root
+        out[1] = END
+        return out
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Literal, Protocol, cast
 
+from lexiko import clabbers as _clabbers
 from lexiko import kwg as _kwg
 from lexiko.board import Board
 from lexiko.layouts import Layout
@@ -67,6 +68,7 @@ KERNEL_MAX_SIZE = 32
 """Largest board side the compiled kernel handles (larger boards use the reference)."""
 
 _MODE_COUNT, _MODE_ALL, _MODE_BEST = 0, 1, 2
+_MODE_CLABBERS = 4  # a flag on the mode: words are anagrams (the kwg is the alphagram automaton)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +139,7 @@ class _Kernel(Protocol):
     def leave_table(self, counts: bytes, leaves: LeaveValue, /) -> bytes: ...
 
 
-_KERNEL_ABI = 4  # the calling convention of _kernel.generate; bumped on every change
+_KERNEL_ABI = 5  # the calling convention of _kernel.generate; bumped on every change
 
 
 def _load_kernel() -> _Kernel | None:
@@ -351,8 +353,6 @@ def _sub_racks(letters: tuple[int, ...], blanks: int) -> list[_SubRack]:
 
 
 def _check(board: Board, lexicon: Lexicon, rules: Rules) -> None:
-    if rules.variant == "clabbers":
-        raise NotImplementedError("the move generator does not handle Clabbers (anagram) words")
     lt, bt = lexicon.tiles, board.tiles
     if lt is not bt and lt.letters != bt.letters:
         raise ValueError(f"the lexicon spells {lt.name} tiles, the board holds {bt.name} tiles")
@@ -396,9 +396,15 @@ def _kernel_call(
     assert _kernel is not None
     lm, wm = _multipliers(board.layout)
     sr, sc = board.layout.start
-    depths, anagrams = _prune_data(lexicon.kwg) if mode == _MODE_BEST else (None, None)
+    kwg: Sequence[int] = lexicon.kwg
+    if rules.variant == "clabbers":
+        kwg = _clabbers.alphagram_kwg(lexicon)
+        depths, anagrams = None, None
+        mode |= _MODE_CLABBERS
+    else:
+        depths, anagrams = _prune_data(lexicon.kwg) if mode == _MODE_BEST else (None, None)
     return _kernel.generate(
-        lexicon.kwg,
+        kwg,
         board.cells,
         board.size,
         lm,
@@ -448,7 +454,9 @@ def generate(
     same and other engines do not count them).
 
     Premium squares and letter values come from the board; bingo bonus and the first
-    play's minimum number of tiles from ``rules``.
+    play's minimum number of tiles from ``rules``. With ``rules.variant == "clabbers"``
+    every word formed need only be an anagram of a word of ``lexicon``; every distinct
+    arrangement of tiles on squares is a move (see :mod:`lexiko.clabbers`).
     """
     _check(board, lexicon, rules)
     if best is not None and best <= 0:
@@ -503,7 +511,7 @@ def count_placements(
     r = _Rack(rack, board.tiles)
     if _use_kernel(backend, board):
         return cast(int, _kernel_call(board, r, lexicon, rules, _MODE_COUNT, 0, None, down_openings))
-    return len(_reference(board, r, lexicon.kwg, rules, down_openings))
+    return len(_reference(board, r, lexicon, rules, down_openings))
 
 
 def best_move(
@@ -604,7 +612,7 @@ def _reference_candidates(
 ) -> list[Candidate]:
     cache: dict[int, tuple[int, ...]] = {}
     out: list[Candidate] = []
-    for row, col, down, tiles, score, li in _reference(board, r, lexicon.kwg, rules, down_openings):
+    for row, col, down, tiles, score, li in _reference(board, r, lexicon, rules, down_openings):
         leave = cache.get(li)
         if leave is None:
             leave = cache[li] = r.leave(li)
@@ -621,12 +629,16 @@ def reference_placements(
     (unsorted)."""
     _check(board, lexicon, rules)
     r = _Rack(rack, board.tiles)
-    raw = _reference(board, r, lexicon.kwg, rules, down_openings)
+    raw = _reference(board, r, lexicon, rules, down_openings)
     return [(Place(row, col, d, t), s) for row, col, d, t, s, _ in raw]
 
 
-def _reference(board: Board, r: _Rack, kwg: Sequence[int], rules: Rules, down_openings: bool) -> list[RawPlacement]:
-    return _Reference(board, r, kwg, rules, _directions(board, down_openings)).run()
+def _reference(board: Board, r: _Rack, lexicon: Lexicon, rules: Rules, down_openings: bool) -> list[RawPlacement]:
+    directions = _directions(board, down_openings)
+    if rules.variant == "clabbers":
+        rack = [c for c in r.codes for _ in range(r.counts[c])]
+        return _clabbers.reference_placements(board, rack, lexicon, rules, directions=directions)
+    return _Reference(board, r, lexicon.kwg, rules, directions).run()
 
 
 class _Reference:
