@@ -237,6 +237,22 @@ def test_kernel_matches_reference_with_twl06(twl06: Lexicon) -> None:
 
 
 @needs_kernel
+def test_best_n_is_exact_with_twl06(twl06: Lexicon) -> None:
+    """best=N (the kernel skips the multisets no order of which can make the list) is
+    the first N of the full list, with and without a leave table and exchanges."""
+    from lexiko.leaves import LeaveTable
+
+    shipped = LeaveTable.default(twl06.tiles).lookup
+    positions = list(_positions(twl06, CLAB, range(300, 302), 8))
+    assert len(positions) == 16
+    for board, rack in positions[::2]:
+        for leaves in (None, shipped):
+            full = generate(board, rack, twl06, CLAB, leaves=leaves, backend="c")
+            for n in (1, 10, 200):
+                assert generate(board, rack, twl06, CLAB, leaves=leaves, best=n, backend="c") == full[:n]
+
+
+@needs_kernel
 def test_twl06_opening_counts(twl06: Lexicon) -> None:
     """Placement counts of Clabbers openings under TWL06 (across only, as movegen
     counts openings); the reference agrees on those it can list in a test's time."""

@@ -122,6 +122,8 @@ typedef struct {
     uint8_t cl_bl[MAXN];               /* the board's letters in the span, sorted */
     uint8_t cl_ch[MAXN];               /* the rack tiles chosen (codes, blank flag), sorted */
     uint8_t cl_dc[MAXN], cl_dn[MAXN];  /* their distinct codes and how many of each are left */
+    int64_t cl_const;                  /* best mode: the score of the span's plays but their tiles' */
+    int64_t cl_w[MAXN];                /* points each square adds per point of its tile, highest first */
     /* pruning (best mode; see "pruning" below) */
     int prune;
     const uint8_t *depth;       /* per arc index: most letters on a path to a word's end (low 4 bits), most
@@ -1324,6 +1326,32 @@ static void clab_assign(Gen *g, int i, int main, int mult, int cross)
     }
 }
 
+/* Best mode: whether no order of the multiset chosen can rank among the best N. A
+ * play's score is cl_const (board letters, cross words' other tiles, bingo) plus the sum
+ * of each tile's value times its square's weight; no order beats the highest values on
+ * the highest weights. */
+static int clab_cut(Gen *g, uint32_t leave)
+{
+    if (g->mode != MODE_BEST || g->nmoves < g->best_n || !g->best_n)
+        return 0;
+    int v[MAXN];
+    int ne = g->cl_ne;
+    for (int k = 0; k < ne; k++) {
+        int x = g->values[g->cl_ch[k]];
+        int j = k;
+        while (j > 0 && v[j - 1] < x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+    int64_t bound = g->cl_const;
+    for (int k = 0; k < ne; k++)
+        bound += (int64_t)v[k] * g->cl_w[k];
+    double eq = g->leave_values ? (double)bound + g->leave_values[leave] : (double)bound;
+    return eq < g->moves[0].equity;
+}
+
 static void clab_found(Gen *g)
 {
     uint32_t leave = g->full_leave;
@@ -1338,6 +1366,8 @@ static void clab_found(Gen *g)
             g->cl_dn[nd++] = 1;
         }
     }
+    if (clab_cut(g, leave))
+        return;
     g->cl_ndc = nd;
     g->leave = leave;
     g->placed = g->cl_ne;
@@ -1393,6 +1423,29 @@ static void clab_walk(Gen *g, uint32_t node, int bi, int k, uint8_t prev)
     }
 }
 
+/* Best mode: cl_const and cl_w of the span (see clab_cut). */
+static void clab_weights(Gen *g)
+{
+    int64_t mult = 1, cross = 0;
+    for (int k = 0; k < g->cl_ne; k++)
+        mult *= g->lwm[g->cl_sq[k]];
+    for (int k = 0; k < g->cl_ne; k++) {
+        int p = g->cl_sq[k];
+        int64_t w = (int64_t)g->llm[p] * mult;
+        if (g->lxs[p] >= 0) {
+            w += (int64_t)g->llm[p] * g->lwm[p];
+            cross += (int64_t)g->lxs[p] * g->lwm[p];
+        }
+        int j = k;
+        while (j > 0 && g->cl_w[j - 1] < w) {
+            g->cl_w[j] = g->cl_w[j - 1];
+            j--;
+        }
+        g->cl_w[j] = w;
+    }
+    g->cl_const = (int64_t)g->cl_bsum * mult + cross + (g->cl_ne >= g->bingo_tiles ? g->bingo_bonus : 0);
+}
+
 static void run_clabbers(Gen *g)
 {
     int n = g->n;
@@ -1444,6 +1497,8 @@ static void run_clabbers(Gen *g)
                     g->cl_allow = allow;
                     memcpy(g->cl_bl, bl, (size_t)nbl);
                     sort_letters(g->cl_bl, nbl);
+                    if (g->mode == MODE_BEST)
+                        clab_weights(g);
                     clab_walk(g, root, 0, 0, 0);
                     for (int k = 0; k < ne; k++)
                         g->word[g->cl_sq[k]] = 0;
