@@ -631,6 +631,12 @@ class _Replay:
                 raise RecordError(
                     f"{ev.nick} moves out of turn: it is {g.players[g.player_on_turn]}'s turn", ev.line
                 )
+            if g.awaiting_final_challenge and ev.kind == "pass" and ev.score == 0 and p != g.history[-1].player:
+                # macondo and Woogles write a failed challenge of the play that ended the game
+                # (double challenge) as the challenger's lost turn, "-" +0, before the end rack
+                self._check_rack(ev, p)
+                g.challenge(player=p, ruling=True)
+                return
             if g.awaiting_final_challenge:
                 raise RecordError(
                     f"{_describe(ev)}: the last play ended the game and was not challenged off", ev.line
@@ -739,6 +745,16 @@ class _Replay:
         draws = list((nxt - leave).elements())
         if draws:
             self.game.set_next_draws(draws, available_only=True)
+
+    def _check_rack(self, ev: RecordEvent, p: int) -> None:
+        """The rack a line shows must be the rack ``p`` holds (where the bag is empty and
+        the game has no choice left)."""
+        if not ev.rack:
+            return
+        shown = _parse_rack(ev.rack, self.tiles, ev.line)
+        if Counter(shown) != Counter(self.game.rack(p)):
+            held = self.tiles.format(self.tiles.rack_sort(self.game.rack(p)))
+            raise RecordError(f"{ev.nick}'s rack is {held}, the record says {ev.rack}", ev.line)
 
     def _check_rack_supplies(self, ev: RecordEvent, move: Place) -> None:
         rack = Counter(self.game.rack(self._player(ev)))
