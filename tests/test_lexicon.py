@@ -66,8 +66,20 @@ def test_multi_letter_tiles(tmp_path: Path) -> None:
 
 
 def test_unknown_lexicon_and_empty_file(tmp_path: Path) -> None:
-    with pytest.raises(LexiconError, match=r"^unknown lexicon 'NWL99': give TWL06, SOWPODS or the path of a word-list file$"):
-        Lexicon.load("NWL99")
+    with pytest.raises(LexiconError) as e:
+        Lexicon.load("XYZ99")
+    assert str(e.value) == (
+        "unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan "
+        "or the path of a word-list file"
+    )
+    for name, free in (("CSW21", "SOWPODS"), ("NWL2023", "TWL06"), ("nwl20", "TWL06")):
+        with pytest.raises(LexiconError) as e:
+            Lexicon.load(name)
+        assert str(e.value) == (
+            f"{name} is a licensed word list lexiko cannot ship: give your copy with --lexicon FILE (one word a "
+            f"line), or --lexicon {free} for {free}, the nearest free list (words added since may then be called "
+            f"phonies)"
+        )
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n")
     with pytest.raises(LexiconError, match=r"empty.txt holds no words$"):
@@ -84,3 +96,23 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.Mon
     assert sorted(Lexicon.load(f)) == ["CAT", "DOG"]
     cached.write_bytes(b"LXKWG001" + bytes(8) + (2**22 - 1).to_bytes(4, "little") * 2)  # roots out of range
     assert sorted(Lexicon.load(f)) == ["CAT", "DOG"]
+
+
+def test_a_record_naming_a_licensed_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lexiko.cli import main
+
+    data = Path(__file__).parent / "data" / "gcg" / "final_challenge_failed.gcg"
+    record = tmp_path / "csw.gcg"
+    record.write_text(data.read_text().replace("#lexicon TWL06", "#lexicon CSW21"))
+    assert main(["analyze", str(record), "--turn", "3", "--no-board", "--top", "1"]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert out == (
+        "error: CSW21 is a licensed word list lexiko cannot ship: give your copy with --lexicon FILE (one word a "
+        "line), or --lexicon SOWPODS for SOWPODS, the nearest free list (words added since may then be called phonies)"
+    )
+    assert main(["analyze", str(record), "--turn", "3", "--no-board", "--top", "1", "--lexicon", "SOWPODS"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith(
+        "warning: the record names CSW21; judging with SOWPODS, the nearest free list: words CSW21 has and "
+        "SOWPODS lacks will be called phonies Ann to play with"
+    )

@@ -469,6 +469,14 @@ def _game_from_args(args: argparse.Namespace) -> Game:
 
 
 def _lexicon_for(args: argparse.Namespace, game: Game, console: Console) -> Lexicon:
+    """The lexicon asked for (``--lexicon``), else the record's; warns when a free list
+    stands in for the licensed one the record names."""
+    from lexiko.lexicon import stand_in_warning
+
+    if args.lexicon:
+        warning = stand_in_warning(game.rules.lexicon, args.lexicon)
+        if warning:
+            console.print(f"warning: {warning}", style="yellow", markup=False, highlight=False, soft_wrap=True)
     return _load_lexicon(args.lexicon or game.rules.lexicon, game.tiles, console)
 
 

