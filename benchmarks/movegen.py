@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         print("classic (TWL06 words)")
         table(rows, lex, TOURNAMENT, backends, args, check=True)
     if not args.no_clabbers:
-        print()
+        if not args.clabbers_only:
+            print()
         print("Clabbers (anagrams of TWL06 words), the same boards and racks")
         table(rows, lex, CLABBERS, backends, args, check=False)
     return 0
