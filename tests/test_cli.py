@@ -43,7 +43,9 @@ def test_replay_checks_a_record(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["judge", "--lexicon", "NWL99", "QI"], "error: unknown lexicon 'NWL99': give TWL06, SOWPODS or the path of a word-list file"),
+        (["judge", "--lexicon", "XYZ99", "QI"], "error: unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan or the path of a word-list file"),
+        (["judge", "--lexicon", "/bin/ls", "QI"], "error: /bin/ls is not a word list: it holds NUL bytes (a binary file?)"),
+        (["judge", "--lexicon", "/etc/passwd", "QI"], "error: /etc/passwd is not a word list for english tiles: "),
         (["replay", "/no/such.gcg"], "error: cannot read /no/such.gcg: No such file or directory"),
         (["replay", str(SHARED / "broken" / "MAGPIE-DATA__malformed_play.gcg")], "error: line 11: '2' is not a letter of the english tile set"),
         (["play", "--rules", "chess"], "error: unknown rules preset 'chess'; known: "),

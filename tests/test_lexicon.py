@@ -116,3 +116,29 @@ def test_a_record_naming_a_licensed_list(tmp_path: Path, capsys: pytest.CaptureF
         "warning: the record names CSW21; judging with SOWPODS, the nearest free list: words CSW21 has and "
         "SOWPODS lacks will be called phonies Ann to play with"
     )
+
+
+def test_garbage_word_lists_are_refused_with_the_reason(tmp_path: Path) -> None:
+    binary = tmp_path / "a.bin"
+    binary.write_bytes(b"QI\nZA\x00\x01\x02\n")
+    with pytest.raises(LexiconError) as e:
+        Lexicon.load(binary, cache=False)
+    assert str(e.value) == f"{binary} is not a word list: it holds NUL bytes (a binary file?)"
+    control = tmp_path / "c.txt"
+    control.write_bytes(b"QI\nZA\x1b[0m\n")
+    with pytest.raises(LexiconError) as e:
+        Lexicon.load(control, cache=False)
+    assert str(e.value) == f"{control} is not a word list: line 2 holds control characters (a binary file?)"
+    prose = tmp_path / "notes.txt"
+    prose.write_text("Hello, world!\n1 note.\nQI\n")
+    with pytest.raises(LexiconError) as e:
+        Lexicon.load(prose, cache=False)
+    assert str(e.value) == (
+        f"{prose} is not a word list for english tiles: 2 of its 3 words cannot be spelled with them "
+        f"(such as 'HELLO,')"
+    )
+    # a list with definitions after the word and a few foreign words is fine
+    good = tmp_path / "defs.txt"
+    good.write_text("QI a life force\nZA pizza\nNAÏVE\nCAT\n")
+    lex = Lexicon.load(good, cache=False)
+    assert sorted(lex) == ["CAT", "QI", "ZA"] and lex.skipped == 1

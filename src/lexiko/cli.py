@@ -254,10 +254,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.func(args, console)
         return status
     except LexikoError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True, emoji=False)
         return 2
     except FileNotFoundError as e:
-        console.print(f"[red]error:[/red] no such file: {escape(str(e.filename))}", highlight=False, soft_wrap=True)
+        console.print(
+            f"[red]error:[/red] no such file: {escape(str(e.filename))}", highlight=False, soft_wrap=True, emoji=False
+        )
         return 2
     except KeyboardInterrupt:
         return 130

@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 import sys
+import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
@@ -102,18 +103,47 @@ def _builtin_text(name: str) -> bytes:
 
 
 def _split_words(text: bytes, source: str) -> list[str]:
+    """The words of a word-list file: one a line, ``#`` comments and anything after the
+    first blank (a definition) ignored; UTF-8, else Latin-1. A file with NUL bytes or
+    control characters is not a word list (a binary file given by mistake)."""
+    if b"\0" in text:
+        raise LexiconError(f"{source} is not a word list: it holds NUL bytes (a binary file?)")
     try:
         decoded = text.decode("utf-8-sig")
     except UnicodeDecodeError:
         decoded = text.decode("latin-1")
     words = []
-    for line in decoded.splitlines():
+    for i, line in enumerate(decoded.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
-        if line:
-            words.append(line.split()[0].upper())
+        if not line:
+            continue
+        word = line.split()[0].upper()
+        if any(unicodedata.category(ch)[0] == "C" for ch in word):
+            raise LexiconError(f"{source} is not a word list: line {i} holds control characters (a binary file?)")
+        words.append(word)
     if not words:
         raise LexiconError(f"{source} holds no words")
     return words
+
+
+def _check_spellable(words: list[str], skipped: int, tiles: TileSet, source: str) -> None:
+    """Refuse a list most of whose words the tile set cannot spell: the wrong file or the
+    wrong language, not a list with a few foreign words."""
+    if skipped * 2 <= len(words):
+        return
+    bad = next((w for w in words if not _spellable(w, tiles)), words[0])
+    raise LexiconError(
+        f"{source} is not a word list for {tiles.name} tiles: {skipped} of its {len(words)} words "
+        f"cannot be spelled with them (such as {bad[:30]!r})"
+    )
+
+
+def _spellable(word: str, tiles: TileSet) -> bool:
+    try:
+        codes = tiles.parse(word)
+    except NotationError:
+        return False
+    return 0 not in codes and _kwg.MIN_WORD <= len(codes) <= _kwg.MAX_WORD
 
 
 class Lexicon:
@@ -186,7 +216,11 @@ class Lexicon:
             lex = cls._read_cache(cached, name, tiles)
             if lex is not None:
                 return lex
-        lex = cls.from_words(_split_words(text, key), tiles, name=name, progress=progress)
+        words = _split_words(text, key)
+        sample = words[:1000]  # the wrong file is found before the long compilation
+        _check_spellable(sample, sum(not _spellable(w, tiles) for w in sample), tiles, key)
+        lex = cls.from_words(words, tiles, name=name, progress=progress)
+        _check_spellable(words, lex.skipped, tiles, key)
         if cached is not None:
             lex._write_cache(cached)
         return lex
