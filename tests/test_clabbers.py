@@ -282,3 +282,20 @@ def test_reference_placements_api(small: Lexicon) -> None:
     pairs = movegen.reference_placements(Board.empty(), rack, small, CLAB)
     assert sorted(str(p) for p, _ in pairs) == sorted(str(Place(r[0], r[1], r[2], r[3])) for r in raw)
     assert parse_move("8G AZ", ENGLISH) in {p for p, _ in pairs}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="src/lexiko/bots/base.py:29 (last_play_is_phony) judges words with `in lexicon`, not "
+    "Lexicon.has_anagram: in Clabbers, bots in the terminal and the web app challenge every valid "
+    "play and lose their turn (another engineer's file: reported, not edited)",
+)
+def test_bots_do_not_challenge_valid_clabbers_plays(twl06: Lexicon) -> None:
+    from lexiko.bots.base import last_play_is_phony
+    from lexiko.rules import CLABBERS
+
+    g = Game(["a", "b"], CLABBERS, seed=1, lexicon=twl06, first_player=0)
+    g.set_rack(0, "AEFNSTX")
+    g.play("8D TSAFNE")  # an anagram of FASTEN
+    assert g.awaiting_challenge
+    assert not last_play_is_phony(g, twl06)
