@@ -84,3 +84,46 @@ def test_endgame_needs_an_empty_bag(capsys: pytest.CaptureFixture[str]) -> None:
 def test_brackets_in_a_message_are_not_taken_for_markup(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["judge", "--tiles", "spanish", "--lexicon", "/no/[CH]/list.txt", "QI"]) == 2
     assert "/no/[CH]/list.txt" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--minutes", "0"], "error: lexiko play: argument --minutes: must be a number above 0, not '0' (see 'lexiko play --help')"),
+        (["play", "--minutes", "-5"], "error: lexiko play: argument --minutes: must be a number above 0, not '-5' (see 'lexiko play --help')"),
+        (["serve", "--port", "99999"], "error: lexiko serve: argument --port: must be a port number from 1 to 65535, not '99999' (see 'lexiko serve --help')"),
+        (["autoplay", "--jobs", "-2"], "error: lexiko autoplay: argument --jobs: must be a whole number of at least 0, not '-2' (see 'lexiko autoplay --help')"),
+        (["autoplay", "--games", "0"], "error: lexiko autoplay: argument --games: must be a whole number of at least 1, not '0' (see 'lexiko autoplay --help')"),
+        (["find", "AB", "--min", "-1"], "error: lexiko find: argument --min: must be a whole number of at least 1, not '-1' (see 'lexiko find --help')"),
+        (["find", "AB", "--limit", "-1"], "error: lexiko find: argument --limit: must be a whole number of at least 0, not '-1' (see 'lexiko find --help')"),
+        (["analyze", "--plies", "-1"], "error: lexiko analyze: argument --plies: must be a whole number of at least 1, not '-1' (see 'lexiko analyze --help')"),
+        (["analyze", "--time-limit", "-3"], "error: lexiko analyze: argument --time-limit: must be a number above 0, not '-3' (see 'lexiko analyze --help')"),
+        (["endgame", "--time-limit", "nan"], "error: lexiko endgame: argument --time-limit: must be a number above 0, not 'nan' (see 'lexiko endgame --help')"),
+        (["train-leaves", "--games", "-10"], "error: lexiko train-leaves: argument --games: must be a whole number of at least 1, not '-10' (see 'lexiko train-leaves --help')"),
+    ],
+)
+def test_bad_numbers_are_one_line_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err == message + "\n"
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out == "lexiko 0.1.0\n"
+
+
+def test_play_defaults_to_casual_rules_and_lists_each_preset_once(capsys: pytest.CaptureFixture[str]) -> None:
+    from lexiko.cli import build_parser
+    from lexiko.rules import PRESETS
+
+    assert build_parser().parse_args(["play"]).rules == "casual"
+    assert PRESETS["casual"].challenge_rule == "void"
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
+    listed = text.split("rules preset: ", 1)[1].split(" (", 1)[0].split(", ")
+    assert listed == sorted(PRESETS) and len(set(listed)) == len(listed)

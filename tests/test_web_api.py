@@ -115,6 +115,10 @@ def test_options_offer_presets_rules_and_bots(server: Server) -> None:
     assert {"challenge_rule", "time_minutes", "rack_size", "lexicon"} <= names
     assert "greedy" in data["bots"]
     assert data["lexicons"] == ["TWL06", "SOWPODS"]
+    # casual play is the default: a word not in the lexicon is refused, not challenged off
+    assert data["default_preset"] == "casual" and data["presets"]["casual"]["rules"]["challenge_rule"] == "void"
+    # a language is offered only with its own word list, never with an English one
+    assert "spanish" not in data["presets"] and "french" not in data["presets"]
 
 
 @pytest.mark.parametrize(

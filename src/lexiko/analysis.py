@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from lexiko.argtypes import positive_float, positive_int
 from lexiko.board import Board
 from lexiko.bots.simulation import LeavesArg, Progress, _resolve_leaves, endgame_leaves
 from lexiko.bots.simulation import simulate as simulate_moves
@@ -414,18 +415,19 @@ def add_parsers(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_position_options(a)
-    a.add_argument("--top", type=int, default=10, metavar="N", help="moves to list (default: 10)")
+    a.add_argument("--top", type=positive_int, default=10, metavar="N", help="moves to list (default: 10)")
     a.add_argument("--sort", choices=["equity", "score"], default="equity", help="order of the list (default: equity)")
     a.add_argument("--sim", action="store_true", help="simulate the top moves")
-    a.add_argument("--iterations", type=int, default=200, metavar="N", help="play-outs per move (default: 200)")
-    a.add_argument("--plies", type=int, default=2, help="turns played out after each move (default: 2)")
-    a.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes for --sim (default: 1)")
+    a.add_argument("--iterations", type=positive_int, default=200, metavar="N",
+                   help="play-outs per move (default: 200)")
+    a.add_argument("--plies", type=positive_int, default=2, help="turns played out after each move (default: 2)")
+    a.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes for --sim (default: 1)")
     a.add_argument("--seed", type=int, help="seed of the simulation, to repeat it")
     a.add_argument("--leaves", metavar="FILE", help="leave table file, or 'none' for the score alone")
     a.add_argument("--review", action="store_true", help="review every move of the game in FILE.gcg")
     a.add_argument("--endgame", action="store_true", help="solve the endgame (the bag must be empty)")
-    a.add_argument("--time-limit", type=float, metavar="S", help="seconds for --endgame or --sim")
-    a.add_argument("--max-depth", type=int, metavar="D", help="plies for --endgame")
+    a.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds for --endgame or --sim")
+    a.add_argument("--max-depth", type=positive_int, metavar="D", help="plies for --endgame")
     a.set_defaults(func=cmd_analyze)
 
     e = subparsers.add_parser(
@@ -437,8 +439,9 @@ def add_parsers(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_position_options(e)
-    e.add_argument("--time-limit", type=float, metavar="S", help="stop after about S seconds (default: no limit)")
-    e.add_argument("--max-depth", type=int, metavar="D", help="search at most D plies")
+    e.add_argument("--time-limit", type=positive_float, metavar="S",
+                   help="stop after about S seconds (default: no limit)")
+    e.add_argument("--max-depth", type=positive_int, metavar="D", help="search at most D plies")
     e.set_defaults(func=cmd_endgame)
 
 

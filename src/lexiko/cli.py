@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from lexiko.argtypes import Parser, non_negative_int, positive_float, positive_int
 from lexiko.errors import LexikoError
 from lexiko.lexicon import BUILTIN, Lexicon
 from lexiko.rules import PRESETS, Rules, preset
@@ -175,14 +176,24 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("lexiko")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="lexiko",
         description="lexiko: the crossword-game system. Play against the computer, check "
         "words, find anagrams, check game records.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Run 'lexiko COMMAND --help' for the options of a command.",
     )
+    parser.add_argument("--version", action="version", version=f"lexiko {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     lex_help = f"lexicon: {', '.join(BUILTIN)} or a word-list file (default: the rules' lexicon, TWL06)"
 
@@ -194,12 +205,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default="You,static",
                    help="comma-separated names; random, greedy, static, sim (or beginner, easy, medium, "
                    "hard) are computer players (default: You,static)")
-    p.add_argument("--rules", default="tournament",
-                   help=f"rules preset: {', '.join(sorted(PRESETS))}, family, finish-line (default: tournament)")
+    p.add_argument("--rules", default="casual",
+                   help=f"rules preset: {', '.join(sorted(PRESETS))} (finish-line-beginner and finish-line-expert "
+                   "too; default: casual, where a word not in the lexicon is refused, not challenged off; "
+                   "tournament for double challenge)")
     p.add_argument("--lexicon", help=lex_help)
     p.add_argument("--challenge", choices=["void", "single", "double", "five-point", "ten-point"],
                    help="challenge rule (default: the preset's)")
-    p.add_argument("--minutes", type=int, help="minutes on each player's clock (default: no clock)")
+    p.add_argument("--minutes", type=positive_float, help="minutes on each player's clock (default: no clock)")
     p.add_argument("--seed", type=int, help="seed for the bag, to replay the same game")
     p.set_defaults(func=cmd_play)
 
@@ -220,8 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("letters", metavar="LETTERS")
     f.add_argument("--pattern", action="store_true", help="treat LETTERS as a pattern")
     f.add_argument("--exact", action="store_true", help="use every letter")
-    f.add_argument("--min", type=int, default=2, help="shortest word to list (default: 2)")
-    f.add_argument("--limit", type=int, default=100, help="most words to list, 0 for all (default: 100)")
+    f.add_argument("--min", type=positive_int, default=2, help="shortest word to list (default: 2)")
+    f.add_argument("--limit", type=non_negative_int, default=100, help="most words to list, 0 for all (default: 100)")
     f.add_argument("--lexicon", default="TWL06", help=lex_help)
     f.add_argument("--tiles", default="english", help="tile set of the lexicon (default: english)")
     f.set_defaults(func=cmd_find)

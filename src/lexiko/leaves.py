@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lexiko.argtypes import non_negative_int, positive_int
 from lexiko.errors import LexikoError
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.tiles import ENGLISH, TileSet, tile_set
@@ -851,10 +852,10 @@ def add_parsers(subparsers: Any) -> None:
         epilog=EPILOG_TRAIN,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--games", type=int, required=True, help="games per round")
-    p.add_argument("--rounds", type=int, default=4, help="rounds of play and refitting (default: 4)")
+    p.add_argument("--games", type=positive_int, required=True, help="games per round")
+    p.add_argument("--rounds", type=positive_int, default=4, help="rounds of play and refitting (default: 4)")
     p.add_argument("--out", required=True, metavar="FILE", help="file to write (.tsv, or .tsv.gz compressed)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--jobs", type=non_negative_int, default=1, help="worker processes, 0 for one per core (default: 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default: 0)")
     p.add_argument("--start", metavar="FILE", help="table to start from (default: none, greedy play)")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")

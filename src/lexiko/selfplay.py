@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
+from lexiko.argtypes import non_negative_int, positive_int
 from lexiko.errors import GameStateError, LexikoError
 from lexiko.game import Accept, Challenge, Event, Game
 from lexiko.lexicon import BUILTIN, Lexicon
@@ -561,9 +562,9 @@ def add_parsers(subparsers: Any) -> None:
         epilog=EPILOG_AUTOPLAY,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--games", type=int, default=100, help="number of games (default: 100)")
+    p.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")
     p.add_argument("--players", default="static,greedy", help="comma-separated kinds (default: static,greedy)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--jobs", type=non_negative_int, default=1, help="worker processes, 0 for one per core (default: 1)")
     p.add_argument("--seed", type=int, default=0, help="seed: the same seed plays the same games (default: 0)")
     p.add_argument("--gcg-dir", metavar="DIR", help="write every game as a GCG file into DIR")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")

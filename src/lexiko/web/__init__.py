@@ -23,6 +23,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from lexiko.argtypes import non_negative_float, port
+
 __all__ = ["add_serve_parser", "cmd_serve", "default_database_url", "create_app"]
 
 EPILOG = """\
@@ -60,7 +62,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    p.add_argument("--port", type=port, default=8000, help="port to listen on (default: 8000)")
     p.add_argument(
         "--database-url",
         default=None,
@@ -75,7 +77,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="a word list games may use: TWL06, SOWPODS or a file; repeat for several, the first is "
         "the default (default: TWL06 and SOWPODS)",
     )
-    p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=non_negative_float, default=0.8, metavar="SECONDS",
                    help="pause before each computer move, so people can follow (default: 0.8)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                    help="server log level (default: info)")

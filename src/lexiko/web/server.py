@@ -62,7 +62,7 @@ class SeatIn(BaseModel):
 class CreateGameIn(BaseModel):
     """A new game: a rules preset with changes, the seats (first human: you) and an optional seed."""
 
-    preset: str = "tournament"
+    preset: str = "casual"
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn]
     seed: int | None = None

@@ -205,12 +205,14 @@ class GameService:
             r = PRESETS[name]
             d = asdict(r)
             if d["lexicon"] not in self.lexicons:
+                if r.tile_set.letters != PRESETS["standard"].tile_set.letters:
+                    continue  # a language whose word list this server does not offer
                 d["lexicon"] = self.lexicons[0]
             presets[name] = {"rules": d, "summary": r.describe(), "min_players": r.min_players,
                              "max_players": min(r.max_players, 4)}
         return {
             "presets": presets,
-            "default_preset": "tournament",
+            "default_preset": "casual",
             "schema": rule_schema(self.lexicons),
             "bots": available_bots(),
             "lexicons": self.lexicons,
