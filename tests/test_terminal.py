@@ -105,3 +105,53 @@ def test_loading_a_game_of_other_players_count_is_refused(twl06: Lexicon, tmp_pa
     game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
     out, _ = _play(game, twl06, [f"load {saved}", "quit"])
     assert f"{saved} is a game of 3 players; this one has 2" in out
+
+
+def test_words_typed_in_lower_case_are_letters(twl06: Lexicon) -> None:
+    game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
+    out, _ = _play(game, twl06, ["8d faddy", "quit"])
+    assert "You: 8D FADDY +34 (34)" in out  # letters, not five blanks scoring nothing
+    assert game.history[0].score == 34
+
+
+def test_names_are_text_never_markup(twl06: Lexicon) -> None:
+    for name in ("[/x]", "[bold]Ann", "ann"):
+        game = Game([name, "computer"], seed=1, lexicon=twl06, first_player=0)
+        out, prompts = _play(game, twl06, ["pass", "quit"])
+        assert prompts[0] == f"[{name}]> "
+        assert f"{name}: pass" in out and "Traceback" not in out
+
+
+def test_a_challenge_names_the_words_that_are_not_words(twl06: Lexicon) -> None:
+    from lexiko.rules import TOURNAMENT
+
+    game = Game(["You", "computer"], TOURNAMENT, seed=1, lexicon=twl06, first_player=0)
+    out, _ = _play(game, twl06, ["8D FORDY", "quit"])
+    assert "You: play withdrawn -32 (0): FORDY is not a word" in out
+
+
+def test_the_whole_game_fits_an_80_by_24_terminal() -> None:
+    import io
+
+    from lexiko.terminal import render_game
+
+    game = Game(["Ann", "Bob", "Cy", "computer (static)"], seed=1, lexicon=None, first_player=0)
+    game.set_rack(0, "AEINRST")
+    console = Console(record=True, width=80, height=24, color_system=None, file=io.StringIO())
+    console.print(render_game(game, 0, width=80))
+    lines = console.export_text().rstrip("\n").splitlines()
+    assert len(lines) <= 24 - 3  # room for the last move's line and the prompt
+    assert max(len(line) for line in lines) <= 80
+    assert lines[0].split()[:15] == list("ABCDEFGHIJKLMNO")
+    assert [line[:2].strip() for line in lines[1:16]] == [str(r) for r in range(1, 16)]
+    text = "\n".join(lines)
+    assert "rack of Ann:" in text and "A1 E1 I1 N1 R1 S1 T1" in text
+    assert all(name in text for name in ("Ann", "Bob", "Cy", "computer (sta"))
+
+
+def test_a_lower_case_name_keeps_its_prompt_on_a_real_console(twl06: Lexicon, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("builtins.input", lambda *a: "quit")
+    console = Console(record=True, width=100, color_system=None)
+    game = Game(["ann", "computer"], seed=1, lexicon=twl06, first_player=0)
+    TerminalGame(game, {1: GreedyBot(twl06)}, twl06, console=console).run()  # type: ignore[dict-item]
+    assert "[ann]> " in console.export_text()

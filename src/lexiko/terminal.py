@@ -15,6 +15,7 @@ input lines and a recording console.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,46 +73,66 @@ def render_board(board: Board, highlight: Sequence[tuple[int, int]] = ()) -> Tex
 
 
 def _rack_text(game: Game, rack: Sequence[int]) -> Text:
+    """The tiles with their values, ``A1 Q10 ?0``: four characters a tile or so."""
     t = Text()
     for code in rack:
         face = game.tiles.face(code)
         value = game.tiles.value(code)
-        t.append(f" {face}", style="bold black on wheat1")
-        t.append(f"{value:<2}", style="black on wheat1")
+        t.append(face, style="bold black on wheat1")
+        t.append(str(value), style="black on wheat1")
         t.append(" ")
     return t
 
 
-def render_game(game: Game, viewer: int | None, rack_order: Sequence[int] | None = None) -> Group:
-    """Board, score table and ``viewer``'s rack (None: show no rack)."""
+#: Below this width the score panel goes under the board instead of beside it.
+SIDE_PANEL_WIDTH = 78
+
+
+def render_game(
+    game: Game, viewer: int | None, rack_order: Sequence[int] | None = None, *, width: int = 80
+) -> Group | Table:
+    """Board, score table and ``viewer``'s rack (None: show no rack). On a console of
+    ``width`` 78 columns or more the scores, the bag and the rack stand beside the board,
+    so the whole game fits an 80x24 terminal; narrower, they go under it."""
     last = next((e for e in reversed(game.history) if e.kind == "play"), None)
     lit: list[tuple[int, int]] = []
     if last is not None and isinstance(last.move, Place):
         lit = [(r, c) for r, c, _ in last.move.new_tiles()]
-    scores = Table(box=None, show_header=True, header_style="bold")
+    scores = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     scores.add_column("")
-    scores.add_column("player")
+    scores.add_column("player", overflow="ellipsis", max_width=14, no_wrap=True)
     scores.add_column("score", justify="right")
-    scores.add_column("time", justify="right")
+    clocks = [game.time_left(i) for i in range(len(game.players))]
+    if any(c is not None for c in clocks):
+        scores.add_column("time", justify="right")
     for i, name in enumerate(game.players):
         mark = "▶" if i == game.player_on_turn and not game.is_over else ""
-        left = game.time_left(i)
-        clock = "" if left is None else f"{'-' if left < 0 else ''}{int(abs(left)) // 60}:{int(abs(left)) % 60:02d}"
-        scores.add_row(mark, name, str(game.scores[i]), clock)
-    parts: list[Text | Table] = [render_board(game.board, lit), scores]
-    info = Text(f"bag: {game.bag_count} tiles", style="dim")
+        row: list[Text | str] = [mark, Text(name), str(game.scores[i])]
+        left = clocks[i]
+        if left is not None:
+            row.append(f"{'-' if left < 0 else ''}{int(abs(left)) // 60}:{int(abs(left)) % 60:02d}")
+        scores.add_row(*row)
+    side: list[Text | Table] = [scores, Text(f"bag: {game.bag_count} tiles", style="dim")]
     if viewer is not None:
         unseen = game.tiles.format(game.tiles.rack_sort(game.unseen(viewer)))
-        info.append(f"   unseen: {unseen}", style="dim")
-    parts.append(info)
-    if viewer is not None:
+        side.append(Text(f"unseen: {unseen}", style="dim", overflow="fold"))
         rack = list(rack_order) if rack_order is not None else list(game.rack(viewer))
-        parts.append(Text.assemble(Text(f"rack of {game.players[viewer]}: "), _rack_text(game, rack)))
-    return Group(*parts)
+        side.append(Text.assemble(Text(f"rack of {game.players[viewer]}:\n", overflow="ellipsis"),
+                                  _rack_text(game, rack)))
+    board = render_board(game.board, lit)
+    board_width = 3 + 3 * game.board.size
+    if width >= SIDE_PANEL_WIDTH and width - board_width >= 26:
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column(width=width - board_width - 2)
+        grid.add_row(board, Group(*side))
+        return grid
+    return Group(board, *side)
 
 
 HELP = """\
-Commands (upper case letters place tiles, lower case a blank standing for that letter):
+Commands (type letters in either case: "8d windy" is 8D WINDY. For a blank, write the
+word in capitals and the blank's letter in lower case: 8D WINdY puts a blank as D):
   8D WORD       play WORD across from 8D (row first = across, column first = down: D8)
   H8 QU(I)CK    letters already on the board as "." or in parentheses
   exchange ABC  exchange tiles (also -ABC; ? for a blank)
@@ -138,8 +159,27 @@ def describe(game: Game, ev: Event) -> str:
         return f"{name}: exchange {n} tile{'s' if n > 1 else ''}"
     if ev.kind == "pass":
         return f"{name}: pass"
+    if ev.kind == "withdrawn" and ev.invalid:
+        bad = ", ".join(ev.invalid)
+        verdict = "is not a word" if len(ev.invalid) == 1 else "are not words"
+        return f"{name}: play withdrawn {ev.score:+d} ({ev.total}): {bad} {verdict}"
     what = ev.kind.replace("-", " ")
     return f"{name}: {what} {ev.score:+d} ({ev.total})"
+
+
+def as_typed(line: str) -> str:
+    """A move as a person types it: all in lower case means the letters (``8d windy``);
+    with any capital, lower-case letters are blanks, as in GCG (``8D WINdY``).
+
+    >>> as_typed("8d windy"), as_typed("8D WINdY"), as_typed("exchange qu")
+    ('8D WINDY', '8D WINdY', 'EXCHANGE QU')
+    """
+    head = line.split(" ", 1)[0].lower()
+    is_move = _POSITION.fullmatch(head) is not None or head == "exchange" or head.startswith("-")
+    return line.upper() if is_move and not any(ch.isupper() for ch in line) else line
+
+
+_POSITION = re.compile(r"\d{1,2}[a-z]{1,2}|[a-z]{1,2}\d{1,2}")
 
 
 @dataclass
@@ -159,11 +199,11 @@ class TerminalGame:
     def _input(self, prompt: str) -> str:
         if self.ask is not None:
             return self.ask(prompt)
-        return self.console.input(prompt)
+        return self.console.input(Text(prompt))  # a name is text, never markup
 
     def run(self) -> None:
         """Play until the game ends or someone types ``quit``."""
-        self.console.print("[bold]lexiko[/bold] — type [bold]help[/bold] for the commands.")
+        self.console.print("[bold]lexiko[/bold] — type [bold]help[/bold] for the commands; letters in any case.")
         self._show()
         while not self.game.is_over:  # "load" may replace the game
             self._report()
@@ -183,7 +223,7 @@ class TerminalGame:
         g = self.game
         bot = self.bots[p]
         if g.awaiting_challenge and bot.wants_challenge(g):
-            self.console.print(f"[bold]{g.players[p]} challenges![/bold]")
+            self.console.print(Text(f"{g.players[p]} challenges!", style="bold"))
             g.challenge(player=p)
             self._show()
             return
@@ -237,7 +277,7 @@ class TerminalGame:
                 self._show()
             else:
                 before = len(g.history)
-                g.apply(line, player=p)
+                g.apply(as_typed(line), player=p)
                 self._order.pop(p, None)
                 if any(e.kind == "play" for e in g.history[before:]):
                     self._show()
@@ -312,12 +352,12 @@ class TerminalGame:
         order = self._order.get(v) if v is not None else None
         if order is not None and sorted(order) != sorted(self.game.rack(v)):
             order = None
-        self.console.print(render_game(self.game, v, order))
+        self.console.print(render_game(self.game, v, order, width=self.console.width))
 
     def _report(self) -> None:
         hist = self.game.history
         for ev in hist[self._seen :]:
-            self.console.print(describe(self.game, ev))
+            self.console.print(Text(describe(self.game, ev)), soft_wrap=True)
         self._seen = len(hist)
 
     def _final(self) -> None:
@@ -325,5 +365,5 @@ class TerminalGame:
         win = g.winners()
         names = " and ".join(g.players[i] for i in win)
         scores = ", ".join(f"{n} {s}" for n, s in zip(g.players, g.scores, strict=True))
-        self.console.print(f"[bold]Game over[/bold] ({g.end_reason}): {scores}. "
-                           f"{'Winner' if len(win) == 1 else 'Tied'}: {names}.")
+        self.console.print(Text.assemble(("Game over", "bold"), f" ({g.end_reason}): {scores}. "
+                                         f"{'Winner' if len(win) == 1 else 'Tied'}: {names}."), soft_wrap=True)
