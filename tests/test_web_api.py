@@ -489,6 +489,11 @@ def test_bot_challenges_a_phony(server: Server, lex: Lexicon) -> None:
     st = ann.wait_state(lambda s: any(h["kind"] == "withdrawn" for h in s["history"]))
     withdrawn = [h for h in st["history"] if h["kind"] == "withdrawn"][0]
     assert withdrawn["player"] == 0
+    # the result names the words the lexicon refused
+    bad = [w for w in withdrawn["words"] if w not in lex] if "words" in withdrawn else withdrawn["invalid"]
+    assert withdrawn["invalid"] == bad and bad
+    verdict = "is not a word" if len(bad) == 1 else "are not words"
+    assert withdrawn["text"] == f"Ann's play is withdrawn: {', '.join(bad)} {verdict}"
 
 
 def test_flag_fall_ends_the_game_on_time(tmp_path: Path) -> None:

@@ -61,6 +61,9 @@ def describe_event(game: Game, ev: Event, names: Sequence[str]) -> str:
     if ev.kind == "exchange" and isinstance(ev.move, Exchange):
         n = len(ev.move.tiles)
         return f"{name} exchanges {n} tile{'s' if n != 1 else ''}"
+    if ev.kind == "withdrawn" and ev.invalid:
+        verdict = "is not a word" if len(ev.invalid) == 1 else "are not words"
+        return f"{name}'s play is withdrawn: {', '.join(ev.invalid)} {verdict}"
     return {
         "pass": f"{name} passes",
         "withdrawn": f"{name}'s play is withdrawn after a challenge",
@@ -105,6 +108,8 @@ def _event_items(live: LiveGame, i: int, ev: Event) -> tuple[dict[str, Any], dic
         item["move"] = "-"
     if ev.tiles:
         item["tiles"] = ts.format(ev.tiles)
+    if ev.invalid:
+        item["invalid"] = list(ev.invalid)
     if ev.rack:
         own["rack"] = ts.format(ts.rack_sort(ev.rack))
     result = (item, {**item, **own})

@@ -560,7 +560,9 @@
       let what = h.move || h.kind.replaceAll("-", " ");
       if (h.kind === "exchange") what = h.move && !/^-\d+$/.test(h.move) ? `exch. ${h.move.slice(1)}` : `exch. ${h.count}`;
       else if (h.kind === "pass") what = "pass";
-      else if (h.kind === "withdrawn") what = "withdrawn";
+      else if (h.kind === "withdrawn") what = h.invalid && h.invalid.length
+        ? `withdrawn: ${h.invalid.join(", ")} ${h.invalid.length === 1 ? "is not a word" : "are not words"}`
+        : "withdrawn";
       else if (h.kind === "end-rack-bonus" || h.kind === "end-rack-penalty") what = `(${h.tiles || ""})`;
       return Lx.el("li", { class: "move k-" + h.kind, title: h.text },
         Lx.el("span", { class: "who", text: names[h.player] }),
