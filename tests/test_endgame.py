@@ -258,3 +258,39 @@ def test_endgame_bot_falls_back_before_the_end(small: Lexicon, game_factory: Cal
 def test_empty_rack_is_a_pass(small: Lexicon) -> None:
     res = solve_position(Board.empty(), ((), ENGLISH.parse("Q")), small)
     assert res.best_move == Pass() and res.complete
+
+
+#: A 7-tile endgame with a blank on each side of the board, found by seeded self-play: it
+#: takes far longer than a second to solve exactly.
+HARD = ("15/15/11XU2/7GODWIT2/4R2R6Z/4ACCORDS2MA/HA2M2K2T2OY/UP1JIVES2I2BI/EH2F5L3N/1O1AY2LEALTIES/"
+        "ON1R6E4/PIlOTAGE1VROUW1/TA1U11/ES1N1FONT6/D2DIENE7 ABEGLNR/AEEIIQ? 383/310 0 lex TWL06;")
+
+
+def test_an_endgame_stopped_by_the_clock_gives_its_best_line_so_far(twl06: Lexicon) -> None:
+    import time
+
+    from lexiko import cgp
+
+    g = cgp.to_game(cgp.parse(HARD), lexicon=twl06, seed=0)
+    seen: list[tuple[int, int]] = []
+    start = time.perf_counter()
+    res = solve(g, time_limit=1.0, lexicon=twl06, progress=lambda r: seen.append((r.depth, r.nodes)))
+    assert time.perf_counter() - start < 2.5  # about the limit, not the minutes an exact answer takes
+    assert not res.complete and res.depth >= 1
+    assert seen and [d for d, _ in seen] == list(range(1, len(seen) + 1))  # one report per depth finished
+    assert seen[-1][0] == res.depth
+    legal = {c.move for c in generate(g.board, g.rack(0), twl06, g.rules, bag_count=0)}
+    assert res.best_move in legal and res.line[0] == res.best_move
+
+
+def test_the_endgame_command_has_a_default_limit_and_says_when_it_is_not_exact(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from lexiko.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["endgame", "--help"])
+    assert "(default: 30;" in " ".join(capsys.readouterr().out.split())
+    assert main(["endgame", "--cgp", HARD, "--time-limit", "1", "--no-board"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "best found in 1 s at depth" in out and "not proven optimal" in out

@@ -46,7 +46,12 @@ from lexiko.tiles import TileSet
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from lexiko.bots.endgame import EndgameResult
+
 __all__ = ["AnalysisRow", "TurnReview", "analyze_position", "review", "same_move", "position_at_turn", "add_parsers"]
+
+#: Seconds ``lexiko endgame`` searches by default before answering with its best line.
+ENDGAME_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -439,8 +444,9 @@ def add_parsers(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_position_options(e)
-    e.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="stop after about S seconds (default: no limit)")
+    e.add_argument("--time-limit", type=positive_float, metavar="S", default=ENDGAME_SECONDS,
+                   help=f"stop after about S seconds and give the best line found so far (default: "
+                   f"{ENDGAME_SECONDS:g}; a 7-tile endgame with a blank may need minutes to solve exactly)")
     e.add_argument("--max-depth", type=positive_int, metavar="D", help="search at most D plies")
     e.set_defaults(func=cmd_endgame)
 
@@ -635,6 +641,8 @@ def _cmd_review(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_endgame(args: argparse.Namespace, console: Console) -> int:
     """``lexiko endgame`` (and ``analyze --endgame``): solve and show the line."""
+    from rich.text import Text
+
     from lexiko.bots.endgame import solve
 
     game = _game_from_args(args)
@@ -646,12 +654,27 @@ def cmd_endgame(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError(f"the bag holds {game.bag_count} tiles: the endgame solver needs it empty")
     lexicon = _lexicon_for(args, game, console)
     _header(game, console, not args.no_board)
-    with console.status("solving the endgame…"):
-        res = solve(game, max_depth=args.max_depth, time_limit=args.time_limit, lexicon=lexicon)
+    limit = args.time_limit if args.time_limit is not None else ENDGAME_SECONDS
     p = game.player_on_turn
     names = [game.players[p], game.players[1 - p]]
+    with console.status(f"solving the endgame (at most {limit:g} s)…") as status_line:
+
+        def progress(r: EndgameResult) -> None:
+            moves = r.notations()
+            shown = " ".join(moves[:4]) + (" …" if len(moves) > 4 else "")
+            status_line.update(
+                Text(f"depth {r.depth}: best {moves[0]} ({r.value:+d}), line {shown}; "
+                     f"{r.nodes:,} nodes, {r.elapsed:.1f} s of {limit:g}")
+            )
+
+        res = solve(game, max_depth=args.max_depth, time_limit=limit, lexicon=lexicon, progress=progress)
     line = "  ".join(f"{names[i % 2]}: {m}" for i, m in enumerate(res.notations()))
-    status = "exact" if res.complete else f"best found at depth {res.depth} (not exhaustive)"
+    if res.complete:
+        status = "solved exactly"
+    elif args.max_depth is not None and res.depth >= args.max_depth:
+        status = f"best line to depth {res.depth}; not proven optimal"
+    else:
+        status = f"best found in {limit:g} s at depth {res.depth}; not proven optimal (--time-limit for longer)"
     console.print(f"best move: [bold]{res.notations()[0]}[/bold]", highlight=False)
     console.print(
         f"final spread for {names[0]}: {res.spread:+d} ({_fmt(res.value)} from here), {status}", highlight=False

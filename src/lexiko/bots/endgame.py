@@ -29,7 +29,7 @@ highest-scoring placement until the game ends).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from lexiko.board import Board
@@ -310,12 +310,15 @@ def solve_position(
     scoreless_turns: int = 0,
     max_depth: int | None = None,
     time_limit: float | None = None,
+    progress: Callable[[EndgameResult], None] | None = None,
 ) -> EndgameResult:
     """Solve the endgame of a two-player position with the bag empty: ``racks[0]`` is
     the rack of the player on turn, ``racks[1]`` the opponent's; ``scores`` in the
     same order. ``max_depth`` limits the search to that many plies (moves by either
     side), ``time_limit`` to about that many seconds (at least the first ply is
-    searched, partly if need be, so that a move is always returned).
+    searched, partly if need be, so that a move is always returned): the answer is
+    then the best of the deepest search finished, with ``complete`` False.
+    ``progress`` is called with the result so far after each depth is finished.
 
     >>> from lexiko.lexicon import Lexicon
     >>> from lexiko.tiles import ENGLISH
@@ -341,6 +344,24 @@ def solve_position(
     result: tuple[int, bool, tuple[Move, ...]] | None = None
     depth_done = 0
     depth = 1
+
+    def answer() -> EndgameResult:
+        assert result is not None
+        value, complete, line = result
+        if not line:
+            line = (Pass(),)
+        return EndgameResult(
+            best_move=line[0],
+            spread=spread_now + value,
+            line=line,
+            nodes=solver.nodes,
+            value=value,
+            depth=depth_done,
+            complete=complete,
+            elapsed=time.perf_counter() - start,
+            board=board,
+        )
+
     while depth <= limit:
         solver.deadline = deadline if result is not None else None
         try:
@@ -352,24 +373,12 @@ def solve_position(
             break
         result = found
         depth_done = depth
+        if progress is not None:
+            progress(answer())
         if found[1]:
             break
         depth += 1
-    assert result is not None
-    value, complete, line = result
-    if not line:
-        line = (Pass(),)
-    return EndgameResult(
-        best_move=line[0],
-        spread=spread_now + value,
-        line=line,
-        nodes=solver.nodes,
-        value=value,
-        depth=depth_done,
-        complete=complete,
-        elapsed=time.perf_counter() - start,
-        board=board,
-    )
+    return answer()
 
 
 def _first_ply(
@@ -421,6 +430,7 @@ def solve(
     time_limit: float | None = None,
     *,
     lexicon: Lexicon | None = None,
+    progress: Callable[[EndgameResult], None] | None = None,
 ) -> EndgameResult:
     """Solve the endgame of a two-player game whose bag is empty, for the player on
     turn (whose opponent holds exactly the tiles they cannot see).
@@ -457,6 +467,7 @@ def solve(
         scoreless_turns=game.scoreless_turns,
         max_depth=max_depth,
         time_limit=time_limit,
+        progress=progress,
     )
 
 
