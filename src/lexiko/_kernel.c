@@ -1446,68 +1446,201 @@ static void clab_weights(Gen *g)
     g->cl_const = (int64_t)g->cl_bsum * mult + cross + (g->cl_ne >= g->bingo_tiles ? g->bingo_bonus : 0);
 }
 
+static void clab_line(Gen *g, int dir, int line)
+{
+    int base = line * MAXN;
+    g->dir = dir;
+    g->line = line;
+    g->lc = g->cell[dir] + base;
+    g->lx = g->xcheck[dir] + base;
+    g->lxs = g->xscore[dir] + base;
+    g->llm = g->lm[dir] + base;
+    g->lwm = g->wm[dir] + base;
+}
+
+/* Set up the span s..e of the current line (cl_*, and the weights in best mode). */
+static void clab_span_setup(Gen *g, int s, int e)
+{
+    const uint8_t *lc = g->lc;
+    int ne = 0, nbl = 0, bsum = 0;
+    uint64_t allow = 0;
+    for (int p = s; p <= e; p++) {
+        g->word[p] = 0;
+        if (lc[p]) {
+            g->cl_bl[nbl++] = lc[p] & LETTER_MASK;
+            bsum += g->values[lc[p]];
+        } else {
+            g->cl_sq[ne++] = (uint8_t)p;
+            allow |= g->lx[p];
+        }
+    }
+    sort_letters(g->cl_bl, nbl);
+    g->cl_s = s;
+    g->cl_e = e;
+    g->cl_ne = ne;
+    g->cl_nbl = nbl;
+    g->cl_bsum = bsum;
+    g->cl_allow = allow;
+    if (g->mode == MODE_BEST)
+        clab_weights(g);
+}
+
+/* Calls fn(g, s, e, arg) for every span of the current line a play can cover. */
+static void clab_spans(Gen *g, void (*fn)(Gen *, int, int, void *), void *arg)
+{
+    int n = g->n, dir = g->dir;
+    const uint8_t *lc = g->lc;
+    const uint8_t *anc = g->anchor[dir] + g->line * MAXN;
+    for (int s = 0; s < n && !g->oom; s++) {
+        if (s && lc[s - 1])
+            continue;
+        int ne = 0, conn = 0, first = -1;
+        for (int e = s; e < n; e++) {
+            if (lc[e]) {
+                conn = 1;
+            } else {
+                if (ne == g->rack_left)
+                    break;
+                if (!ne)
+                    first = e;
+                ne++;
+                conn |= anc[e];
+            }
+            if (e + 1 < n && lc[e + 1])
+                continue;
+            if (e == s || !ne || !conn || ne < g->min_tiles)
+                continue;
+            if (dir == 1 && ne == 1 && g->lxs[first] >= 0)
+                continue; /* a one-tile play forming a word across is listed across */
+            fn(g, s, e, arg);
+            if (g->oom)
+                return;
+        }
+    }
+}
+
+static void clab_do_span(Gen *g, int s, int e, void *arg)
+{
+    (void)arg;
+    clab_span_setup(g, s, e);
+    clab_walk(g, child_of(g, g->kwg[0]), 0, 0, 0);
+    for (int p = s; p <= e; p++)
+        g->word[p] = 0;
+}
+
+/* Best mode: the spans, by an upper bound of the equity of their plays, walked best
+ * bound first until the N-th best kept beats the bound of every span left. The bound:
+ * the rack's highest values on the span's highest weights (clab_cut), plus the best
+ * leave value of the tiles a play of the span keeps. */
+typedef struct {
+    double bound;
+    uint8_t dir, line, s, e;
+} ClSpan;
+
+typedef struct {
+    ClSpan *spans;
+    size_t n, cap;
+    int rv[MAXN];       /* the rack's tile values, highest first */
+    double lmax[MAXN + 1]; /* best leave value keeping m tiles */
+} ClBest;
+
+static void clab_collect(Gen *g, int s, int e, void *arg)
+{
+    ClBest *b = (ClBest *)arg;
+    clab_span_setup(g, s, e);
+    int64_t score = g->cl_const;
+    for (int k = 0; k < g->cl_ne; k++)
+        score += (int64_t)b->rv[k] * g->cl_w[k];
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        ClSpan *ns = (ClSpan *)realloc(b->spans, cap * sizeof(ClSpan));
+        if (!ns) {
+            g->oom = 1;
+            return;
+        }
+        b->spans = ns;
+        b->cap = cap;
+    }
+    ClSpan *c = &b->spans[b->n++];
+    c->bound = (double)score + b->lmax[g->rack_left - g->cl_ne];
+    c->dir = (uint8_t)g->dir;
+    c->line = (uint8_t)g->line;
+    c->s = (uint8_t)s;
+    c->e = (uint8_t)e;
+}
+
+static int clspan_cmp(const void *x, const void *y)
+{
+    const ClSpan *a = (const ClSpan *)x, *b = (const ClSpan *)y;
+    if (a->bound != b->bound)
+        return a->bound > b->bound ? -1 : 1;
+    int ka = ((a->dir * MAXN + a->line) * MAXN + a->s) * MAXN + a->e;
+    int kb = ((b->dir * MAXN + b->line) * MAXN + b->s) * MAXN + b->e;
+    return ka < kb ? -1 : ka > kb;
+}
+
+static void run_clabbers_best(Gen *g)
+{
+    ClBest b;
+    memset(&b, 0, sizeof b);
+    int nv = 0;
+    for (int c = 0; c < 64; c++)
+        for (int k = 0; k < g->rack[c] && nv < MAXN; k++) {
+            int x = g->values[c], j = nv++;
+            while (j > 0 && b.rv[j - 1] < x) {
+                b.rv[j] = b.rv[j - 1];
+                j--;
+            }
+            b.rv[j] = x;
+        }
+    uint32_t nleaves = g->full_leave + 1;
+    for (int m = 0; m <= MAXN; m++)
+        b.lmax[m] = g->leave_values ? -INFINITY : 0.0;
+    if (g->leave_values && nleaves > (1u << 20)) {
+        for (int m = 0; m <= MAXN; m++)
+            b.lmax[m] = INFINITY; /* not worth it: no span is cut */
+    } else if (g->leave_values) {
+        for (uint32_t i = 0; i < nleaves; i++) {
+            int kept = 0;
+            for (int c = 0; c < 64; c++)
+                if (g->rack[c])
+                    kept += (int)((i / g->radix[c]) % (uint32_t)(g->rack[c] + 1));
+            if (kept <= MAXN && g->leave_values[i] > b.lmax[kept])
+                b.lmax[kept] = g->leave_values[i];
+        }
+    }
+    for (int dir = 0; dir < g->dirs && !g->oom; dir++)
+        for (int line = 0; line < g->n && !g->oom; line++) {
+            clab_line(g, dir, line);
+            clab_spans(g, clab_collect, &b);
+        }
+    if (!g->oom) {
+        qsort(b.spans, b.n, sizeof(ClSpan), clspan_cmp);
+        for (size_t i = 0; i < b.n && !g->oom; i++) {
+            const ClSpan *c = &b.spans[i];
+            if (g->nmoves == g->best_n && c->bound < g->moves[0].equity)
+                break;
+            clab_line(g, c->dir, c->line);
+            clab_do_span(g, c->s, c->e, NULL);
+        }
+    }
+    free(b.spans);
+}
+
 static void run_clabbers(Gen *g)
 {
-    int n = g->n;
     uint32_t root = g->nk ? child_of(g, g->kwg[0]) : 0;
     if (!root || !g->rack_left)
         return;
-    for (int dir = 0; dir < g->dirs; dir++) {
-        g->dir = dir;
-        for (int line = 0; line < n; line++) {
-            int base = line * MAXN;
-            g->line = line;
-            g->lc = g->cell[dir] + base;
-            g->lx = g->xcheck[dir] + base;
-            g->lxs = g->xscore[dir] + base;
-            g->llm = g->lm[dir] + base;
-            g->lwm = g->wm[dir] + base;
-            const uint8_t *lc = g->lc;
-            const uint8_t *anc = g->anchor[dir] + base;
-            for (int s = 0; s < n; s++) {
-                if (s && lc[s - 1])
-                    continue;
-                int ne = 0, nbl = 0, bsum = 0, conn = 0;
-                uint64_t allow = 0;
-                uint8_t bl[MAXN];
-                for (int e = s; e < n; e++) {
-                    if (lc[e]) {
-                        bl[nbl++] = lc[e] & LETTER_MASK;
-                        bsum += g->values[lc[e]];
-                        conn = 1;
-                    } else {
-                        if (ne == g->rack_left)
-                            break;
-                        g->cl_sq[ne++] = (uint8_t)e;
-                        allow |= g->lx[e];
-                        conn |= anc[e];
-                    }
-                    g->word[e] = 0;
-                    if (e + 1 < n && lc[e + 1])
-                        continue;
-                    if (e == s || !ne || !conn || ne < g->min_tiles)
-                        continue;
-                    if (dir == 1 && ne == 1 && g->lxs[g->cl_sq[0]] >= 0)
-                        continue; /* a one-tile play forming a word across is listed across */
-                    g->cl_s = s;
-                    g->cl_e = e;
-                    g->cl_ne = ne;
-                    g->cl_nbl = nbl;
-                    g->cl_bsum = bsum;
-                    g->cl_allow = allow;
-                    memcpy(g->cl_bl, bl, (size_t)nbl);
-                    sort_letters(g->cl_bl, nbl);
-                    if (g->mode == MODE_BEST)
-                        clab_weights(g);
-                    clab_walk(g, root, 0, 0, 0);
-                    for (int k = 0; k < ne; k++)
-                        g->word[g->cl_sq[k]] = 0;
-                    if (g->oom)
-                        return;
-                }
-            }
-        }
+    if (g->mode == MODE_BEST) {
+        run_clabbers_best(g);
+        return;
     }
+    for (int dir = 0; dir < g->dirs && !g->oom; dir++)
+        for (int line = 0; line < g->n && !g->oom; line++) {
+            clab_line(g, dir, line);
+            clab_spans(g, clab_do_span, NULL);
+        }
 }
 
 static void run(Gen *g)
