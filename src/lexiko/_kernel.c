@@ -32,6 +32,14 @@
  * bounds, the leave values still possible, the letters the words below a GADDAG node
  * still have: depths()). A play is only left out when it compares worse than the N-th
  * best by move_cmp, ties included, so the result is exactly that of the full walk.
+ *
+ * Clabbers (mode flag MODE_CLABBERS; the kwg is then the alphagram automaton of
+ * lexiko/clabbers.py, a DAWG of every word's letters sorted): a word is valid when its
+ * letters are an anagram of a word. Generation goes by span rather than by anchor (see
+ * "Clabbers" below): the multisets of rack tiles that complete the span's board letters
+ * to an alphagram, then every order of each that the anagram cross-checks allow. Best
+ * mode walks the spans best bound first and skips multisets by a bound; the same rule
+ * (cut only what compares worse than the N-th best) keeps the result exact.
  */
 
 #define PY_SSIZE_T_CLEAN

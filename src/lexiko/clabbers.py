@@ -30,7 +30,10 @@ enumerates the multisets of rack tiles that, with the board's letters in the spa
 form an alphagram: one walk in letter order, the board's letters consumed as they come
 and rack tiles (letters, then blanks) for the rest. Each such multiset is then laid out
 in every order the cross-checks allow (a letter may go on a square when the cross word
-it makes is an anagram of a word: again a walk of the automaton).
+it makes is an anagram of a word: again a walk of the automaton). For the best N moves
+(bots, hints) it walks the spans best bound first and skips the multisets and spans
+whose bound (the highest tile values on the squares that count most, plus the best
+leave) cannot enter the N best: the result is that of the full list.
 
 The reference here (:func:`reference_placements`) shares no code with it: it tests
 every alphagram of the right length against the span's board letters and the rack,
