@@ -237,3 +237,67 @@ def test_train_leaves_command(tmp_path: Path) -> None:
     assert LeaveTable.load(out_file).meta["games"] == "3"
     with pytest.raises(LexikoError, match="no such folder"):
         _run(["train-leaves", "--games", "3", "--out", str(tmp_path / "no" / "t.tsv")])
+
+
+# -- output paths are checked before the long work ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["train-leaves", "--games", "5", "--out", "{tmp}"], "error: --out {tmp} is a folder: give a file name, such as {tmp}/leaves.tsv.gz"),
+        (["train-leaves", "--games", "5", "--out", "{tmp}/no/t.tsv"], "error: --out {tmp}/no/t.tsv: no such folder {tmp}/no"),
+        (["train-leaves", "--games", "5", "--out", "/proc/lexiko.tsv"], "error: --out /proc/lexiko.tsv: cannot write in /proc ("),
+        (["autoplay", "--games", "2", "--gcg-dir", "{tmp}/f.txt"], "error: --gcg-dir {tmp}/f.txt is a file, not a folder"),
+        (["autoplay", "--games", "2", "--gcg-dir", "{tmp}/old"], "error: --gcg-dir {tmp}/old already holds 1 such files (game-000001.gcg ...): give an empty or new folder"),
+    ],
+)
+def test_output_paths_are_checked_first(argv: list[str], message: str, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from lexiko import leaves
+    from lexiko.cli import main
+
+    (tmp_path / "f.txt").write_text("x")
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "game-000001.gcg").write_text("")
+    monkeypatch.setattr(leaves, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith(message.replace("{tmp}", str(tmp_path)))
+
+
+def test_a_full_disk_at_the_end_does_not_lose_the_training(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from rich.console import Console
+
+    from lexiko import leaves
+
+    real_save = leaves.LeaveTable.save
+    target = tmp_path / "t.tsv"
+
+    def save(self: leaves.LeaveTable, path: object) -> None:
+        if Path(str(path)) == target:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_save(self, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(leaves.LeaveTable, "save", save)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "rescue"))
+    (tmp_path / "rescue").mkdir()
+    table = leaves.LeaveTable.default(ENGLISH)
+    console = Console(record=True, width=200)
+    where = leaves._save_or_rescue(table, target, console)
+    assert where.parent == tmp_path / "rescue" and where.exists() and not target.exists()
+    assert f"cannot write {target} (No space left on device); the table is saved in {where}" in console.export_text()
+    assert len(leaves.LeaveTable.load(where, ENGLISH)) == len(table)
+
+
+def test_jobs_beyond_the_cores_are_cut_unless_forced() -> None:
+    import os
+
+    from lexiko.argtypes import bounded_jobs
+
+    cores = os.cpu_count() or 1
+    assert bounded_jobs(1000) == (cores, f"--jobs 1000 is more than the {cores} cores here: using {cores} (--force-jobs to insist)")
+    assert bounded_jobs(1000, force=True) == (1000, None)

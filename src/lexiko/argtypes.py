@@ -13,9 +13,17 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import tempfile
+from pathlib import Path
 from typing import NoReturn
 
-__all__ = ["positive_int", "non_negative_int", "positive_float", "non_negative_float", "port", "Parser"]
+from lexiko.errors import LexikoError
+
+__all__ = [
+    "positive_int", "non_negative_int", "positive_float", "non_negative_float", "port", "Parser",
+    "bounded_jobs", "output_file", "output_folder",
+]
 
 
 def _int(text: str, least: int) -> int:
@@ -73,3 +81,58 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+def bounded_jobs(requested: int, force: bool = False) -> tuple[int, str | None]:
+    """Worker processes for ``--jobs``: 0 means one per core; more than the cores is cut
+    to the cores (each worker holds a lexicon and gains nothing) unless ``force``.
+    Returns the number and a note to show when it was cut.
+
+    >>> import os
+    >>> bounded_jobs(0)[0] == (os.cpu_count() or 1), bounded_jobs(1)
+    (True, (1, None))
+    """
+    cores = os.cpu_count() or 1
+    if requested == 0:
+        return cores, None
+    if requested > cores and not force:
+        return cores, f"--jobs {requested} is more than the {cores} cores here: using {cores} (--force-jobs to insist)"
+    return requested, None
+
+
+def output_file(text: str, option: str = "--out") -> Path:
+    """Check, before any long work, that a file can be written at ``text``; raises
+    :class:`LexikoError` saying why not (a folder, a missing folder, no permission)."""
+    path = Path(text)
+    if path.is_dir():
+        raise LexikoError(f"{option} {text} is a folder: give a file name, such as {path / 'leaves.tsv.gz'}")
+    parent = path.parent
+    if not parent.is_dir():
+        raise LexikoError(f"{option} {text}: no such folder {parent}")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise LexikoError(f"{option} {text}: the file cannot be written (permission denied)")
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".lexiko-check-"):
+            pass
+    except OSError as e:
+        raise LexikoError(f"{option} {text}: cannot write in {parent} ({e.strerror})") from None
+    return path
+
+
+def output_folder(text: str, option: str, pattern: str) -> Path:
+    """Check (and create) a folder to write files into; refuse a file, an unwritable
+    place, or a folder that already holds files matching ``pattern``."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise LexikoError(f"{option} {text} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".lexiko-check-"):
+            pass
+    except OSError as e:
+        raise LexikoError(f"{option} {text}: cannot write there ({e.strerror})") from None
+    old = sorted(path.glob(pattern))
+    if old:
+        raise LexikoError(f"{option} {text} already holds {len(old)} such files ({old[0].name} ...): "
+                          f"give an empty or new folder")
+    return path

@@ -39,7 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lexiko.argtypes import non_negative_int, positive_int
+from lexiko.argtypes import bounded_jobs, non_negative_int, output_file, positive_int
 from lexiko.errors import LexikoError
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.tiles import ENGLISH, TileSet, tile_set
@@ -220,12 +220,20 @@ class LeaveTable:
         return "\n".join(out) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the table; gzip-compressed when the name ends in ``.gz``."""
+        """Write the table; gzip-compressed when the name ends in ``.gz``. The file is
+        written beside its place and renamed, so a failed write (a full disk) never
+        leaves half a table under the name."""
         p = Path(path)
         data = self.dumps().encode("utf-8")
         if p.suffix == ".gz":
             data = gzip.compress(data, compresslevel=9, mtime=0)
-        p.write_bytes(data)
+        part = p.with_name(f".{p.name}.part")
+        try:
+            part.write_bytes(data)
+            os.replace(part, p)
+        except OSError:
+            part.unlink(missing_ok=True)
+            raise
 
     def to_bytes(self) -> bytes:
         """The table as compressed bytes (what :meth:`from_bytes` reads)."""
@@ -777,6 +785,26 @@ examples:
 """
 
 
+def _save_or_rescue(table: LeaveTable, out: Path, console: Console) -> Path:
+    """Save the trained table; when that fails (a full disk), save it in the temporary
+    folder instead and say where, so the training is not lost."""
+    try:
+        table.save(out)
+        return out
+    except OSError as e:
+        reason = e.strerror or str(e)
+    import tempfile
+
+    rescue = Path(tempfile.gettempdir()) / f"lexiko-leaves-{os.getpid()}{''.join(out.suffixes)}"
+    try:
+        table.save(rescue)
+    except OSError as e2:
+        raise LexikoError(f"cannot write {out} ({reason}) nor {rescue} ({e2.strerror}): the table is lost") from None
+    console.print(f"warning: cannot write {out} ({reason}); the table is saved in {rescue}",
+                  style="yellow", markup=False, highlight=False, soft_wrap=True)
+    return rescue
+
+
 def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
     """``lexiko train-leaves``: train a table by self-play and save it."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -792,10 +820,10 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError(str(e)) from None
     if args.lexicon:
         rules = rules.replace(lexicon=args.lexicon)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise LexikoError(f"no such folder: {out.parent}")
-    jobs = args.jobs or os.cpu_count() or 1
+    out = output_file(args.out)  # before the training, not after it
+    jobs, note = bounded_jobs(args.jobs, args.force_jobs)
+    if note:
+        console.print(f"note: {note}", style="yellow", markup=False, highlight=False)
     with console.status(f"loading {rules.lexicon}"):
         Lexicon.load(rules.lexicon, rules.tile_set)  # compile once, before the workers start
     initial = LeaveTable.load(args.start, rules.tile_set) if args.start else None
@@ -820,7 +848,7 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
             initial=initial,
             progress=progress,
         )
-    table.save(out)
+    out = _save_or_rescue(table, out, console)
     secs = time.perf_counter() - started
     console.print(
         f"saved {len(table):,} leaves to {out} ({args.games * args.rounds:,} games, {secs:.0f} s, "
@@ -856,6 +884,7 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--rounds", type=positive_int, default=4, help="rounds of play and refitting (default: 4)")
     p.add_argument("--out", required=True, metavar="FILE", help="file to write (.tsv, or .tsv.gz compressed)")
     p.add_argument("--jobs", type=non_negative_int, default=1, help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--force-jobs", action="store_true", help="use --jobs even when it is more than the cores")
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default: 0)")
     p.add_argument("--start", metavar="FILE", help="table to start from (default: none, greedy play)")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")

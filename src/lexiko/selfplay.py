@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
-from lexiko.argtypes import non_negative_int, positive_int
+from lexiko.argtypes import bounded_jobs, non_negative_int, output_folder, positive_int
 from lexiko.errors import GameStateError, LexikoError
 from lexiko.game import Accept, Challenge, Event, Game
 from lexiko.lexicon import BUILTIN, Lexicon
@@ -498,7 +498,11 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError("autoplay does not play team games")
     if args.lexicon:
         rules = rules.replace(lexicon=args.lexicon)
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    if args.gcg_dir:
+        output_folder(args.gcg_dir, "--gcg-dir", "game-*.gcg")
+    jobs, note = bounded_jobs(args.jobs, args.force_jobs)
+    if note:
+        console.print(f"note: {note}", style="yellow", markup=False, highlight=False)
     with console.status(f"loading {rules.lexicon}"):
         Lexicon.load(rules.lexicon, rules.tile_set)  # compile once, before the workers start
     with Progress(
@@ -565,6 +569,7 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--games", type=positive_int, default=100, help="number of games (default: 100)")
     p.add_argument("--players", default="static,greedy", help="comma-separated kinds (default: static,greedy)")
     p.add_argument("--jobs", type=non_negative_int, default=1, help="worker processes, 0 for one per core (default: 1)")
+    p.add_argument("--force-jobs", action="store_true", help="use --jobs even when it is more than the cores")
     p.add_argument("--seed", type=int, default=0, help="seed: the same seed plays the same games (default: 0)")
     p.add_argument("--gcg-dir", metavar="DIR", help="write every game as a GCG file into DIR")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
