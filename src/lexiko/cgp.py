@@ -38,6 +38,7 @@ from lexiko.layouts import LAYOUTS, Layout
 from lexiko.layouts import layout as layout_named
 from lexiko.rules import Rules
 from lexiko.tiles import ENGLISH, TILE_SETS, TileSet, tile_set
+from lexiko.wordlists import LANGUAGE_LISTS
 
 __all__ = ["CGP", "parse", "dumps", "from_game", "to_game", "rules_from_ops"]
 
@@ -187,6 +188,8 @@ def rules_from_ops(ops: dict[str, str], rules: Rules | None = None) -> Rules:
         changes["lexicon"] = ops["lex"]
     if "ld" in ops or ops.get("var", "").endswith("_super"):
         changes["tiles"] = _op_tiles(ops).name
+        if "lex" not in ops and changes["tiles"] in LANGUAGE_LISTS:
+            changes["lexicon"] = LANGUAGE_LISTS[changes["tiles"]]  # the language's own list, never English
     lay = _op_layout(ops)
     if lay is not None:
         changes["layout"] = lay.name
