@@ -168,6 +168,10 @@ def test_cli_review_and_endgame() -> None:
         (["analyze", "--board-gcg", str(GAME)], "error: --board-gcg needs --rack"),
         (["endgame", str(GAME), "--turn", "3"], "error: the bag holds"),
         (["analyze", str(PARTIAL), "--rack", "QQQ"], "error: rack QQQ:"),
+        (["analyze", "--cgp", "/".join(["15"] * 15) + " /AEIOU 0/0 0"],
+         "error: the position has no rack for the player on turn: write it first in the racks field"),
+        (["endgame", "--cgp", "/".join(["15"] * 15) + " / 0/0 0"],
+         "error: the position has no rack for the player on turn"),
     ],
 )
 def test_cli_errors(argv: list[str], message: str) -> None:

@@ -467,6 +467,11 @@ def _game_from_args(args: argparse.Namespace) -> Game:
         if args.turn is not None:
             raise LexikoError("--turn goes with a GCG file, not --cgp")
         pos = cgp.parse(args.cgp)
+        if not pos.racks[0] and not args.rack:
+            raise LexikoError(
+                "the position has no rack for the player on turn: write it first in the racks field "
+                "(e.g. 'AEINRST/') or give --rack"
+            )
         game = cgp.to_game(pos, lexicon=None, seed=0)
         if args.rack:
             game.set_rack(game.player_on_turn, game.tiles.parse(args.rack.upper()))
