@@ -186,3 +186,29 @@ def test_review_finds_an_opening_played_down(twl06: Lexicon) -> None:
     (turn,) = review(g, twl06)
     assert turn.played == "H4 WINDY" and turn.played_score == 32
     assert (turn.rank, turn.equity_lost, turn.moves) == (1, 0.0, 202)  # 101 across plays and their mirrors
+
+
+def test_a_review_fits_80_columns_without_cutting_a_move() -> None:
+    import io
+
+    from rich.console import Console
+
+    from lexiko.analysis import TurnReview, review_table
+
+    long_play = "8A (ABCDEFGH)IJKLMNO"  # 15 letters, 8 played through: 20 columns
+    rows = [
+        TurnReview(turn=n, player=n % 2, name="Bartholomew Longname" if n % 2 else "Kai", rack="AEINRS?",
+                   played=long_play, played_score=1234, played_equity=0.0, best="O1 ZYZZYVAS", best_score=999,
+                   best_equity=123.4, equity_lost=123.4,
+                   rank=17, moves=40696, withdrawn=n == 3)
+        for n in range(1, 30)
+    ]
+    console = Console(record=True, width=80, color_system=None, file=io.StringIO())
+    console.print(review_table(rows, 80))
+    lines = console.export_text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert all(long_play in line and "O1 ZYZZYVAS" in line for line in lines[1:])
+    assert "Bartholo…" in lines[1] and lines[3].split()[4:6] == ["(ABCDEFGH)IJKLMNO*", "1234"]
+    wide = Console(record=True, width=120, color_system=None, file=io.StringIO())
+    wide.print(review_table(rows, 120))
+    assert "17/40696" in wide.export_text() and "(withdrawn)" in wide.export_text()

@@ -45,6 +45,7 @@ from lexiko.tiles import TileSet
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
     from lexiko.bots.endgame import EndgameResult
 
@@ -604,8 +605,35 @@ def _table(rows: Sequence[AnalysisRow], simulated: bool) -> Any:
     return t
 
 
-def _cmd_review(args: argparse.Namespace, console: Console) -> int:
+def review_table(turns: Sequence[TurnReview], width: int = 80) -> Table:
+    """The review as a table that fits ``width`` columns: moves are never cut (a move
+    of 15 letters with letters played through takes 20 columns); below 90 columns the
+    rank of the move played is left out and names are shortened."""
     from rich.table import Table
+
+    wide = width >= 90
+    t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1, 0, 0), pad_edge=False)
+    t.add_column("#", justify="right")
+    t.add_column("player", max_width=12 if wide else 8, no_wrap=True, overflow="ellipsis")
+    t.add_column("rack", no_wrap=True)
+    t.add_column("played", no_wrap=True)
+    t.add_column("pts", justify="right", no_wrap=True)
+    t.add_column("best", no_wrap=True)
+    t.add_column("pts", justify="right", no_wrap=True)
+    t.add_column("lost", justify="right", no_wrap=True)
+    if wide:
+        t.add_column("rank", justify="right", no_wrap=True)
+    for r in turns:
+        lost = f"{r.equity_lost:.1f}" if r.equity_lost else ""
+        played = r.played + (" (withdrawn)" if r.withdrawn and wide else "*" if r.withdrawn else "")
+        row = [str(r.turn), r.name, r.rack, played, str(r.played_score), r.best, str(r.best_score), lost]
+        if wide:
+            row.append(f"{r.rank}/{r.moves}" if r.rank else f"-/{r.moves}")
+        t.add_row(*row)
+    return t
+
+
+def _cmd_review(args: argparse.Namespace, console: Console) -> int:
 
     from lexiko import gcg
 
@@ -616,22 +644,9 @@ def _cmd_review(args: argparse.Namespace, console: Console) -> int:
     lexicon = _lexicon_for(args, game, console)
     leaves = _leaves_from_args(args, game.tiles)
     turns = review(game, lexicon, leaves)
-    t = Table(show_header=True, header_style="bold", box=None)
-    t.add_column("turn", justify="right")
-    t.add_column("player", max_width=12, no_wrap=True)
-    t.add_column("rack", no_wrap=True)
-    t.add_column("played", no_wrap=True)
-    t.add_column("pts", justify="right")
-    t.add_column("best", no_wrap=True)
-    t.add_column("pts", justify="right")
-    t.add_column("lost", justify="right")
-    t.add_column("rank", justify="right", no_wrap=True)
-    for r in turns:
-        lost = f"{r.equity_lost:.1f}" if r.equity_lost else ""
-        played = r.played + (" (withdrawn)" if r.withdrawn else "")
-        rank = f"{r.rank}/{r.moves}" if r.rank else f"-/{r.moves}"
-        t.add_row(str(r.turn), r.name, r.rack, played, str(r.played_score), r.best, str(r.best_score), lost, rank)
-    console.print(t)
+    console.print(review_table(turns, console.width))
+    if console.width < 90 and any(r.withdrawn for r in turns):
+        console.print("* withdrawn after a challenge", style="dim")
     for p, name in enumerate(game.players):
         mine = [r for r in turns if r.player == p]
         if mine:
