@@ -208,7 +208,7 @@ def test_a_review_fits_80_columns_without_cutting_a_move() -> None:
     lines = console.export_text().splitlines()
     assert max(len(line) for line in lines) <= 80
     assert all(long_play in line and "O1 ZYZZYVAS" in line for line in lines[1:])
-    assert "Bartholo…" in lines[1] and lines[3].split()[4:6] == ["(ABCDEFGH)IJKLMNO*", "1234"]
+    assert "Barthol…" in lines[1] and lines[3].split()[4:6] == ["(ABCDEFGH)IJKLMNO*", "1234"]
     wide = Console(record=True, width=120, color_system=None, file=io.StringIO())
     wide.print(review_table(rows, 120))
     assert "17/40696" in wide.export_text() and "(withdrawn)" in wide.export_text()
