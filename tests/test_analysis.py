@@ -211,4 +211,5 @@ def test_a_review_fits_80_columns_without_cutting_a_move() -> None:
     assert "Barthol…" in lines[1] and lines[3].split()[4:6] == ["(ABCDEFGH)IJKLMNO*", "1234"]
     wide = Console(record=True, width=120, color_system=None, file=io.StringIO())
     wide.print(review_table(rows, 120))
-    assert "17/40696" in wide.export_text() and "(withdrawn)" in wide.export_text()
+    text = wide.export_text()
+    assert "17/40696" in text and "(withdrawn)" in text
