@@ -72,6 +72,23 @@ class WordJudge(Protocol):
     def has_anagram(self, codes: Sequence[int]) -> bool: ...
 
 
+def word_is_valid(judge: WordJudge, codes: Sequence[int], rules: Rules) -> bool:
+    """Whether a word (letter or board codes) stands under ``rules``: in the lexicon, or
+    in Clabbers an anagram of a word of it. The one place the variants' word rule lives.
+
+    >>> from lexiko.lexicon import Lexicon
+    >>> from lexiko.rules import CLABBERS
+    >>> lex = Lexicon.from_words(["FASTEN"])
+    >>> codes = lex.tiles.parse("TSAFNE")
+    >>> word_is_valid(lex, codes, Rules()), word_is_valid(lex, codes, CLABBERS)
+    (False, True)
+    """
+    letters = [c & LETTER_MASK for c in codes]
+    if rules.variant == "clabbers":
+        return judge.has_anagram(letters)
+    return judge.contains_codes(letters)
+
+
 @dataclass(frozen=True, slots=True)
 class Challenge:
     """Challenge the last play. ``ruling`` overrides the lexicon (True: the play is
@@ -1074,10 +1091,7 @@ class Game:
         lex = self._judge_lexicon()
         if lex is None:
             return True
-        letters = [c & LETTER_MASK for c in w.codes]
-        if self.rules.variant == "clabbers":
-            return lex.has_anagram(letters)
-        return lex.contains_codes(letters)
+        return word_is_valid(lex, w.codes, self.rules)
 
     def _judge(self, words: list[Word]) -> bool | None:
         if self._judge_lexicon() is None:

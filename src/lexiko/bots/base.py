@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from lexiko.game import Game
+from lexiko.game import Game, word_is_valid
 from lexiko.lexicon import Lexicon
 from lexiko.move import Move
 
@@ -26,4 +26,6 @@ def last_play_is_phony(game: Game, lexicon: Lexicon) -> bool:
     if not game.awaiting_challenge or not game.history:
         return False
     last = game.history[-1]
-    return last.kind == "play" and any(w not in lexicon for w in last.words)
+    if last.kind != "play":
+        return False
+    return any(not word_is_valid(lexicon, lexicon.tiles.parse(w), game.rules) for w in last.words)

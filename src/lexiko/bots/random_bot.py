@@ -8,12 +8,15 @@ from lexiko.bots.base import last_play_is_phony
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass
-from lexiko.movegen import generate
+from lexiko.movegen import count_placements, generate
 
 
 class RandomBot:
     """Plays a placement chosen at random among every legal one (each equally likely);
     with none, exchanges a random handful of tiles when the bag allows, else passes.
+    Where the placements are too many to list (over ``MANY``: Clabbers racks with
+    blanks reach millions), the tiles to keep get random values and the best of those
+    is played: still random, no longer uniform, and bounded in memory.
     Challenges every phony. The same ``seed`` and the same game give the same moves.
 
     >>> from lexiko.game import Game
@@ -30,10 +33,20 @@ class RandomBot:
         self.rng = random.Random(seed)
         self.name = name
 
+    MANY = 100_000
+
     def choose(self, game: Game) -> Move:
         rules = game.rules
         rack = game.rack()
-        found = generate(game.board, rack, self.lexicon, rules, placements_only=True)
+        if count_placements(game.board, rack, self.lexicon, rules) > self.MANY:
+            values: dict[tuple[int, ...], float] = {}
+
+            def value(leave: tuple[int, ...]) -> float:
+                return values.setdefault(leave, self.rng.random() * 10_000)
+
+            found = generate(game.board, rack, self.lexicon, rules, placements_only=True, best=1, leaves=value)
+        else:
+            found = generate(game.board, rack, self.lexicon, rules, placements_only=True)
         if found:
             return self.rng.choice(found).move
         bag = game.bag_count

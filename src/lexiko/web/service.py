@@ -27,13 +27,12 @@ from typing import Any, TypeVar
 
 from lexiko.bots.base import Player
 from lexiko.errors import LexikoError
-from lexiko.game import Game
+from lexiko.game import Game, word_is_valid
 from lexiko.legality import check_placement
 from lexiko.lexicon import BUILTIN, Lexicon
 from lexiko.move import Exchange, Move
 from lexiko.rules import PRESETS, Rules
 from lexiko.scoring import score_words, words_formed
-from lexiko.tiles import LETTER_MASK
 from lexiko.web.live import FLAG, Listener, LiveGame, Seat, canonical_action, placement_from_tiles
 from lexiko.web.options import (
     OptionError,
@@ -448,7 +447,7 @@ class GameService:
         out.update(ok=True, move=move.notation(g.tiles, g.board), score=points, words=[w.text for w in words])
         if g.rules.challenge_rule == "void" and live.lexicon is not None:
             lex = live.lexicon
-            bad = [w.text for w in words if not lex.contains_codes([c & LETTER_MASK for c in w.codes])]
+            bad = [w.text for w in words if not word_is_valid(lex, w.codes, g.rules)]
             out["invalid"] = bad
         return out
 
