@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import io
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from rich.console import Console
+from shared_paths import HAVE_SHARED, SHARED, needs_shared
 
 from lexiko import cgp, gcg
 from lexiko.analysis import add_parsers, analyze_position, position_at_turn, review
@@ -17,13 +17,14 @@ from lexiko.errors import LexikoError
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 GAME = SHARED / "gcg" / "liwords__every_e.gcg"
 PARTIAL = SHARED / "gcg" / "partial" / "quackle__preendgame.gcg"
 
 
 def positions() -> list[tuple[str, str, str, int]]:
-    rows = []
+    rows: list[tuple[str, str, str, int]] = []
+    if not HAVE_SHARED:
+        return rows
     for line in (SHARED / "positions" / "movegen-twl06.tsv").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             name, text, _, play, score = line.split("\t")[:5]
@@ -31,6 +32,7 @@ def positions() -> list[tuple[str, str, str, int]]:
     return rows
 
 
+@needs_shared
 @pytest.mark.parametrize(("name", "text", "play", "score"), positions(), ids=[p[0] for p in positions()])
 def test_top_scoring_play_comes_first_by_score(twl06: Lexicon, name: str, text: str, play: str, score: int) -> None:
     game = cgp.to_game(cgp.parse(text), lexicon=None, seed=0)
@@ -41,6 +43,7 @@ def test_top_scoring_play_comes_first_by_score(twl06: Lexicon, name: str, text: 
     assert all(a.score >= b.score for a, b in zip(rows, rows[1:], strict=False))
 
 
+@needs_shared
 def test_rows_by_equity(twl06: Lexicon) -> None:
     game = position_at_turn(GAME, 10)
     rows = analyze_position(game, twl06, top=8)
@@ -53,6 +56,7 @@ def test_rows_by_equity(twl06: Lexicon) -> None:
     assert analyze_position(game, twl06, top=3, leaves=False)[0].leave_value == 0.0
 
 
+@needs_shared
 def test_simulated_rows(twl06: Lexicon) -> None:
     game = position_at_turn(GAME, 10)
     rows = analyze_position(game, twl06, top=3, simulate=True, iterations=6, seed=2)
@@ -61,6 +65,7 @@ def test_simulated_rows(twl06: Lexicon) -> None:
     assert [r.sim_value for r in rows] == sorted((r.sim_value or 0.0 for r in rows), reverse=True)
 
 
+@needs_shared
 def test_position_at_turn_matches_the_record() -> None:
     record = gcg.read(GAME)
     moves = [e for e in record.events if e.kind in ("play", "exchange", "pass")]
@@ -82,6 +87,7 @@ def test_position_at_turn_matches_the_record() -> None:
         position_at_turn(GAME, 999)
 
 
+@needs_shared
 def test_position_at_the_end_of_a_partial_game() -> None:
     game = position_at_turn(PARTIAL)
     assert game.rack_text() == "EGINPS?" and game.bag_count == 2
@@ -89,6 +95,7 @@ def test_position_at_the_end_of_a_partial_game() -> None:
     assert game.rack_text() == "AEINST?"
 
 
+@needs_shared
 def test_review_of_a_finished_game(twl06: Lexicon) -> None:
     game = gcg.load(GAME)
     turns = review(game, twl06)
@@ -131,6 +138,7 @@ def run(argv: list[str]) -> tuple[int, str]:
     return status, out.getvalue()
 
 
+@needs_shared
 def test_cli_analyze_turn_and_table() -> None:
     status, out = run(["analyze", str(GAME), "--turn", "10", "--top", "4", "--no-board"])
     assert status == 0
@@ -141,6 +149,7 @@ def test_cli_analyze_turn_and_table() -> None:
     assert len(lines) == 6
 
 
+@needs_shared
 def test_cli_analyze_sim_cgp_and_rack() -> None:
     text = positions()[3][1]
     status, out = run(
@@ -151,6 +160,7 @@ def test_cli_analyze_sim_cgp_and_rack() -> None:
     assert status == 0 and "AEINST?" in out.splitlines()[0]
 
 
+@needs_shared
 def test_cli_review_and_endgame() -> None:
     status, out = run(["analyze", str(GAME), "--review"])
     assert status == 0 and "Josh_Sokol: 14 moves" in out
@@ -159,6 +169,7 @@ def test_cli_review_and_endgame() -> None:
     assert "best move: 4C N(O)" in out and "exact" in out
 
 
+@needs_shared
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from shared_paths import SHARED, needs_shared
 
 from lexiko import cgp
 from lexiko.errors import IllegalMoveError, NotationError
 from lexiko.rules import SUPER
 
-TSV = Path(__file__).resolve().parents[2] / "shared" / "positions" / "movegen-twl06.tsv"
+TSV = SHARED / "positions" / "movegen-twl06.tsv"
 LINES = [line.split("\t") for line in TSV.read_text().splitlines()[1:]] if TSV.exists() else []
 
 MANY = (
@@ -28,6 +27,7 @@ def test_read_a_position_with_two_racks() -> None:
     assert cgp.dumps(pos) == MANY
 
 
+@needs_shared
 @pytest.mark.parametrize("line", LINES, ids=[line[0] for line in LINES])
 def test_positions_of_the_movegen_file_round_trip(line: list[str]) -> None:
     pos = cgp.parse(line[1])

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from shared_paths import SHARED as SHARED_DIR
+from shared_paths import needs_shared
 
 from lexiko.cli import main
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "gcg"
+SHARED = SHARED_DIR / "gcg"
 
 
 def test_judge(capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,6 +33,7 @@ def test_find_exact_with_blank_and_pattern(capsys: pytest.CaptureFixture[str]) -
     assert capsys.readouterr().out == "no words found\n"
 
 
+@needs_shared
 def test_replay_checks_a_record(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(SHARED / "liwords__every_e.gcg")]) == 0
     out = capsys.readouterr().out
@@ -40,6 +41,7 @@ def test_replay_checks_a_record(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.rstrip().endswith("every score and total agrees; game over (out).")
 
 
+@needs_shared
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

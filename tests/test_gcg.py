@@ -4,17 +4,18 @@ rejected naming the line, and what lexiko writes reads back the same."""
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
+from shared_paths import SHARED as SHARED_DIR
 
 from lexiko import gcg
 from lexiko.errors import RecordError
 from lexiko.game import Game
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "gcg"
+SHARED = SHARED_DIR / "gcg"
 if not SHARED.is_dir():  # pragma: no cover - the checkout sits beside ../shared
-    pytest.skip("../shared/gcg is not present", allow_module_level=True)
+    pytest.skip(f"needs the corpora in {SHARED_DIR} (set LEXIKO_SHARED_DIR to use another place)",
+                allow_module_level=True)
 
 INDEX = {row["file"]: row for row in csv.DictReader((SHARED / "INDEX.csv").open(encoding="utf-8"))}
 COMPLETE = sorted(f for f, row in INDEX.items() if row["complete"] == "yes")

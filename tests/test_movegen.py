@@ -8,9 +8,9 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from shared_paths import SHARED, needs_shared
 
 from lexiko import cgp, movegen
 from lexiko.board import Board
@@ -24,7 +24,7 @@ from lexiko.rules import EIGHT_TILE, MOBILE, NINE_TILE, SUPER, TOURNAMENT, Rules
 from lexiko.scoring import score, words_formed
 from lexiko.tiles import ENGLISH, SPANISH
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions" / "movegen-twl06.tsv"
+POSITIONS = SHARED / "positions" / "movegen-twl06.tsv"
 needs_kernel = pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 
 
@@ -51,6 +51,7 @@ def _position(text: str) -> tuple[Board, tuple[int, ...]]:
 # -- known positions ----------------------------------------------------------------
 
 
+@needs_shared
 @pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
 @pytest.mark.parametrize(("name", "text", "count", "top", "top_score"), TSV, ids=[r[0] for r in TSV])
 def test_known_positions(
@@ -70,6 +71,7 @@ def test_known_positions(
         assert best[0].notation(ENGLISH, board) == top
 
 
+@needs_shared
 def test_known_position_figures(twl06: Lexicon) -> None:
     assert [r[2] for r in TSV] == [1116, 3149, 40696, 631, 7692, 158705]
     board, rack = _position(TSV[0][1])
@@ -80,6 +82,7 @@ def test_known_position_figures(twl06: Lexicon) -> None:
     assert {c.notation()[:2] for c in top} == {"8B", "8C", "8D", "8F", "8G", "8H"}
 
 
+@needs_shared
 @needs_kernel
 @pytest.mark.parametrize("n", [1, 2, 7, 50, 10_000])
 def test_best_n_is_a_prefix(twl06: Lexicon, n: int) -> None:
@@ -199,6 +202,7 @@ def _leave_value(leave: tuple[int, ...]) -> float:
     return v
 
 
+@needs_shared
 @pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
 def test_leaves_exchanges_and_pass(twl06: Lexicon, backend: movegen.Backend) -> None:
     board, rack = _position(TSV[3][1])  # vsmatt, rack AABDELT
@@ -276,6 +280,7 @@ def test_kernel_leave_table_matches_python(monkeypatch: pytest.MonkeyPatch) -> N
     assert movegen._Rack(ENGLISH.parse("AB"), ENGLISH).table(lambda leave: len(leave)) == [0.0, 1.0, 1.0, 2.0]
 
 
+@needs_shared
 @needs_kernel
 def test_leave_table_agrees_between_backends(twl06: Lexicon) -> None:
     for _, text, *_ in TSV[:5]:
@@ -323,6 +328,7 @@ def test_one_tile_plays_counted_once(twl06: Lexicon, backend: movegen.Backend) -
     assert [(c.notation(ENGLISH, board), c.score) for c in corner] == [("9G (T)A", 4)]
 
 
+@needs_shared
 @pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
 def test_empty_rack_and_blocked_positions(twl06: Lexicon, backend: movegen.Backend) -> None:
     board, _ = _position(TSV[3][1])

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from shared_paths import HAVE_SHARED, SHARED
 
 from lexiko.analysis import position_at_turn
 from lexiko.bots import make_player
@@ -18,13 +18,14 @@ from lexiko.lexicon import Lexicon
 from lexiko.movegen import generate
 from lexiko.rules import Rules
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 GAME = SHARED / "gcg" / "liwords__every_e.gcg"
 
 
 @pytest.fixture(scope="module")
 def midgame() -> Game:
     """Turn 10 of a real game: JD to play AEELPST, 49 tiles in the bag."""
+    if not HAVE_SHARED:
+        pytest.skip(f"needs the corpora in {SHARED} (set LEXIKO_SHARED_DIR to use another place)")
     return position_at_turn(GAME, 10)
 
 
