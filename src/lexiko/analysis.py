@@ -452,12 +452,6 @@ def add_parsers(subparsers: Any) -> None:
     e.set_defaults(func=cmd_endgame)
 
 
-def _load_lexicon(name: str, tiles: TileSet, console: Console) -> Lexicon:
-    from lexiko.cli import _load_lexicon as load  # the command's loader, with its progress bar
-
-    return load(name, tiles, console)
-
-
 def _game_from_args(args: argparse.Namespace) -> Game:
     from lexiko import cgp
 
@@ -492,7 +486,9 @@ def _lexicon_for(args: argparse.Namespace, game: Game, console: Console) -> Lexi
         warning = stand_in_warning(game.rules.lexicon, args.lexicon)
         if warning:
             console.print(f"warning: {warning}", style="yellow", markup=False, highlight=False, soft_wrap=True)
-    return _load_lexicon(args.lexicon or game.rules.lexicon, game.tiles, console)
+    from lexiko.loading import load_lexicon
+
+    return load_lexicon(args.lexicon or game.rules.lexicon, game.tiles, console)
 
 
 def _leaves_from_args(args: argparse.Namespace, tiles: TileSet) -> LeavesArg:

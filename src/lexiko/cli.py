@@ -15,11 +15,11 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from lexiko.argtypes import Parser, non_negative_int, positive_float, positive_int
 from lexiko.errors import LexikoError
-from lexiko.lexicon import BUILTIN, Lexicon
+from lexiko.lexicon import BUILTIN
+from lexiko.loading import load_lexicon
 from lexiko.rules import PRESETS, Rules, preset
 from lexiko.tiles import TileSet
 
@@ -51,34 +51,6 @@ def _computer_kind(name: str) -> str | None:
     return LEVELS.get(key)
 
 
-def _load_lexicon(name: str, tiles: TileSet, console: Console) -> Lexicon:
-    """Load a lexicon, with a progress bar while it is compiled (first use only)."""
-    bar: Progress | None = None
-    tasks: dict[str, object] = {}
-
-    def progress(phase: str, done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = Progress(
-                TextColumn(f"compiling {name} ({{task.description}})"),
-                BarColumn(),
-                TextColumn("{task.percentage:>3.0f}%"),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-            )
-            bar.start()
-        if phase not in tasks:
-            tasks[phase] = bar.add_task(phase, total=total)
-        bar.update(tasks[phase], completed=done)  # type: ignore[arg-type]
-
-    try:
-        return Lexicon.load(name, tiles, progress=progress)
-    finally:
-        if bar is not None:
-            bar.stop()
-
-
 def _rules(args: argparse.Namespace, players: int) -> Rules:
     try:
         rules = preset(args.rules, players=players)
@@ -105,7 +77,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     if len(names) == 1:
         names.append("static")
     rules = _rules(args, len(names))
-    lexicon = _load_lexicon(rules.lexicon, rules.tile_set, console)
+    lexicon = load_lexicon(rules.lexicon, rules.tile_set, console)
     # computer players are named by their kind; numbered if two share a name
     display: list[str] = []
     bots: dict[int, Player] = {}
@@ -128,7 +100,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_judge(args: argparse.Namespace, console: Console) -> int:
-    lexicon = _load_lexicon(args.lexicon, _tiles(args), console)
+    lexicon = load_lexicon(args.lexicon, _tiles(args), console)
     bad = 0
     for w in args.words:
         ok = w in lexicon
@@ -147,7 +119,7 @@ def _tiles(args: argparse.Namespace) -> TileSet:
 
 
 def cmd_find(args: argparse.Namespace, console: Console) -> int:
-    lexicon = _load_lexicon(args.lexicon, _tiles(args), console)
+    lexicon = load_lexicon(args.lexicon, _tiles(args), console)
     if args.pattern:
         words = lexicon.pattern(args.letters)
     else:

@@ -809,7 +809,6 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
     """``lexiko train-leaves``: train a table by self-play and save it."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from lexiko.lexicon import Lexicon
     from lexiko.rules import preset
 
     if args.games < 1 or args.rounds < 1:
@@ -824,8 +823,9 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
     jobs, note = bounded_jobs(args.jobs, args.force_jobs)
     if note:
         console.print(f"note: {note}", style="yellow", markup=False, highlight=False)
-    with console.status(f"loading {rules.lexicon}"):
-        Lexicon.load(rules.lexicon, rules.tile_set)  # compile once, before the workers start
+    from lexiko.loading import load_lexicon
+
+    load_lexicon(rules.lexicon, rules.tile_set, console)  # compile once, before the workers start
     initial = LeaveTable.load(args.start, rules.tile_set) if args.start else None
     started = time.perf_counter()
     with Progress(

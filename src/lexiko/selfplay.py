@@ -503,8 +503,9 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     jobs, note = bounded_jobs(args.jobs, args.force_jobs)
     if note:
         console.print(f"note: {note}", style="yellow", markup=False, highlight=False)
-    with console.status(f"loading {rules.lexicon}"):
-        Lexicon.load(rules.lexicon, rules.tile_set)  # compile once, before the workers start
+    from lexiko.loading import load_lexicon
+
+    load_lexicon(rules.lexicon, rules.tile_set, console)  # compile once, before the workers start
     with Progress(
         TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
     ) as bar:
