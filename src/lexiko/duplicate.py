@@ -352,8 +352,8 @@ class DuplicateGame:
             self._rack, self._bag = pool, []
             return
         if not self._fits(pool, vowels, consonants):
-            self.over = True  # no rack can satisfy the rule: the game ends
-            self._rack.extend(self._bag[: size - len(self._rack)])
+            self.over = True  # no rack can satisfy the rule: the game ends (the rack drawn as is)
+            self._draw_up(size)
             return
         self._draw_up(size)
         while not self._fits(self._rack, vowels, consonants):
