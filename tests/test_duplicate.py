@@ -204,3 +204,57 @@ def test_tiles_are_conserved_and_scores_add_up(twl06: Lexicon, seed: int, choice
             assert d.totals[p] == sum(r.scores[p] for r in d.rounds) <= d.top_total
         assert d.top_total == sum(r.top.score for r in d.rounds)
     assert rounds >= 10  # whole games were played
+
+
+# -- the terminal ----------------------------------------------------------------------
+
+
+def test_one_person_and_three_computers_play_duplicate_at_the_terminal(twl06: Lexicon, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+
+    from lexiko.terminal import DuplicateTerminal
+
+    rules = DUPLICATE.replace(duplicate_seconds=None)
+    bots = {name: make_player(kind, twl06, seed=7) for name, kind in
+            [("static", "static"), ("greedy", "greedy"), ("random", "random")]}
+    game = DuplicateGame(["You", *bots], rules, seed=7, lexicon=twl06)
+    record = tmp_path / "game.dup"
+    typed: list[str] = []
+
+    def ask(prompt: str) -> str:
+        assert prompt == "[You]> "
+        n = game.round_number
+        if n == 1 and not typed:
+            line = "8a zzzzzzz"  # refused, asked again
+        elif n == 2 and typed[-1] != "sheet":
+            line = "sheet"
+        elif n % 3 == 0:
+            line = "pass"
+        else:
+            top = game.find_top()
+            assert top is not None
+            line = top.notation.lower() if top.notation.isupper() else top.notation
+        if game.find_top() is not None and len(game.rounds) == 5 and typed[-1] != f"save {record}":
+            line = f"save {record}"
+        typed.append(line)
+        return line
+
+    console = Console(record=True, width=100, color_system=None, file=io.StringIO())
+    DuplicateTerminal(game, bots, console=console, ask=ask).run()  # type: ignore[arg-type]
+    out = console.export_text()
+    assert game.over and "Traceback" not in out
+    assert "square" in out or "is not" in out  # the refused move was answered with a message
+    # every round the person typed the top scores the top; passes score nothing
+    for r in game.rounds:
+        you = r.submissions["You"]
+        assert you is not None
+        assert r.scores["You"] == (0 if you.notation == "-" else r.top.score)
+    assert game.totals["greedy"] == game.top_total  # the greedy player always finds the top
+    sheet = duplicate.master_sheet(game)
+    assert out.rstrip().splitlines()[-1].startswith(f"Game over after {len(game.rounds)} rounds.")
+    assert sheet.splitlines()[-1] in out
+    assert game.totals["You"] == sum(r.scores["You"] for r in game.rounds)
+    saved = duplicate.loads(record.read_text(encoding="utf-8"), twl06)
+    assert len(saved.rounds) == 5 and saved.totals["You"] == sum(r.scores["You"] for r in game.rounds[:5])

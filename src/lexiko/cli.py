@@ -30,6 +30,7 @@ examples:
   lexiko play --players Ann,Bob        two people at one terminal
   lexiko play --players Ann,greedy,random --rules family
   lexiko play --lexicon SOWPODS --challenge five-point --seed 7
+  lexiko play --rules duplicate --players You,static,greedy,random
 
 Computer players are named by kind or strength level: random (beginner), greedy
 (easy), static (medium), sim (hard). Any other name is a person at this terminal.
@@ -94,6 +95,13 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         display.append(label)
     if len(set(display)) != len(display):
         raise LexikoError("two players have the same name")
+    if rules.variant == "duplicate":
+        from lexiko.duplicate import DuplicateGame
+        from lexiko.terminal import DuplicateTerminal
+
+        dup = DuplicateGame(display, rules, seed=args.seed, lexicon=lexicon)
+        DuplicateTerminal(dup, {display[i]: bot for i, bot in bots.items()}, console=console).run()
+        return 0
     game = Game(display, rules, seed=args.seed, lexicon=lexicon)
     TerminalGame(game, bots, lexicon, console=console).run()
     return 0

@@ -27,15 +27,17 @@ from rich.text import Text
 
 from lexiko import gcg
 from lexiko.board import Board, column_name
+from lexiko.duplicate import DuplicateGame, RoundResult, bot_move, dumps, master_sheet
 from lexiko.errors import LexikoError
 from lexiko.game import Event, Game
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place
+from lexiko.tiles import TileSet
 
 if TYPE_CHECKING:
     from lexiko.bots.base import Player
 
-__all__ = ["render_board", "render_game", "TerminalGame"]
+__all__ = ["render_board", "render_game", "TerminalGame", "DuplicateTerminal"]
 
 _PREMIUM = {
     "T": ("TW", "bold white on red"),
@@ -74,14 +76,7 @@ def render_board(board: Board, highlight: Sequence[tuple[int, int]] = ()) -> Tex
 
 def _rack_text(game: Game, rack: Sequence[int]) -> Text:
     """The tiles with their values, ``A1 Q10 ?0``: four characters a tile or so."""
-    t = Text()
-    for code in rack:
-        face = game.tiles.face(code)
-        value = game.tiles.value(code)
-        t.append(face, style="bold black on wheat1")
-        t.append(str(value), style="black on wheat1")
-        t.append(" ")
-    return t
+    return _rack_text_of(game.tiles, rack)
 
 
 #: Below this width the score panel goes under the board instead of beside it.
@@ -367,3 +362,116 @@ class TerminalGame:
         scores = ", ".join(f"{n} {s}" for n, s in zip(g.players, g.scores, strict=True))
         self.console.print(Text.assemble(("Game over", "bold"), f" ({g.end_reason}): {scores}. "
                                          f"{'Winner' if len(win) == 1 else 'Tied'}: {names}."), soft_wrap=True)
+
+
+# -- duplicate ------------------------------------------------------------------------
+
+DUPLICATE_HELP = """\
+Duplicate: everyone plays the same rack on the same board; each scores their own move,
+and the top move (the highest score) is placed. Type your move for the shared rack:
+  8D WORD       a play (letters in either case; capitals with lower case mark a blank)
+  pass          no move this round (0 points)
+  sheet         the master score sheet so far
+  save FILE     save the game in lexiko's duplicate record format
+  help          this help
+  quit          leave the game"""
+
+
+@dataclass
+class DuplicateTerminal:
+    """Duplicate play at the terminal: the people type their moves in turn (each after
+    the others have looked away), the computer players submit theirs, then the round's
+    top, every move and the totals are shown."""
+
+    game: DuplicateGame
+    bots: dict[str, Player]
+    console: Console = field(default_factory=Console)
+    ask: Callable[[str], str] | None = None
+
+    def _input(self, prompt: str) -> str:
+        if self.ask is not None:
+            return self.ask(prompt)
+        return self.console.input(Text(prompt))
+
+    def run(self) -> None:
+        """Play rounds until the game ends or someone types ``quit``."""
+        g = self.game
+        self.console.print("[bold]lexiko duplicate[/bold] — type [bold]help[/bold] for the commands.")
+        while not g.over:
+            self._show()
+            for name in g.players:
+                if name in self.bots:
+                    continue
+                if not self._person(name):
+                    return
+            for name, bot in self.bots.items():
+                try:
+                    g.submit(name, bot_move(bot, g), elapsed=0)
+                except LexikoError:
+                    g.submit(name, "-", elapsed=0)
+            self._result(g.close_round())
+        self.console.print(Text(master_sheet(g)), soft_wrap=True)
+        best = g.standings()[0]
+        self.console.print(Text(f"Game over after {len(g.rounds)} rounds. Best: {best[0]} with {best[1]} "
+                                f"({best[2]:.1f}% of the top {g.top_total}).", style="bold"), soft_wrap=True)
+
+    def _show(self) -> None:
+        g = self.game
+        last = g.rounds[-1].top.move if g.rounds else None
+        lit = [(r, c) for r, c, _ in last.new_tiles()] if isinstance(last, Place) else []
+        self.console.print(render_board(g.board, lit))
+        left = g.time_left()
+        clock = "" if left is None else f", {int(left)} s to answer"
+        self.console.print(Text.assemble(Text(f"round {g.round_number}, bag {g.bag_count}{clock}; rack: "),
+                                         _rack_text_of(g.tiles, g.rack)))
+
+    def _person(self, name: str) -> bool:
+        """Ask ``name`` until a move is accepted; False to quit."""
+        g = self.game
+        while True:
+            try:
+                line = self._input(f"[{name}]> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                return False
+            low = line.lower()
+            try:
+                if low in ("quit", "exit", "q"):
+                    return False
+                if low in ("help", "?", "h", ""):
+                    self.console.print(DUPLICATE_HELP)
+                elif low == "sheet":
+                    self.console.print(Text(master_sheet(g)), soft_wrap=True)
+                elif low.startswith("save"):
+                    path = line[4:].strip()
+                    if not path:
+                        raise LexikoError("save needs a file name: save game.dup")
+                    Path(path).write_text(dumps(g), encoding="utf-8")
+                    self.console.print(f"saved to {path}", markup=False)
+                else:
+                    sub = g.submit(name, "-" if low in ("pass", "-") else as_typed(line))
+                    self.console.print(Text(f"{name}: {sub.notation} for {sub.score}, noted"), soft_wrap=True)
+                    return True
+            except LexikoError as e:
+                self.console.print(Text(str(e), style="red"), soft_wrap=True)
+            except OSError as e:
+                self.console.print(Text(f"cannot write {e.filename}: {e.strerror}", style="red"), soft_wrap=True)
+
+    def _result(self, r: RoundResult) -> None:
+        g = self.game
+        self.console.print(Text(f"round {r.number}: top {r.top.notation} for {r.top.score}", style="bold"))
+        for name in g.players:
+            sub = r.submissions[name]
+            what = "no move" if sub is None else sub.notation
+            bonus = f" +{r.bonus[name]} solo" if name in r.bonus else ""
+            self.console.print(Text(f"  {name}: {what} {r.scores[name]}{bonus}  total {g.totals[name]} "
+                                    f"({g.percentage(name):.1f}%)"), soft_wrap=True)
+
+
+def _rack_text_of(tiles: TileSet, rack: Sequence[int]) -> Text:
+    t = Text()
+    for code in rack:
+        t.append(tiles.face(code), style="bold black on wheat1")
+        t.append(str(tiles.value(code)), style="black on wheat1")
+        t.append(" ")
+    return t
