@@ -258,3 +258,23 @@ def test_one_person_and_three_computers_play_duplicate_at_the_terminal(twl06: Le
     assert game.totals["You"] == sum(r.scores["You"] for r in game.rounds)
     saved = duplicate.loads(record.read_text(encoding="utf-8"), twl06)
     assert len(saved.rounds) == 5 and saved.totals["You"] == sum(r.scores["You"] for r in game.rounds[:5])
+
+
+def test_autoplay_plays_duplicate_games_with_sane_totals(twl06: Lexicon, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from lexiko.cli import main
+    from lexiko.selfplay import autoplay_duplicate
+
+    stats = autoplay_duplicate(["static", "greedy", "random"], 20, seed=3, lexicon=twl06, rules=DUPLICATE,
+                               record_dir=tmp_path)
+    assert stats.games == 20 and len(stats.tops) == 20
+    for i in range(3):
+        assert all(0 <= t <= top for t, top in zip(stats.totals[i], stats.tops, strict=True))
+    assert stats.totals[1] == stats.tops  # greedy finds every top
+    assert stats.percentage(1) == 100.0 > stats.percentage(0) > stats.percentage(2) > 0
+    assert sum(stats.wins) == 20 and all(12 <= r <= 40 for r in stats.rounds)
+    back = duplicate.loads((tmp_path / "game-000020.dup").read_text(encoding="utf-8"), twl06)
+    assert back.top_total == stats.tops[-1]
+    assert gcg.parse((tmp_path / "game-000020.gcg").read_text(encoding="utf-8")).events[-1].total == stats.tops[-1]
+    assert main(["autoplay", "--rules", "duplicate", "--players", "greedy,random", "--games", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "3 duplicate games, TWL06" in out and "100.0%" in out

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -545,7 +545,7 @@ def bot_move(bot: _Chooser, game: DuplicateGame) -> Place | Pass:
 
 
 def autoplay(
-    bots: dict[str, _Chooser],
+    bots: Mapping[str, _Chooser],
     rules: Rules | None = None,
     *,
     seed: int | None = None,

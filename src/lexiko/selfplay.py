@@ -38,10 +38,13 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from lexiko.bots.base import Player
+    from lexiko.duplicate import DuplicateGame
 
 __all__ = [
     "play_game",
     "autoplay",
+    "autoplay_duplicate",
+    "DuplicateStats",
     "Stats",
     "GameSummary",
     "Observer",
@@ -436,6 +439,95 @@ def autoplay(
     return stats
 
 
+@dataclass
+class DuplicateStats:
+    """Figures of duplicate games between computer players: each player's totals and
+    percentages of the top, games won (the best total; a shared best shares the win)."""
+
+    players: list[str]
+    games: int = 0
+    totals: list[list[int]] = field(default_factory=list)
+    tops: list[int] = field(default_factory=list)
+    rounds: list[int] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, game: DuplicateGame) -> None:
+        if not self.totals:
+            self.totals = [[] for _ in self.players]
+            self.wins = [0.0] * len(self.players)
+        scores = [game.totals[p] for p in game.players]
+        for i, t in enumerate(scores):
+            self.totals[i].append(t)
+        best = max(scores)
+        winners = [i for i, t in enumerate(scores) if t == best]
+        for i in winners:
+            self.wins[i] += 1 / len(winners)
+        self.tops.append(game.top_total)
+        self.rounds.append(len(game.rounds))
+        self.games += 1
+
+    def mean_total(self, i: int) -> float:
+        return sum(self.totals[i]) / max(1, self.games)
+
+    def percentage(self, i: int) -> float:
+        """The player's points over all games as a percentage of the tops'."""
+        return 100.0 * sum(self.totals[i]) / max(1, sum(self.tops))
+
+
+def autoplay_duplicate(
+    kinds: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    lexicon: Lexicon,
+    rules: Rules,
+    record_dir: str | os.PathLike[str] | None = None,
+    progress: Progress | None = None,
+) -> DuplicateStats:
+    """Play ``games`` duplicate games between computer players of ``kinds`` (game ``i``
+    seeded by ``game_seed(seed, i)``). ``record_dir``: write each game's duplicate
+    record (``game-000001.dup``) and its tops as GCG (``game-000001.gcg``)."""
+    from lexiko import duplicate
+    from lexiko.bots import make_player
+
+    names = _unique([_display(k) for k in kinds])
+    stats = DuplicateStats(list(names))
+    started = time.perf_counter()
+    for i in range(games):
+        s = game_seed(seed, i, "duplicate")
+        bots = {name: make_player(kind, lexicon, seed=s + j) for j, (name, kind) in enumerate(zip(names, kinds,
+                                                                                              strict=True))}
+        game = duplicate.autoplay(bots, rules.replace(duplicate_seconds=None), seed=s, lexicon=lexicon)
+        stats.add(game)
+        if record_dir is not None:
+            base = Path(record_dir) / f"game-{i + 1:06d}"
+            base.with_suffix(".dup").write_text(duplicate.dumps(game), encoding="utf-8")
+            base.with_suffix(".gcg").write_text(duplicate.top_gcg(game), encoding="utf-8")
+        if progress:
+            progress("games", i + 1, games)
+    stats.seconds = time.perf_counter() - started
+    return stats
+
+
+def _print_duplicate(stats: DuplicateStats, rules: Rules, console: Console) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{stats.games} duplicate games, {rules.lexicon}")
+    table.add_column("player")
+    table.add_column("wins", justify="right")
+    table.add_column("mean total", justify="right")
+    table.add_column("% of top", justify="right")
+    for i, name in enumerate(stats.players):
+        table.add_row(Text(name), f"{stats.wins[i]:g}", f"{stats.mean_total(i):.1f}", f"{stats.percentage(i):.1f}%")
+    console.print(table)
+    mean_top = sum(stats.tops) / max(1, stats.games)
+    mean_rounds = sum(stats.rounds) / max(1, stats.games)
+    console.print(f"mean top {mean_top:.1f} in {mean_rounds:.1f} rounds; {stats.seconds:.1f} s "
+                  f"({stats.games / max(stats.seconds, 1e-9):.1f} games/s)", highlight=False)
+
+
 def _display(kind: str) -> str:
     """A player's name from its kind: ``static:path/to/t.tsv.gz`` becomes ``static:t``."""
     base, _, arg = kind.partition(":")
@@ -500,6 +592,21 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
         rules = rules.replace(lexicon=args.lexicon)
     if args.gcg_dir:
         output_folder(args.gcg_dir, "--gcg-dir", "game-*.gcg")
+    if rules.variant == "duplicate":
+        from lexiko.loading import load_lexicon
+
+        lex = load_lexicon(rules.lexicon, rules.tile_set, console)
+        with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            task = bar.add_task("games", total=args.games)
+            dstats = autoplay_duplicate(
+                kinds, args.games, args.seed, lexicon=lex, rules=rules, record_dir=args.gcg_dir,
+                progress=lambda phase, done, total: bar.update(task, completed=done),
+            )
+        _print_duplicate(dstats, rules, console)
+        if args.gcg_dir:
+            console.print(f"games written to {args.gcg_dir} (.dup records, .gcg tops)", highlight=False)
+        return 0
     jobs, note = bounded_jobs(args.jobs, args.force_jobs)
     if note:
         console.print(f"note: {note}", style="yellow", markup=False, highlight=False)
