@@ -595,3 +595,26 @@ def test_idle_games_are_let_go_and_come_back_from_the_database(tmp_path: Path, l
         assert [_comparable(a.state), _comparable(b.state)] == before
     finally:
         srv.close()
+
+
+def test_a_clabbers_game_with_a_bot_plays_to_the_end(server: Server, lex: Lexicon) -> None:
+    """Clabbers under double challenge: the bot neither gets stuck nor challenges valid
+    anagrams (it once did, and lost every turn)."""
+    rules = rules_of("clabbers")
+    gid, tokens = new_game(server.http, preset="clabbers", seats=[{"kind": "human", "name": "Ann"},
+                                                                   {"kind": "static"}], seed=5)
+    ann = server.connect(gid, tokens[0])
+    for _ in range(80):
+        st = ann.wait_state(lambda s: s["status"] == "over" or (s["turn"] == 0 and not s["can"]["accept"])
+                            or s["can"]["accept"], timeout=30)
+        if st["status"] == "over":
+            break
+        if st["can"]["accept"]:
+            ann.act({"type": "accept"})
+            continue
+        res = ann.act(move_message(best(st, lex, rules).move, rules.tile_set))
+        assert res["type"] == "state", res
+    st = ann.wait_state(lambda s: s["status"] == "over")
+    kinds = [h["kind"] for h in st["history"]]
+    assert st["result"]["reason"] == "out" and "lost-turn" not in kinds and "withdrawn" not in kinds
+    assert {h["player"] for h in st["history"] if h["kind"] == "play"} == {0, 1}
