@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lexiko.bots import KINDS, LEVELS, GreedyBot, Player, RandomBot, StaticBot, make_player
-from lexiko.bots.static import _endgame_values
+from lexiko.bots.static import endgame_leaves
 from lexiko.errors import LexikoError
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
@@ -99,14 +99,14 @@ def test_static_uses_the_shipped_table(twl06: Lexicon) -> None:
 
 def test_static_endgame_values(endgame_factory: MakeGame, twl06: Lexicon) -> None:
     g = endgame_factory(["QI", "AZ"])
-    values = _endgame_values(g)
+    values = endgame_leaves(g.tiles, g.unseen())
     assert values(()) == 2 * (1 + 10)  # going out: twice the other rack
     assert values((E.code("Q"),)) == -20.0
 
     # with the bag empty the static player maximises score + those values, not the table's
     g2 = endgame_factory(["AEQT", "IZ"])
     c = StaticBot(twl06).candidate(g2)
-    best = generate(g2.board, g2.rack(), twl06, g2.rules, bag_count=0, leaves=_endgame_values(g2))[0]
+    best = generate(g2.board, g2.rack(), twl06, g2.rules, bag_count=0, leaves=endgame_leaves(g2.tiles, g2.unseen()))[0]
     assert c == best
 
 

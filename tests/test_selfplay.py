@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from lexiko import gcg, leaves, selfplay
+from lexiko import gcg, leaves, selfplay, training
 from lexiko.bots import make_player
 from lexiko.errors import LexikoError
-from lexiko.leaves import LeaveTable, train
+from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
 from lexiko.rules import TOURNAMENT
 from lexiko.selfplay import GameSummary, Stats, autoplay, game_seed, play_game, wilson_interval
 from lexiko.tiles import ENGLISH
+from lexiko.training import train
 
 E = ENGLISH
 
@@ -207,7 +208,7 @@ def _run(argv: list[str]) -> tuple[int, str]:
     parser = argparse.ArgumentParser(prog="lexiko")
     sub = parser.add_subparsers(dest="command")
     selfplay.add_parsers(sub)
-    leaves.add_parsers(sub)
+    training.add_parsers(sub)
     args = parser.parse_args(argv)
     out = io.StringIO()
     status: int = args.func(args, Console(file=out, width=120))
@@ -254,13 +255,13 @@ def test_train_leaves_command(tmp_path: Path) -> None:
 )
 def test_output_paths_are_checked_first(argv: list[str], message: str, tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from lexiko import leaves
+    from lexiko import training
     from lexiko.cli import main
 
     (tmp_path / "f.txt").write_text("x")
     (tmp_path / "old").mkdir()
     (tmp_path / "old" / "game-000001.gcg").write_text("")
-    monkeypatch.setattr(leaves, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
+    monkeypatch.setattr(training, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
     assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
     out = " ".join(capsys.readouterr().out.split())
     assert out.startswith(message.replace("{tmp}", str(tmp_path)))
@@ -287,7 +288,7 @@ def test_a_full_disk_at_the_end_does_not_lose_the_training(tmp_path: Path, capsy
     (tmp_path / "rescue").mkdir()
     table = leaves.LeaveTable.default(ENGLISH)
     console = Console(record=True, width=200)
-    where = leaves._save_or_rescue(table, target, console)
+    where = training._save_or_rescue(table, target, console)
     assert where.parent == tmp_path / "rescue" and where.exists() and not target.exists()
     assert f"cannot write {target} (No space left on device); the table is saved in {where}" in console.export_text()
     assert len(leaves.LeaveTable.load(where, ENGLISH)) == len(table)

@@ -11,7 +11,8 @@ from shared_paths import HAVE_SHARED, SHARED
 
 from lexiko.analysis import position_at_turn
 from lexiko.bots import make_player
-from lexiko.bots.simulation import SimResult, SimulationBot, endgame_leaves, simulate, static_choice
+from lexiko.bots.simulation import SimResult, SimulationBot, simulate
+from lexiko.bots.static import endgame_leaves, static_choice
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon

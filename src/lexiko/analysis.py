@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lexiko.argtypes import positive_float, positive_int
 from lexiko.board import Board
-from lexiko.bots.simulation import LeavesArg, Progress, _resolve_leaves, endgame_leaves
+from lexiko.bots.simulation import Progress
 from lexiko.bots.simulation import simulate as simulate_moves
+from lexiko.bots.static import LeavesArg, endgame_leaves, resolve_leaves
 from lexiko.errors import LexikoError
 from lexiko.game import Event, Game, Position
 from lexiko.lexicon import Lexicon
@@ -104,7 +105,7 @@ class TurnReview:
 
 
 def _leave_function(position: Position, leaves: LeavesArg) -> LeaveValue | None:
-    lv = _resolve_leaves(leaves, position.board.tiles)
+    lv = resolve_leaves(leaves, position.board.tiles)
     if lv is not None and position.bag_count == 0:
         return endgame_leaves(position.board.tiles, position.unseen)
     return lv

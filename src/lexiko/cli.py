@@ -225,11 +225,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", type=Path, metavar="FILE.gcg")
     r.set_defaults(func=cmd_replay)
 
-    from lexiko import analysis, leaves, selfplay
+    from lexiko import analysis, selfplay, training
     from lexiko.web import add_serve_parser
 
     selfplay.add_parsers(sub)
-    leaves.add_parsers(sub)
+    training.add_parsers(sub)
     analysis.add_parsers(sub)
     add_serve_parser(sub)
     return parser

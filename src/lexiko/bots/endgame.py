@@ -474,7 +474,7 @@ def solve(
 class EndgameBot:
     """Solves the endgame once the bag is empty (two players); before that plays the
     static choice (score plus leave value, see
-    :func:`lexiko.bots.simulation.static_choice`). Challenges every phony.
+    :func:`lexiko.bots.static.static_choice`). Challenges every phony.
 
     ``time_limit`` (seconds) and ``max_depth`` (plies) bound each search; the best
     move of the deepest search finished is played.
@@ -505,7 +505,7 @@ class EndgameBot:
             res = solve(game, self.max_depth, self.time_limit, lexicon=self.lexicon)
             self.last_result = res
             return res.best_move
-        from lexiko.bots.simulation import static_choice
+        from lexiko.bots.static import static_choice
 
         return static_choice(game.position(), self.lexicon, self.leaves)
 

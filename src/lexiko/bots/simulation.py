@@ -48,13 +48,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from statistics import fmean, stdev
-from typing import Literal
 
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
-from lexiko.errors import LexikoError
+from lexiko.bots.static import LeavesArg, _fast, endgame_leaves, resolve_leaves
 from lexiko.game import Game, Position
-from lexiko.leaves import LeaveTable
 from lexiko.lexicon import BUILTIN, Lexicon
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.movegen import Candidate, LeaveValue, generate
@@ -65,112 +63,12 @@ __all__ = [
     "SimResult",
     "SimulationBot",
     "simulate",
-    "default_leaves",
-    "static_choice",
-    "endgame_leaves",
     "Progress",
 ]
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: iterations done so far and the number planned."""
 
-LeavesArg = LeaveValue | Literal[False] | None
-"""A leave table, ``None`` for the default table, ``False`` for score only."""
-
-
-# -- leave values ------------------------------------------------------------------
-
-
-def default_leaves(tiles: TileSet) -> LeaveValue | None:
-    """The package's leave table for a tile set (:meth:`lexiko.leaves.LeaveTable.default`),
-    or None (score only) when there is none.
-
-    >>> from lexiko.tiles import ENGLISH
-    >>> default_leaves(ENGLISH) is None or callable(default_leaves(ENGLISH))
-    True
-    """
-    try:
-        table: LeaveValue = LeaveTable.default(tiles)
-    except (LexikoError, LookupError, ValueError, OSError):  # no table shipped: score only
-        return None
-    return table
-
-
-def _resolve_leaves(leaves: LeavesArg, tiles: TileSet) -> LeaveValue | None:
-    if leaves is False:
-        return None
-    if leaves is None:
-        return default_leaves(tiles)
-    return leaves
-
-
-def _fast(leaves: LeaveValue | None) -> LeaveValue | None:
-    """The quickest callable for a leave function: a table's bound look-up, or the
-    function with its values remembered (the generator asks for every sub-rack)."""
-    if leaves is None:
-        return None
-    if isinstance(leaves, LeaveTable):
-        return leaves.lookup
-    return _Memo(leaves)
-
-
-def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
-    """Leave values once the bag is empty (as the static player uses them): going out
-    gains twice the value of the tiles on the other racks (``others``), every tile
-    kept costs twice its value.
-
-    >>> from lexiko.tiles import ENGLISH
-    >>> f = endgame_leaves(ENGLISH, ENGLISH.parse("QI"))
-    >>> f(()), f(ENGLISH.parse("Z"))
-    (22.0, -20.0)
-    """
-    bonus = 2.0 * tiles.rack_value(others)
-    values = [0.0] + [2.0 * v for v in tiles.values]
-
-    def value(leave: tuple[int, ...]) -> float:
-        if not leave:
-            return bonus
-        return -sum(values[c] for c in leave)
-
-    return value
-
-
-class _Memo:
-    """A leave function with its values remembered."""
-
-    __slots__ = ("fn", "memo")
-
-    def __init__(self, fn: LeaveValue) -> None:
-        self.fn = fn
-        self.memo: dict[tuple[int, ...], float] = {}
-
-    def __call__(self, leave: tuple[int, ...]) -> float:
-        v = self.memo.get(leave)
-        if v is None:
-            if len(self.memo) > 500_000:
-                self.memo.clear()
-            v = self.memo[leave] = float(self.fn(leave))
-        return v
-
-
-def static_choice(position: Position, lexicon: Lexicon, leaves: LeavesArg = None) -> Move:
-    """The move of best static equity (score plus leave value; the default leave
-    table when ``leaves`` is None, the score alone when False).
-
-    >>> from lexiko.game import Game
-    >>> lex = Lexicon.from_words(["QI"])
-    >>> g = Game(["A", "B"], lexicon=lex, seed=1, first_player=0)
-    >>> g.set_rack(0, "QIAAEEE")
-    >>> static_choice(g.position(), lex, False).notation()
-    '8G QI'
-    """
-    lv = _resolve_leaves(leaves, position.board.tiles)
-    if lv is not None and position.bag_count == 0:
-        lv = endgame_leaves(position.board.tiles, position.unseen)
-    found = generate(
-        position.board, position.rack, lexicon, position.rules, bag_count=position.bag_count, best=1, leaves=lv
-    )
-    return found[0].move if found else Pass()
 
 
 # -- results -------------------------------------------------------------------------
@@ -224,7 +122,7 @@ def _init_worker(
 ) -> None:
     """Process-pool initializer: keep the lexicon and the leave table for every task."""
     _LEXICONS[key] = lexicon
-    _LEAVES[leaves_key] = _fast(_resolve_leaves(leaves, lexicon.tiles))
+    _LEAVES[leaves_key] = _fast(resolve_leaves(leaves, lexicon.tiles))
 
 
 @dataclass(frozen=True)
@@ -264,7 +162,7 @@ def _task_lexicon(task: _Task) -> Lexicon:
 def _task_leaves(task: _Task, tiles: TileSet) -> LeaveValue | None:
     if task.leaves_key in _LEAVES:
         return _LEAVES[task.leaves_key]
-    fast = _fast(_resolve_leaves(task.leaves, tiles))
+    fast = _fast(resolve_leaves(task.leaves, tiles))
     _LEAVES[task.leaves_key] = fast
     return fast
 
@@ -482,7 +380,7 @@ def _simulate(
     start_time = time.perf_counter()
     tiles = position.board.tiles
     if setup.leaves_key not in _LEAVES:  # the values are remembered here for every call
-        _LEAVES[setup.leaves_key] = _fast(_resolve_leaves(setup.leaves, tiles))
+        _LEAVES[setup.leaves_key] = _fast(resolve_leaves(setup.leaves, tiles))
     lv = _LEAVES[setup.leaves_key]
     if lv is not None and position.bag_count == 0:
         lv = endgame_leaves(tiles, position.unseen)

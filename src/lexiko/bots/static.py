@@ -1,15 +1,120 @@
-"""The static player: the move of best equity, score plus the value of the tiles kept."""
+"""The static player: the move of best equity, score plus the value of the tiles kept;
+and the leave values it and the players built on it (simulation, the endgame player,
+analysis) share: the default table, and the values once the bag is empty."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
+from typing import Literal
 
 from lexiko.bots.base import last_play_is_phony
-from lexiko.game import Game
-from lexiko.leaves import Leave, LeaveTable
+from lexiko.errors import LexikoError
+from lexiko.game import Game, Position
+from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
-from lexiko.move import Move
-from lexiko.movegen import Candidate, generate
+from lexiko.move import Move, Pass
+from lexiko.movegen import Candidate, LeaveValue, generate
+from lexiko.tiles import TileSet
+
+__all__ = ["StaticBot", "LeavesArg", "default_leaves", "resolve_leaves", "endgame_leaves", "static_choice"]
+
+LeavesArg = LeaveValue | Literal[False] | None
+"""A leave table, ``None`` for the default table, ``False`` for score only."""
+
+
+def default_leaves(tiles: TileSet) -> LeaveValue | None:
+    """The package's leave table for a tile set (:meth:`lexiko.leaves.LeaveTable.default`),
+    or None (score only) when there is none.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> default_leaves(ENGLISH) is None or callable(default_leaves(ENGLISH))
+    True
+    """
+    try:
+        table: LeaveValue = LeaveTable.default(tiles)
+    except (LexikoError, LookupError, ValueError, OSError):  # no table shipped: score only
+        return None
+    return table
+
+
+def resolve_leaves(leaves: LeavesArg, tiles: TileSet) -> LeaveValue | None:
+    """The leave function ``leaves`` asks for: the default table when None, none when False."""
+    if leaves is False:
+        return None
+    if leaves is None:
+        return default_leaves(tiles)
+    return leaves
+
+
+def _fast(leaves: LeaveValue | None) -> LeaveValue | None:
+    """The quickest callable for a leave function: a table's bound look-up, or the
+    function with its values remembered (the generator asks for every sub-rack)."""
+    if leaves is None:
+        return None
+    if isinstance(leaves, LeaveTable):
+        return leaves.lookup
+    return _Memo(leaves)
+
+
+def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
+    """Leave values once the bag is empty (as the static player uses them): going out
+    gains twice the value of the tiles on the other racks (``others``), every tile
+    kept costs twice its value.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> f = endgame_leaves(ENGLISH, ENGLISH.parse("QI"))
+    >>> f(()), f(ENGLISH.parse("Z"))
+    (22.0, -20.0)
+    """
+    bonus = 2.0 * tiles.rack_value(others)
+    values = [0.0] + [2.0 * v for v in tiles.values]
+
+    def value(leave: tuple[int, ...]) -> float:
+        if not leave:
+            return bonus
+        return -sum(values[c] for c in leave)
+
+    return value
+
+
+class _Memo:
+    """A leave function with its values remembered."""
+
+    __slots__ = ("fn", "memo")
+
+    def __init__(self, fn: LeaveValue) -> None:
+        self.fn = fn
+        self.memo: dict[tuple[int, ...], float] = {}
+
+    def __call__(self, leave: tuple[int, ...]) -> float:
+        v = self.memo.get(leave)
+        if v is None:
+            if len(self.memo) > 500_000:
+                self.memo.clear()
+            v = self.memo[leave] = float(self.fn(leave))
+        return v
+
+
+def static_choice(position: Position, lexicon: Lexicon, leaves: LeavesArg = None) -> Move:
+    """The move of best static equity (score plus leave value; the default leave
+    table when ``leaves`` is None, the score alone when False).
+
+    >>> from lexiko.game import Game
+    >>> lex = Lexicon.from_words(["QI"])
+    >>> g = Game(["A", "B"], lexicon=lex, seed=1, first_player=0)
+    >>> g.set_rack(0, "QIAAEEE")
+    >>> static_choice(g.position(), lex, False).notation()
+    '8G QI'
+    """
+    lv = resolve_leaves(leaves, position.board.tiles)
+    if lv is not None and position.bag_count == 0:
+        lv = endgame_leaves(position.board.tiles, position.unseen)
+    found = generate(
+        position.board, position.rack, lexicon, position.rules, bag_count=position.bag_count, best=1, leaves=lv
+    )
+    return found[0].move if found else Pass()
+
+
 
 
 class StaticBot:
@@ -40,11 +145,7 @@ class StaticBot:
         rules = game.rules
         rack = game.rack()
         bag = game.bag_count
-        leaves: Callable[[Leave], float]
-        if bag > 0:
-            leaves = self.table.lookup
-        else:
-            leaves = _endgame_values(game)
+        leaves: LeaveValue = self.table.lookup if bag > 0 else endgame_leaves(game.tiles, game.unseen())
         if not game.can_exchange():
             bag = 0  # no exchange allowed: list none
         return generate(game.board, rack, self.lexicon, rules, bag_count=bag, best=1, leaves=leaves)[0]
@@ -54,18 +155,3 @@ class StaticBot:
 
     def wants_challenge(self, game: Game) -> bool:
         return last_play_is_phony(game, self.lexicon)
-
-
-def _endgame_values(game: Game) -> Callable[[Leave], float]:
-    """Leave values with the bag empty: going out gains twice the tiles on the other
-    racks (all unseen tiles); every tile kept may cost twice its value."""
-    tiles = game.tiles
-    out_bonus = 2.0 * tiles.rack_value(game.unseen())
-    values = [0.0] + [2.0 * v for v in tiles.values]
-
-    def value(leave: Leave) -> float:
-        if not leave:
-            return out_bonus
-        return -sum(values[c] for c in leave)
-
-    return value
