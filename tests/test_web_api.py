@@ -113,6 +113,8 @@ def test_options_offer_presets_rules_and_bots(server: Server) -> None:
     assert data["presets"]["tournament"]["rules"]["end_rack_rule"] == "double"
     names = {f["name"] for f in data["schema"]}
     assert {"challenge_rule", "time_minutes", "rack_size", "lexicon"} <= names
+    assert all(f["help"] for f in data["schema"])  # every option explains itself
+    assert not any(n.startswith("duplicate_") for n in names)  # not played in the web app yet
     assert "greedy" in data["bots"]
     assert data["lexicons"] == ["TWL06", "SOWPODS"]
     # casual play is the default: a word not in the lexicon is refused, not challenged off

@@ -140,8 +140,8 @@ def test_two_players_play_a_game_in_two_browsers(browser: Any, server: ThreadSer
     try:
         # Ann creates the game: an invited person in seat 2, the seed in the options
         ann.page.goto(server.url + "/")
-        ann.page.fill("#your-name", "Ann")
         ann.page.select_option("#preset", "tournament")  # challenges (the default, casual, refuses phonies)
+        ann.page.fill("#your-name", "Ann")
         ann.page.locator(".seat-kind").select_option("human")
         ann.page.locator(".seat-name").fill("Bob")
         ann.page.click("#advanced summary")

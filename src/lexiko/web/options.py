@@ -37,7 +37,12 @@ __all__ = [
 
 #: Fields a client does not set: the name follows the preset, the number of players
 #: follows the seats.
-HIDDEN_FIELDS = frozenset({"name", "min_players", "max_players"})
+HIDDEN_FIELDS = frozenset({
+    "name", "min_players", "max_players",
+    # duplicate games are not played in the web app yet
+    "duplicate_seconds", "duplicate_min_vowels", "duplicate_min_consonants", "duplicate_rule_rounds",
+    "duplicate_solo_bonus",
+})
 
 _HELP = {
     "tiles": "tile set (letters, counts, values)",
@@ -52,6 +57,7 @@ _HELP = {
     "first_play_min_tiles": "tiles in the first play, at least",
     "exchange_min_bag": "exchanges allowed while the bag has at least this many tiles",
     "max_exchanges_per_player": "exchanges allowed per player (empty: no limit)",
+    "exchange_min_same_letter": "exchanges only for a rack with this many tiles of one letter (empty: any rack)",
     "exchange_is_scoreless": "an exchange counts as a scoreless turn",
     "scoreless_turn_limit": "the game ends after this many scoreless turns in a row (0: never)",
     "scoreless_passes_only": "only passes count toward that limit (German club play); other turns break the run",

@@ -101,7 +101,8 @@
     seatsEl.append(seatRow(0), seatRow(1, Object.keys(OPTIONS.bots)[0]));
     renumber();
     applyPreset();
-    try { document.getElementById("your-name").value = localStorage.getItem("lexiko:name") || ""; } catch (e) { /* */ }
+    const nameEl = document.getElementById("your-name");  // a name typed while loading stays
+    try { if (!nameEl.value) nameEl.value = localStorage.getItem("lexiko:name") || ""; } catch (e) { /* */ }
   }
 
   document.getElementById("add-seat").addEventListener("click", () => {
