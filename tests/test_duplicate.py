@@ -278,3 +278,27 @@ def test_autoplay_plays_duplicate_games_with_sane_totals(twl06: Lexicon, tmp_pat
     assert main(["autoplay", "--rules", "duplicate", "--players", "greedy,random", "--games", "3"]) == 0
     out = capsys.readouterr().out
     assert "3 duplicate games, TWL06" in out and "100.0%" in out
+
+
+def test_a_person_too_late_at_the_terminal_scores_nothing_and_the_game_goes_on(twl06: Lexicon) -> None:
+    import io
+
+    from rich.console import Console
+
+    from lexiko.terminal import DuplicateTerminal
+
+    now = [0.0]
+    game = DuplicateGame(["You", "greedy"], DUPLICATE.replace(duplicate_seconds=60), seed=2, lexicon=twl06,
+                         clock=lambda: now[0])
+    answers = iter(["8d faddy", "quit"])
+
+    def ask(prompt: str) -> str:
+        now[0] += 61  # the person thinks too long
+        return next(answers)
+
+    console = Console(record=True, width=100, color_system=None, file=io.StringIO())
+    DuplicateTerminal(game, {"greedy": make_player("greedy", twl06, seed=2)}, console=console,  # type: ignore[dict-item]
+                      ask=ask).run()
+    out = console.export_text()
+    assert "too late: the round closed after 60 seconds; You scores 0 this round" in out
+    assert len(game.rounds) == 1 and game.rounds[0].submissions["You"] is None and game.totals["You"] == 0

@@ -449,6 +449,11 @@ class DuplicateTerminal:
                     Path(path).write_text(dumps(g), encoding="utf-8")
                     self.console.print(f"saved to {path}", markup=False)
                 else:
+                    left = g.time_left()
+                    if left is not None and left < 0:
+                        self.console.print(Text(f"too late: the round closed after {g.rules.duplicate_seconds:g} "
+                                                f"seconds; {name} scores 0 this round", style="red"), soft_wrap=True)
+                        return True
                     sub = g.submit(name, "-" if low in ("pass", "-") else as_typed(line))
                     self.console.print(Text(f"{name}: {sub.notation} for {sub.score}, noted"), soft_wrap=True)
                     return True
