@@ -114,6 +114,30 @@ def test_words_typed_in_lower_case_are_letters(twl06: Lexicon) -> None:
     assert game.history[0].score == 34
 
 
+def test_a_lower_case_word_after_a_capital_position_is_letters(twl06: Lexicon) -> None:
+    game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
+    out, _ = _play(game, twl06, ["8D faddy", "quit"])
+    assert "You: 8D FADDY +34 (34)" in out  # the position's capital D marks no blanks
+    game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
+    game.set_rack(0, "FADY?EE")
+    out, _ = _play(game, twl06, ["8d FAdDY", "quit"])
+    assert "You: 8D FAdDY +30 (30)" in out  # capitals with a lower-case letter: a blank
+
+
+def test_the_help_fits_80_columns_and_says_how_to_type_a_blank(twl06: Lexicon) -> None:
+    from lexiko.terminal import DUPLICATE_HELP, HELP
+
+    for text in (HELP, DUPLICATE_HELP):
+        assert max(len(line) for line in text.splitlines()) <= 80
+        assert "8D WINdY      a blank: the word in capitals, the blank's letter in lower" in text
+    game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
+    console = Console(record=True, width=80, color_system=None)
+    ask, _ = _script(["help", "quit"])
+    TerminalGame(game, {}, twl06, console=console, ask=ask).run()  # type: ignore[arg-type]
+    out = console.export_text()
+    assert all(line in out.splitlines() for line in HELP.splitlines())  # no line wrapped
+
+
 def test_names_are_text_never_markup(twl06: Lexicon) -> None:
     for name in ("[/x]", "[bold]Ann", "ann"):
         game = Game([name, "computer"], seed=1, lexicon=twl06, first_player=0)

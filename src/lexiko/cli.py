@@ -36,7 +36,9 @@ Computer players are named by kind or strength level: random (beginner), greedy
 (easy), static (medium), sim (hard). Any other name is a person at this terminal.
 
 In the game, type a play as position and word ("8D WINDY" across from 8D, "D8 WINDY"
-down), "exchange ABC", "pass", "challenge", "hint", "undo", "save FILE", "load FILE", or "help".
+down; letters in either case), "exchange ABC", "pass", "challenge", "hint", "undo",
+"save FILE", "load FILE", or "help". For a blank, type the word in capitals and the
+blank's letter in lower case: "8D WINdY" plays a blank as the D.
 """
 
 

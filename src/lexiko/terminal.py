@@ -126,10 +126,11 @@ def render_game(
 
 
 HELP = """\
-Commands (type letters in either case: "8d windy" is 8D WINDY. For a blank, write the
-word in capitals and the blank's letter in lower case: 8D WINdY puts a blank as D):
-  8D WORD       play WORD across from 8D (row first = across, column first = down: D8)
-  H8 QU(I)CK    letters already on the board as "." or in parentheses
+Commands (letters in either case: "8d windy" is 8D WINDY):
+  8D WORD       play WORD across from 8D (column first, D8, plays down)
+  8D WINdY      a blank: the word in capitals, the blank's letter in lower
+                case (here a blank is the D)
+  H8 QU(I)CK    letters already on the board in parentheses (or as ".")
   exchange ABC  exchange tiles (also -ABC; ? for a blank)
   pass          pass your turn (also -)
   challenge     challenge the play just made
@@ -163,15 +164,18 @@ def describe(game: Game, ev: Event) -> str:
 
 
 def as_typed(line: str) -> str:
-    """A move as a person types it: all in lower case means the letters (``8d windy``);
-    with any capital, lower-case letters are blanks, as in GCG (``8D WINdY``).
+    """A move as a person types it: a word all in lower case means the letters
+    (``8d windy``, ``8D windy``); a word with any capital marks its lower-case letters
+    as blanks, as in GCG (``8D WINdY``). Only the word counts, not the position.
 
-    >>> as_typed("8d windy"), as_typed("8D WINdY"), as_typed("exchange qu")
-    ('8D WINDY', '8D WINdY', 'EXCHANGE QU')
+    >>> as_typed("8d windy"), as_typed("8D windy"), as_typed("8D WINdY"), as_typed("exchange qu")
+    ('8D WINDY', '8D WINDY', '8D WINdY', 'EXCHANGE QU')
     """
-    head = line.split(" ", 1)[0].lower()
-    is_move = _POSITION.fullmatch(head) is not None or head == "exchange" or head.startswith("-")
-    return line.upper() if is_move and not any(ch.isupper() for ch in line) else line
+    head, _, rest = line.partition(" ")
+    low = head.lower()
+    is_move = _POSITION.fullmatch(low) is not None or low == "exchange" or low.startswith("-")
+    word = rest if _POSITION.fullmatch(low) else line
+    return line.upper() if is_move and not any(ch.isupper() for ch in word) else line
 
 
 _POSITION = re.compile(r"\d{1,2}[a-z]{1,2}|[a-z]{1,2}\d{1,2}")
@@ -367,9 +371,12 @@ class TerminalGame:
 # -- duplicate ------------------------------------------------------------------------
 
 DUPLICATE_HELP = """\
-Duplicate: everyone plays the same rack on the same board; each scores their own move,
-and the top move (the highest score) is placed. Type your move for the shared rack:
-  8D WORD       a play (letters in either case; capitals with lower case mark a blank)
+Duplicate: everyone plays the same rack on the same board; each scores their
+own move, and the top move (the highest score) is placed. Type your move for
+the shared rack:
+  8D WORD       a play (letters in either case: "8d windy" is 8D WINDY)
+  8D WINdY      a blank: the word in capitals, the blank's letter in lower
+                case (here a blank is the D)
   pass          no move this round (0 points)
   sheet         the master score sheet so far
   save FILE     save the game in lexiko's duplicate record format
