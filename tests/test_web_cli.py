@@ -42,3 +42,21 @@ def test_errors_are_messages(argv: list[str], message: str, capsys: pytest.Captu
     assert main(["serve", *argv]) == 2
     out = capsys.readouterr().out
     assert message in out and "Traceback" not in out
+
+
+def test_an_address_it_cannot_listen_on_is_one_line_before_any_start_up(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import socket
+
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        taken = busy.getsockname()[1]
+        assert main(["serve", "--port", str(taken), "--database-url", db]) == 2
+    out = capsys.readouterr().out
+    assert out == (f"error: cannot listen on 127.0.0.1:{taken}: Address already in use "
+                   "(another server? choose another --port)\n")
+    assert not (tmp_path / "x.db").exists()  # refused before the database was touched
+    assert main(["serve", "--host", "10.255.255.1", "--database-url", db]) == 2
+    assert capsys.readouterr().out == ("error: cannot listen on 10.255.255.1:8000: Cannot assign requested "
+                                       "address (not an address of this machine: see --host)\n")

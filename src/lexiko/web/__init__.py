@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
 from lexiko.argtypes import non_negative_float, port
 
-__all__ = ["add_serve_parser", "cmd_serve", "default_database_url", "create_app"]
+__all__ = ["add_serve_parser", "cmd_serve", "default_database_url", "create_app", "check_listen"]
 
 EPILOG = """\
 examples:
@@ -85,6 +86,39 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def check_listen(host: str, port: int) -> None:
+    """Refuse, before any slow start-up, an address the server could not listen on: a
+    host name that does not resolve, a port in use or not allowed. The check binds a
+    socket and lets it go at once.
+
+    >>> busy = socket.create_server(("127.0.0.1", 0))
+    >>> taken = busy.getsockname()[1]
+    >>> check_listen("127.0.0.1", taken)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    lexiko.errors.LexikoError: cannot listen on 127.0.0.1:...: Address already in use (another server? ...)
+    >>> busy.close()
+    """
+    from lexiko.errors import LexikoError
+
+    where = f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        reason = getattr(e, "strerror", None) or str(e)
+        raise LexikoError(f"cannot listen on {where}: the host {host!r} is not known ({reason})") from None
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server itself does
+        try:
+            s.bind(address)
+        except OSError as e:
+            hint = {98: " (another server? choose another --port)",
+                    13: " (ports below 1024 need administrator rights: choose another --port)",
+                    99: " (not an address of this machine: see --host)"}.get(e.errno or 0, "")
+            raise LexikoError(f"cannot listen on {where}: {e.strerror}{hint}") from None
+
+
 def cmd_serve(args: argparse.Namespace, console: Any) -> int:
     """Run the server until interrupted."""
     import logging
@@ -96,6 +130,7 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
     from lexiko.web.server import create_app as make_app
     from lexiko.web.store import Store
 
+    check_listen(args.host, args.port)
     url = args.database_url or default_database_url()
     lexicons = args.lexicon or ["TWL06", "SOWPODS"]
     for name in lexicons:  # fail early, with the lexicon's own message, and compile it once
