@@ -302,3 +302,14 @@ def test_jobs_beyond_the_cores_are_cut_unless_forced() -> None:
     cores = os.cpu_count() or 1
     assert bounded_jobs(1000) == (cores, f"--jobs 1000 is more than the {cores} cores here: using {cores} (--force-jobs to insist)")
     assert bounded_jobs(1000, force=True) == (1000, None)
+
+
+def test_the_note_on_jobs_cut_to_the_cores_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from lexiko.cli import main
+
+    cores = os.cpu_count() or 1
+    assert main(["autoplay", "--jobs", "1000", "--games", "1", "--players", "greedy,random"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"note: --jobs 1000 is more than the {cores} cores here: using {cores} (--force-jobs to insist)"

@@ -471,7 +471,7 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
     out = output_file(args.out)  # before the training, not after it
     jobs, note = bounded_jobs(args.jobs, args.force_jobs)
     if note:
-        console.print(f"note: {note}", style="yellow", markup=False, highlight=False)
+        console.print(f"note: {note}", style="yellow", markup=False, highlight=False, soft_wrap=True)
     from lexiko.loading import load_lexicon
 
     load_lexicon(rules.lexicon, rules.tile_set, console)  # compile once, before the workers start
