@@ -313,3 +313,17 @@ def test_the_note_on_jobs_cut_to_the_cores_is_one_line(capsys: pytest.CaptureFix
     assert main(["autoplay", "--jobs", "1000", "--games", "1", "--players", "greedy,random"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == f"note: --jobs 1000 is more than the {cores} cores here: using {cores} (--force-jobs to insist)"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rules", "teams"], "error: teams rules need exactly 4 players, not 2\n"),
+        (["--players", "greedy,greedy,greedy,greedy,greedy"], "error: tournament rules need 2 to 4 players, not 5\n"),
+    ],
+)
+def test_a_wrong_number_of_players_says_how_many(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from lexiko.cli import main
+
+    assert main(["autoplay", "--games", "1", *argv]) == 2
+    assert capsys.readouterr().out == message

@@ -132,7 +132,7 @@ def test_options_offer_presets_rules_and_bots(server: Server) -> None:
         ({"options": {"rack_size": "x"}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "rack_size must be a whole number"),
         ({"options": {"colour": 1}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "unknown rule option 'colour'"),
         ({"options": {"lexicon": "/etc/passwd"}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "lexicon must be one of"),
-        ({"preset": "teams", "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "need 4 to 4 players"),
+        ({"preset": "teams", "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "teams rules need exactly 4 players, not 2"),
         ({"seats": [{"name": "A"}, {"kind": "human", "name": "a"}]}, 400, "same name"),
         ({"seats": [{"name": ""}, {"kind": "greedy"}]}, 400, "give your name"),
         ({"seats": [{"name": "A"}, {"kind": "greedy"}], "seed": -1}, 400, "seed"),

@@ -585,7 +585,9 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     except ValueError as e:
         raise LexikoError(str(e)) from None
     if not rules.min_players <= len(kinds) <= rules.max_players:
-        raise LexikoError(f"{rules.name} rules need {rules.min_players} to {rules.max_players} players")
+        lo, hi = rules.min_players, rules.max_players
+        need = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+        raise LexikoError(f"{rules.name} rules need {need} players, not {len(kinds)}")
     if rules.teams:
         raise LexikoError("autoplay does not play team games")
     if args.lexicon:

@@ -218,7 +218,9 @@ def rules_from_request(
     except (ValueError, TypeError) as e:
         raise OptionError(str(e)) from None
     if not rules.min_players <= players <= rules.max_players:
-        raise OptionError(f"{rules.name} rules need {rules.min_players} to {rules.max_players} players, not {players}")
+        lo, hi = rules.min_players, rules.max_players
+        need = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+        raise OptionError(f"{rules.name} rules need {need} players, not {players}")
     return rules
 
 
