@@ -585,8 +585,8 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     except ValueError as e:
         raise LexikoError(str(e)) from None
     if not rules.min_players <= len(kinds) <= rules.max_players:
-        lo, hi = rules.min_players, rules.max_players
-        need = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+        least, most = rules.min_players, rules.max_players
+        need = f"exactly {least}" if least == most else f"{least} to {most}"
         raise LexikoError(f"{rules.name} rules need {need} players, not {len(kinds)}")
     if rules.teams:
         raise LexikoError("autoplay does not play team games")
