@@ -114,6 +114,8 @@ def test_options_offer_presets_rules_and_bots(server: Server) -> None:
     names = {f["name"] for f in data["schema"]}
     assert {"challenge_rule", "time_minutes", "rack_size", "lexicon"} <= names
     assert all(f["help"] for f in data["schema"])  # every option explains itself
+    most = {f["name"]: f["max"] for f in data["schema"]}  # the form's bounds, as the server checks them
+    assert (most["time_minutes"], most["bingo_bonus"], most["rack_size"], most["challenge_rule"]) == (1440, 1000, 15, None)
     assert not any(n.startswith("duplicate_") for n in names)  # not played in the web app yet
     assert "greedy" in data["bots"]
     assert data["lexicons"] == ["TWL06", "SOWPODS"]
@@ -137,6 +139,9 @@ def test_options_offer_presets_rules_and_bots(server: Server) -> None:
         ({"seats": [{"name": ""}, {"kind": "greedy"}]}, 400, "give your name"),
         ({"seats": [{"name": "A"}, {"kind": "greedy"}], "seed": -1}, 400, "seed"),
         ({"seats": "two"}, 422, "invalid request: seats"),
+        ({"options": {"time_minutes": 1e308}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "time_minutes must be from 0 to 1440, not 1e+308"),
+        ({"options": {"time_increment": -5}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "time_increment must be from 0 to 3600, not -5"),
+        ({"options": {"bingo_bonus": -50}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "bingo_bonus must be from 0 to 1000, not -50"),
     ],
 )
 def test_create_game_refusals_are_clear(server: Server, body: dict[str, Any], status: int, message: str) -> None:

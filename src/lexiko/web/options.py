@@ -75,6 +75,21 @@ _HELP = {
 }
 
 
+#: The largest value a client may give each number (none may be negative): a game has
+#: no use for more, and huge values would break clocks and scores. Unlisted: 1000.
+_MOST = {
+    "rack_size": 15, "bingo_tiles": 15, "first_play_min_tiles": 15, "exchange_min_same_letter": 15,
+    "target_score": 10_000, "time_minutes": 1440, "max_overtime": 1440, "match_minutes": 10_080,
+    "time_increment": 3600,
+}
+
+
+def _in_range(name: str, value: float) -> None:
+    most = _MOST.get(name, 1000)
+    if not 0 <= value <= most:
+        raise OptionError(f"{name} must be from 0 to {most}, not {value:g}")
+
+
 class OptionError(ValueError):
     """A rule option the client sent that cannot be used (the message says why)."""
 
@@ -145,6 +160,7 @@ def rule_schema(lexicons: Iterable[str] = ("TWL06", "SOWPODS")) -> list[dict[str
                 "choices": _choices(f.name, tp, lex),
                 "default": getattr(base, f.name),
                 "help": _HELP.get(f.name, ""),
+                "max": _MOST.get(f.name, 1000) if kind in ("int", "float") else None,
             }
         )
     return out
@@ -209,6 +225,8 @@ def rules_from_request(
             raise OptionError(f"unknown rule option {key!r}")
         f = schema[key]
         v = _coerce(key, value, f["kind"], f["optional"], f["choices"])
+        if f["kind"] in ("int", "float") and v is not None:
+            _in_range(key, v)
         if v != getattr(base, key):
             changes[key] = v
     if "lexicon" not in changes and base.lexicon not in lex and lex:

@@ -49,7 +49,7 @@
       for (const c of f.choices) input.append(Lx.el("option", { value: c, text: c }));
     } else {
       input = Lx.el("input", {
-        type: "number", id, name: f.name, step: f.kind === "int" ? "1" : "any",
+        type: "number", id, name: f.name, step: f.kind === "int" ? "1" : "any", min: "0", max: f.max,
         placeholder: f.optional ? "none" : "",
       });
     }
