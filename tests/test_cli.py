@@ -93,6 +93,7 @@ def test_brackets_in_a_message_are_not_taken_for_markup(capsys: pytest.CaptureFi
     [
         (["play", "--minutes", "0"], "error: lexiko play: argument --minutes: must be a number above 0, not '0' (see 'lexiko play --help')"),
         (["play", "--minutes", "-5"], "error: lexiko play: argument --minutes: must be a number above 0, not '-5' (see 'lexiko play --help')"),
+        (["play", "--minutes", "1e308"], "error: lexiko play: argument --minutes: must be minutes above 0 and at most 1440 (a day), not '1e308' (see 'lexiko play --help')"),
         (["serve", "--port", "99999"], "error: lexiko serve: argument --port: must be a port number from 1 to 65535, not '99999' (see 'lexiko serve --help')"),
         (["autoplay", "--jobs", "-2"], "error: lexiko autoplay: argument --jobs: must be a whole number of at least 0, not '-2' (see 'lexiko autoplay --help')"),
         (["autoplay", "--games", "0"], "error: lexiko autoplay: argument --games: must be a whole number of at least 1, not '0' (see 'lexiko autoplay --help')"),

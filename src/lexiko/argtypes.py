@@ -21,7 +21,7 @@ from typing import NoReturn
 from lexiko.errors import LexikoError
 
 __all__ = [
-    "positive_int", "non_negative_int", "positive_float", "non_negative_float", "port", "Parser",
+    "positive_int", "non_negative_int", "positive_float", "non_negative_float", "port", "clock_minutes", "Parser",
     "bounded_jobs", "output_file", "output_folder",
 ]
 
@@ -65,6 +65,22 @@ def positive_float(text: str) -> float:
 def non_negative_float(text: str) -> float:
     """A finite number of at least 0."""
     return _float(text, strict=False)
+
+
+def clock_minutes(text: str) -> float:
+    """Minutes on a game clock: above 0 and at most a day (1440).
+
+    >>> clock_minutes("25")
+    25.0
+    >>> clock_minutes("1e308")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be minutes above 0 and at most 1440 (a day), not '1e308'
+    """
+    value = _float(text, strict=True)
+    if value > 1440:
+        raise argparse.ArgumentTypeError(f"must be minutes above 0 and at most 1440 (a day), not {text!r}")
+    return value
 
 
 def port(text: str) -> int:

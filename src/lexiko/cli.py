@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from lexiko.argtypes import Parser, non_negative_int, positive_float, positive_int
+from lexiko.argtypes import Parser, clock_minutes, non_negative_int, positive_int
 from lexiko.errors import LexikoError
 from lexiko.lexicon import BUILTIN
 from lexiko.loading import load_lexicon
@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lexicon", help=lex_help)
     p.add_argument("--challenge", choices=["void", "single", "double", "five-point", "ten-point"],
                    help="challenge rule (default: the preset's)")
-    p.add_argument("--minutes", type=positive_float, help="minutes on each player's clock (default: no clock)")
+    p.add_argument("--minutes", type=clock_minutes, help="minutes on each player's clock (default: no clock)")
     p.add_argument("--seed", type=int, help="seed for the bag, to replay the same game")
     p.set_defaults(func=cmd_play)
 
