@@ -274,6 +274,8 @@ class TerminalGame:
             elif low in ("challenge", "accept"):
                 g.apply(low, player=p)
                 self._show()
+            elif low == "exchange" and not arg.strip():
+                raise LexikoError("exchange needs the tiles to give back: exchange ABC (? for a blank)")
             else:
                 before = len(g.history)
                 g.apply(as_typed(line), player=p)
@@ -290,7 +292,13 @@ class TerminalGame:
         """Go on with a game saved as GCG (same number of players, same seats)."""
         if not path:
             raise LexikoError("load needs a file name: load game.gcg")
-        loaded = gcg.load(Path(path), lexicon=self.lexicon)
+        try:
+            loaded = gcg.load(Path(path), lexicon=self.lexicon)
+        except LexikoError as e:
+            reason = str(e)
+            if len(reason) > 120:  # a binary file's first line is no help
+                reason = reason[:117] + "..."
+            raise LexikoError(f"cannot load {path}: {reason}") from None
         if len(loaded.players) != len(self.game.players):
             raise LexikoError(
                 f"{path} is a game of {len(loaded.players)} players; this one has {len(self.game.players)}"
