@@ -130,3 +130,10 @@ def test_play_defaults_to_casual_rules_and_lists_each_preset_once(capsys: pytest
     text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
     listed = text.split("rules preset: ", 1)[1].split(" (", 1)[0].split(", ")
     assert listed == sorted(PRESETS) and len(set(listed)) == len(listed)
+
+
+def test_an_unknown_option_points_to_the_commands_own_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["find", "AB", "--nope"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err == "error: lexiko find: unrecognized arguments: --nope (see 'lexiko find --help')\n"

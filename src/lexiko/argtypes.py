@@ -93,7 +93,10 @@ def port(text: str) -> int:
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on standard error, naming the
-    command and where its help is, with exit status 2 (argparse's usage block is long)."""
+    command and where its help is, with exit status 2 (argparse's usage block is long).
+    ``commands`` holds the parsers of the subcommands, when the program has them."""
+
+    commands: dict[str, argparse.ArgumentParser] = {}  # set per instance by its builder, never changed
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see '{self.prog} --help')\n")

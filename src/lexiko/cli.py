@@ -167,7 +167,7 @@ def _version() -> str:
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     parser = Parser(
         prog="lexiko",
         description="lexiko: the crossword-game system. Play against the computer, check "
@@ -234,13 +234,16 @@ def build_parser() -> argparse.ArgumentParser:
     training.add_parsers(sub)
     analysis.add_parsers(sub)
     add_serve_parser(sub)
+    parser.commands = dict(sub.choices)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (errors are messages, never tracebacks)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # say so with the command's own help, not the top level's
+        parser.commands.get(args.command or "", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return 0
