@@ -242,6 +242,12 @@ class Board:
             lines.append(f"{r + 1:>3} " + " ".join(cells))
         return "\n".join(lines)
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, which Jupyter shows (see :func:`lexiko.svg.board`)."""
+        from lexiko import svg
+
+        return svg.board(self)
+
     def __repr__(self) -> str:
         extra = ""
         if self.layout is not STANDARD:

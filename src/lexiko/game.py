@@ -144,6 +144,12 @@ class Position:
     scoreless_turns: int
     rules: Rules
 
+    def _repr_svg_(self) -> str:
+        """The board and the rack as an SVG picture, which Jupyter shows (see :func:`lexiko.svg.position`)."""
+        from lexiko import svg
+
+        return svg.position(self)
+
 
 @dataclass
 class _Pending:
@@ -1111,6 +1117,18 @@ class Game:
     def lexicon(self) -> WordJudge | None:
         """The word judge (loaded on first use when ``"auto"``)."""
         return self._judge_lexicon()
+
+    def _repr_svg_(self) -> str:
+        """The board with the last play highlighted, as SVG for Jupyter (see :mod:`lexiko.svg`)."""
+        from lexiko import svg
+
+        return svg.board(self.board, lastmove=svg.last_play(self))
+
+    def _repr_html_(self) -> str:
+        """The board, the scores, whose turn it is and the move list, as HTML for Jupyter."""
+        from lexiko import svg
+
+        return svg.game_html(self)
 
     def __repr__(self) -> str:
         scores = ", ".join(f"{n}={s}" for n, s in zip(self.players, self._s.scores, strict=True))
