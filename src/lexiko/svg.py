@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Arrow",
+    "Square",
     "Svg",
     "DEFAULT_COLORS",
     "board",
