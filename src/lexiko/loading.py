@@ -1,9 +1,10 @@
 """Loading a lexicon with a progress bar (compiling takes seconds on first use): the
 one loader the commands share.
 
+>>> import io
 >>> from rich.console import Console
 >>> from lexiko.tiles import ENGLISH
->>> load_lexicon("TWL06", ENGLISH, Console()).name
+>>> load_lexicon("TWL06", ENGLISH, Console(file=io.StringIO())).name
 'TWL06'
 """
 
