@@ -109,14 +109,15 @@ def on_turn(conns: list[Connection]) -> tuple[Connection, Connection]:
 
 def test_options_offer_presets_rules_and_bots(server: Server) -> None:
     data = server.http.get("/api/options").json()
-    assert "tournament" in data["presets"] and "duplicate" not in data["presets"]
+    assert "tournament" in data["presets"] and data["presets"]["duplicate"]["max_players"] == 32
     assert data["presets"]["tournament"]["rules"]["end_rack_rule"] == "double"
     names = {f["name"] for f in data["schema"]}
     assert {"challenge_rule", "time_minutes", "rack_size", "lexicon"} <= names
     assert all(f["help"] for f in data["schema"])  # every option explains itself
     most = {f["name"]: f["max"] for f in data["schema"]}  # the form's bounds, as the server checks them
     assert (most["time_minutes"], most["bingo_bonus"], most["rack_size"], most["challenge_rule"]) == (1440, 1000, 15, None)
-    assert not any(n.startswith("duplicate_") for n in names)  # not played in the web app yet
+    only_duplicate = {f["name"] for f in data["schema"] if f["for"] == "duplicate"}
+    assert only_duplicate == {n for n in names if n.startswith("duplicate_")}  # the form shows them for duplicate
     assert "greedy" in data["bots"]
     assert data["lexicons"] == ["TWL06", "SOWPODS"]
     # casual play is the default: a word not in the lexicon is refused, not challenged off

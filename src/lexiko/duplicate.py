@@ -63,6 +63,8 @@ __all__ = [
     "top_gcg",
     "master_sheet",
     "bot_move",
+    "bot_view",
+    "bot_choice",
     "autoplay",
 ]
 
@@ -190,6 +192,10 @@ class DuplicateGame:
     def submitted(self) -> list[str]:
         """Players who have submitted a move this round."""
         return [p for p in self.players if p in self._subs]
+
+    def submission(self, player: str) -> Submission | None:
+        """The player's move for this round so far (None: none yet)."""
+        return self._subs.get(player)
 
     def percentage(self, player: str) -> float:
         """The player's total as a percentage of the sum of the tops (100 before any round)."""
@@ -397,8 +403,10 @@ def master_sheet(game: DuplicateGame) -> str:
 FORMAT_LINE = "#lexiko-duplicate 1"
 
 
-def dumps(game: DuplicateGame) -> str:
-    """The game as a lexiko duplicate record (documented in docs/duplicate.md)::
+def dumps(game: DuplicateGame, *, seed: bool = True) -> str:
+    """The game as a lexiko duplicate record (documented in docs/duplicate.md); with
+    ``seed=False`` the ``#seed`` line is left out (the seed tells every rack to come, so
+    a game still being played gives it to nobody)::
 
         #lexiko-duplicate 1
         #lexicon TWL06
@@ -415,7 +423,8 @@ def dumps(game: DuplicateGame) -> str:
         lines.append(f"#board {game.rules.board_layout.name}")
     if game.rules.duplicate_solo_bonus:
         lines.append(f"#solo-bonus {game.rules.duplicate_solo_bonus}")
-    lines.append(f"#seed {game.seed}")
+    if seed:
+        lines.append(f"#seed {game.seed}")
     lines.extend(f"#player {p}" for p in game.players)
     for r in game.rounds:
         lines.append(f">{r.number} {r.rack} {r.top.notation} +{r.top.score}")
@@ -503,14 +512,16 @@ def loads(text: str, lexicon: Lexicon, rules: Rules | None = None) -> DuplicateG
     return game
 
 
-def top_gcg(game: DuplicateGame, name: str = "Top") -> str:
-    """The tops of the game as GCG (one player, each turn the shared rack and the top)."""
+def top_gcg(game: DuplicateGame, name: str = "Top", *, seed: bool = True) -> str:
+    """The tops of the game as GCG (one player, each turn the shared rack and the top);
+    ``seed=False`` leaves the seed out of the description."""
+    about = f" (seed {game.seed})" if seed else ""
     lines = [
         "#character-encoding UTF-8",
         f"#lexicon {game.rules.lexicon}",
         f"#tile-distribution {game.tiles.name}",
         f"#player1 {name.replace(' ', '_')} {name}",
-        f"#description duplicate game, the top move of each round (seed {game.seed})",
+        f"#description duplicate game, the top move of each round{about}",
     ]
     total = 0
     for r in game.rounds:
@@ -528,20 +539,31 @@ class _Chooser(Protocol):
     def choose(self, game: Game) -> Move: ...
 
 
-def bot_move(bot: _Chooser, game: DuplicateGame) -> Place | Pass:
-    """The move a computer player (any :class:`lexiko.bots.Player`) chooses for the
-    shared rack: it sees the board, the rack and the bag as in an ordinary game (an
-    exchange, which duplicate has not, counts as a pass)."""
+def bot_view(game: DuplicateGame) -> Game:
+    """The round as a computer player sees it: an ordinary game on the shared board with
+    the shared rack on turn (a copy: the duplicate game may go on while a bot thinks)."""
     from lexiko.game import Game
 
     classic = game.rules.replace(variant="classic", min_players=2, max_players=4, challenge_rule="void",
                                  duplicate_seconds=None)
-    seen = Game.from_position(
+    return Game.from_position(
         game.board, [game.rack, ()], [game.totals[game.players[0]], 0], rules=classic,
         seed=game.seed + game.round_number, lexicon=game.lexicon,
     )
+
+
+def bot_choice(bot: _Chooser, seen: Game) -> Place | Pass:
+    """A computer player's move on :func:`bot_view`'s game (an exchange, which duplicate
+    has not, counts as a pass)."""
     move = bot.choose(seen)
     return move if isinstance(move, Place) else Pass()
+
+
+def bot_move(bot: _Chooser, game: DuplicateGame) -> Place | Pass:
+    """The move a computer player (any :class:`lexiko.bots.Player`) chooses for the
+    shared rack: it sees the board, the rack and the bag as in an ordinary game (an
+    exchange, which duplicate has not, counts as a pass)."""
+    return bot_choice(bot, bot_view(game))
 
 
 def autoplay(

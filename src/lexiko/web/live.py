@@ -1,11 +1,16 @@
-"""A game held in memory by the server: the engine's :class:`~lexiko.game.Game`, its
-seats, the actions so far (the persistence format) and the clock.
+"""A game held in memory by the server: the engine's :class:`~lexiko.game.Game` (or,
+for duplicate rules, a :class:`~lexiko.duplicate.DuplicateGame`), its seats, the actions
+so far (the persistence format) and the clock.
 
 Everything that changes a game goes through :meth:`LiveGame.apply_text`, which applies
 one action written as text (GCG notation, ``challenge``, ``accept``) with the wall clock
 frozen at one instant. The same texts and instants replayed through a new game with the
 same seed give the same game, clocks included: that is how a restarted server rebuilds
 every game from the database.
+
+In a duplicate game an action is a seat's submission for the round (a placement or
+``-``), or the server's ``close`` of the round, stored with the top it placed
+(``close 8D WORD``) so that a replay places the same top whatever the move generator.
 
 >>> live = LiveGame("g", Rules(challenge_rule="void"), seed=3,
 ...                 seats=[Seat(0, "human", "Ann"), Seat(1, "human", "Bob")], lexicon=None)
@@ -25,13 +30,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from lexiko.board import square_name
+from lexiko.board import Board, square_name
+from lexiko.duplicate import DuplicateGame
 from lexiko.errors import GameStateError, IllegalMoveError, NotationError
 from lexiko.game import Game, WordJudge
 from lexiko.legality import check_placement, place_from_squares
+from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place, parse_move, parse_tiles
 from lexiko.rules import Rules
-from lexiko.tiles import BLANK
+from lexiko.tiles import BLANK, TileSet
 from lexiko.web.store import ActionData
 
 __all__ = [
@@ -41,6 +48,8 @@ __all__ = [
     "Listener",
     "placement_from_tiles",
     "canonical_action",
+    "CLOSE",
+    "SERVER_SEAT",
 ]
 
 
@@ -98,6 +107,8 @@ class LiveGame:
     status: str = "waiting"
     started_at: float | None = None
     game: Game | None = None
+    #: The game under duplicate rules (``game`` stays None).
+    duplicate: DuplicateGame | None = None
     actions: list[ActionData] = field(default_factory=list)
     clock: WallClock = field(default_factory=WallClock)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -117,6 +128,11 @@ class LiveGame:
         return len(self.actions)
 
     @property
+    def is_duplicate(self) -> bool:
+        """True for a duplicate game (one shared rack, everyone plays each round)."""
+        return self.rules.variant == "duplicate"
+
+    @property
     def names(self) -> list[str]:
         """Seat names (empty for a seat still open)."""
         return [s.name or "" for s in self.seats]
@@ -130,11 +146,25 @@ class LiveGame:
         """Create the engine's game (deals the racks) with its clock starting at ``started_at``."""
         self.clock.frozen = started_at
         try:
-            self.game = Game(self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock)
+            if self.is_duplicate:
+                if not isinstance(self.lexicon, Lexicon):
+                    raise GameStateError("a duplicate game needs a lexicon to find each round's top")
+                self.duplicate = DuplicateGame(
+                    self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock
+                )
+            else:
+                self.game = Game(self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock)
         finally:
             self.clock.frozen = None
         self.started_at = started_at
-        self.status = "over" if self.game.is_over else "active"
+        self.status = "over" if self.is_over else "active"
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        if self.duplicate is not None:
+            return self.duplicate.over
+        return self.game is not None and self.game.is_over
 
     def replay(self, actions: Iterable[ActionData]) -> None:
         """Apply stored actions in order (after :meth:`start`)."""
@@ -145,6 +175,8 @@ class LiveGame:
         """Apply one action for ``seat``, written as text, at instant ``at`` (now by
         default). Returns the text as stored; raises the engine's error and changes
         nothing if the action is not allowed."""
+        if self.is_duplicate:
+            return self._apply_duplicate(seat, text, time.time() if at is None else at)
         g = self._game()
         now = time.time() if at is None else at
         self.clock.frozen = now
@@ -160,8 +192,37 @@ class LiveGame:
             self.status = "over"
         return text
 
+    def _apply_duplicate(self, seat: int, text: str, now: float) -> str:
+        d = self.duplicate
+        if d is None:
+            raise GameStateError("the game has not started: waiting for every player to join")
+        self.clock.frozen = now
+        try:
+            if text == CLOSE or text.startswith(CLOSE + " "):
+                top = text[len(CLOSE) :].strip() or None
+                result = d.close_round(top)
+                text = f"{CLOSE} {result.top.notation}"
+            else:
+                if not 0 <= seat < len(self.seats):
+                    raise GameStateError("no such seat")
+                d.submit(self.seats[seat].name or "", text)
+        finally:
+            self.clock.frozen = None
+        self.actions.append(ActionData(len(self.actions), seat, text, now))
+        if d.over:
+            self.status = "over"
+        return text
+
     def undo_last(self) -> None:
         """Take back the last action (when it could not be saved)."""
+        if self.is_duplicate:  # rounds cannot be taken back: rebuild from the actions before it
+            assert self.started_at is not None
+            kept = self.actions[:-1]
+            self.actions = []
+            self.view_cache.clear()
+            self.start(self.started_at)
+            self.replay(kept)
+            return
         self._game().undo()
         self.actions.pop()
         self.view_cache.clear()
@@ -187,8 +248,28 @@ FLAG = "flag"
 """The stored action of a player whose time ran out (only the server's clock watcher
 writes it; clients cannot send it)."""
 
+CLOSE = "close"
+"""The stored action that ends a duplicate round (the server's; clients cannot send it)."""
 
-def placement_from_tiles(game: Game, tiles: Sequence[Any]) -> Place:
+SERVER_SEAT = -1
+"""The seat of the actions the server takes itself (closing a duplicate round)."""
+
+
+class Table(Protocol):
+    """What a placement is read against: a board and its tile set (a
+    :class:`~lexiko.game.Game` or a :class:`~lexiko.duplicate.DuplicateGame`)."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def tiles(self) -> TileSet: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+
+def placement_from_tiles(game: Table, tiles: Sequence[Any]) -> Place:
     """A placement from tiles dropped on squares: each item a mapping with ``row``,
     ``col`` (0-based), ``letter`` (the face) and ``blank`` (true when a blank stands for
     that letter). Raises IllegalMoveError / NotationError with a message for the player.
@@ -217,7 +298,7 @@ def placement_from_tiles(game: Game, tiles: Sequence[Any]) -> Place:
     return place_from_squares(game.board, squares)
 
 
-def canonical_action(game: Game, message: dict[str, Any]) -> str:
+def canonical_action(game: Table, message: dict[str, Any]) -> str:
     """The text of the action a client asks for, checked for form (the engine judges
     the rest): a placement written in GCG notation, an exchange with its tiles in rack
     order (the order the bag receives them, so a replay shuffles alike), ``-``,

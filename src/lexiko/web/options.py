@@ -37,11 +37,20 @@ __all__ = [
 
 #: Fields a client does not set: the name follows the preset, the number of players
 #: follows the seats.
-HIDDEN_FIELDS = frozenset({
-    "name", "min_players", "max_players",
-    # duplicate games are not played in the web app yet
+HIDDEN_FIELDS = frozenset({"name", "min_players", "max_players"})
+
+#: Fields that only duplicate games use, and fields duplicate games do not use (no
+#: turns, challenges, exchanges or clocks of players): the form shows each where it
+#: matters (``"for"`` in the schema).
+DUPLICATE_ONLY = frozenset({
     "duplicate_seconds", "duplicate_min_vowels", "duplicate_min_consonants", "duplicate_rule_rounds",
     "duplicate_solo_bonus",
+})
+NOT_DUPLICATE = frozenset({
+    "variant", "teams", "draw_for_first", "exchange_min_bag", "max_exchanges_per_player",
+    "exchange_min_same_letter", "exchange_is_scoreless", "scoreless_turn_limit", "scoreless_passes_only",
+    "end_rack_rule", "tiebreak", "target_score", "challenge_rule", "challenge_penalty_to", "challenge_points",
+    "time_minutes", "time_increment", "max_overtime", "overtime_penalty", "match_minutes",
 })
 
 _HELP = {
@@ -72,6 +81,11 @@ _HELP = {
     "max_overtime": "minutes of overtime before a player loses on time",
     "overtime_penalty": "points lost per started minute of overtime",
     "match_minutes": "team play: the match ends after this many minutes",
+    "duplicate_seconds": "duplicate: seconds to play each round (empty: until everybody has played)",
+    "duplicate_min_vowels": "duplicate: vowels a rack must hold in the early rounds (else it is drawn again)",
+    "duplicate_min_consonants": "duplicate: consonants a rack must hold in the early rounds",
+    "duplicate_rule_rounds": "duplicate: rounds the vowel and consonant minimums hold (then one of each)",
+    "duplicate_solo_bonus": "duplicate: bonus for the only player to find the top (0: none)",
 }
 
 
@@ -80,7 +94,8 @@ _HELP = {
 _MOST = {
     "rack_size": 15, "bingo_tiles": 15, "first_play_min_tiles": 15, "exchange_min_same_letter": 15,
     "target_score": 10_000, "time_minutes": 1440, "max_overtime": 1440, "match_minutes": 10_080,
-    "time_increment": 3600,
+    "time_increment": 3600, "duplicate_seconds": 3600, "duplicate_min_vowels": 15,
+    "duplicate_min_consonants": 15, "duplicate_rule_rounds": 100,
 }
 
 
@@ -95,8 +110,8 @@ class OptionError(ValueError):
 
 
 def preset_names() -> list[str]:
-    """Presets a web game can use (duplicate play needs its own kind of game)."""
-    return sorted(n for n, r in PRESETS.items() if r.variant != "duplicate")
+    """Presets a web game can use."""
+    return sorted(PRESETS)
 
 
 def _choices(name: str, tp: Any, lexicons: Iterable[str]) -> list[str] | None:
@@ -161,6 +176,7 @@ def rule_schema(lexicons: Iterable[str] = ("TWL06", "SOWPODS")) -> list[dict[str
                 "default": getattr(base, f.name),
                 "help": _HELP.get(f.name, ""),
                 "max": _MOST.get(f.name, 1000) if kind in ("int", "float") else None,
+                "for": "duplicate" if f.name in DUPLICATE_ONLY else "classic" if f.name in NOT_DUPLICATE else "all",
             }
         )
     return out
@@ -216,8 +232,6 @@ def rules_from_request(
         base = preset(preset_name, players=players)
     except ValueError as e:
         raise OptionError(str(e)) from None
-    if base.variant == "duplicate":
-        raise OptionError("duplicate play is not offered by the web app yet; choose another preset")
     schema = {f["name"]: f for f in rule_schema(lex)}
     changes: dict[str, Any] = {}
     for key, value in (options or {}).items():
@@ -229,6 +243,8 @@ def rules_from_request(
             _in_range(key, v)
         if v != getattr(base, key):
             changes[key] = v
+    if base.variant == "duplicate" and changes.get("variant", "duplicate") != "duplicate":
+        raise OptionError("the duplicate preset plays duplicate: choose another preset for other variants")
     if "lexicon" not in changes and base.lexicon not in lex and lex:
         changes["lexicon"] = lex[0]
     try:

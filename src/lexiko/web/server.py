@@ -3,7 +3,10 @@
 Pages: ``/`` (create a game), ``/join/{id}/{invite}`` (take an invited seat),
 ``/game/{id}`` (play, watch, review). JSON: ``/api/options``, ``POST /api/games``,
 ``/api/games/{id}``, ``POST /api/games/{id}/join``, ``/api/games/{id}/gcg``,
-``/api/games/{id}/review``. Play: the WebSocket ``/ws/{id}``.
+``/api/games/{id}/review``, ``/api/games/{id}/duplicate`` (a duplicate game's record).
+Play: the WebSocket ``/ws/{id}``. In a duplicate game ``play`` and ``pass`` are the
+player's move for the round (sent again, it replaces the first); the state carries a
+``duplicate`` object (round, time left, who has played, your move, the last round).
 
 The WebSocket protocol (JSON text messages). The client opens with
 ``{"type": "hello", "token": TOKEN}`` (no token: watch). The server answers
@@ -33,6 +36,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from lexiko import duplicate
 from lexiko.web.live import LiveGame
 from lexiko.web.service import ActionError, GameService, NotFoundError, SeatRequest
 from lexiko.web.store import Store
@@ -269,13 +273,32 @@ def create_app(
     ) -> PlainTextResponse:
         svc = service_of(request)
         live = await svc.get(game_id)
-        if live.game is None:
+        if live.duplicate is not None:  # the tops, one round a turn (no seed while the game is on)
+            text = duplicate.top_gcg(live.duplicate, seed=live.duplicate.over)
+        elif live.game is None:
             raise ActionError("the game has not started yet")
-        text = gcg_for(live, svc.seat_for_token(live, _bearer(authorization)))
+        else:
+            text = gcg_for(live, svc.seat_for_token(live, _bearer(authorization)))
         return PlainTextResponse(
             text,
             media_type="application/x-gcg; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="lexiko-{live.id}.gcg"'},
+        )
+
+    @app.get("/api/games/{game_id}/duplicate")
+    async def download_duplicate(game_id: str, request: Request) -> PlainTextResponse:
+        """A duplicate game's record (docs/duplicate.md): every closed round's rack, top
+        and each player's move; the seed only once the game is over."""
+        svc = service_of(request)
+        live = await svc.get(game_id)
+        if not live.is_duplicate:
+            raise ActionError("this is not a duplicate game: its record is the GCG")
+        if live.duplicate is None:
+            raise ActionError("the game has not started yet")
+        return PlainTextResponse(
+            duplicate.dumps(live.duplicate, seed=live.duplicate.over),
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="lexiko-{live.id}.dup"'},
         )
 
     @app.get("/api/games/{game_id}/review")

@@ -26,14 +26,24 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from lexiko.bots.base import Player
+from lexiko.duplicate import DuplicateGame, bot_choice, bot_view
 from lexiko.errors import LexikoError
 from lexiko.game import Game, word_is_valid
 from lexiko.legality import check_placement
 from lexiko.lexicon import BUILTIN, Lexicon
-from lexiko.move import Exchange, Move
+from lexiko.move import Exchange, Move, Place
 from lexiko.rules import PRESETS, Rules
 from lexiko.scoring import score_words, words_formed
-from lexiko.web.live import FLAG, Listener, LiveGame, Seat, canonical_action, placement_from_tiles
+from lexiko.web.live import (
+    CLOSE,
+    FLAG,
+    SERVER_SEAT,
+    Listener,
+    LiveGame,
+    Seat,
+    canonical_action,
+    placement_from_tiles,
+)
 from lexiko.web.options import (
     OptionError,
     preset_names,
@@ -59,6 +69,9 @@ BOT_KINDS: dict[str, str] = {
 }
 """Computer players a seat can hold, weakest first: kind -> description (the ones that
 work in this installation are listed by :func:`available_bots`)."""
+
+MAX_DUPLICATE_SEATS = 32
+"""Seats of a duplicate game created in the web app (people by invitation, and bots)."""
 
 _NAME_OK = re.compile(r"^[^\x00-\x1f\x7f<>]{1,24}$")
 _AVAILABLE: dict[str, str] | None = None
@@ -208,8 +221,9 @@ class GameService:
                 if r.tiles not in ENGLISH_TILE_SETS:
                     continue  # a language whose word list this server does not offer
                 d["lexicon"] = self.lexicons[0]
+            most = MAX_DUPLICATE_SEATS if r.variant == "duplicate" else 4
             presets[name] = {"rules": d, "summary": r.describe(), "min_players": r.min_players,
-                             "max_players": min(r.max_players, 4)}
+                             "max_players": min(r.max_players, most)}
         return {
             "presets": presets,
             "default_preset": "casual",
@@ -231,8 +245,10 @@ class GameService:
         """Create a game. The first human seat is the creator's; the other human seats
         get invitation links. Returns the id, the creator's seat and secret token, and
         the invitations."""
-        if not 1 <= len(seats) <= 4:
-            raise ActionError("a game has 2 to 4 players")
+        duplicate = preset in PRESETS and PRESETS[preset].variant == "duplicate"
+        most = MAX_DUPLICATE_SEATS if duplicate else 4
+        if not 1 <= len(seats) <= most:
+            raise ActionError(f"a duplicate game has 1 to {most} players" if duplicate else "a game has 2 to 4 players")
         humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         if not humans:
             raise ActionError("a game needs at least one person: you")
@@ -269,10 +285,12 @@ class GameService:
         game_id = secrets.token_urlsafe(9)
         seed = seed if seed is not None else secrets.randbelow(2**63)
         live = LiveGame(game_id, rules, seed, specs, lexicon)
-        try:
-            Game(
-                [s.name or f"player {i + 1}" for i, s in enumerate(specs)], rules, seed=seed, lexicon=None
-            )  # the engine's own checks of the rules and players, before anything is stored
+        try:  # the engine's own checks of the rules and players, before anything is stored
+            names = [s.name or f"player {i + 1}" for i, s in enumerate(specs)]
+            if rules.variant == "duplicate":
+                DuplicateGame(names, rules, seed=seed, lexicon=lexicon)
+            else:
+                Game(names, rules, seed=seed, lexicon=None)
         except LexikoError as e:
             raise ActionError(str(e)) from None
         await self._db(
@@ -392,6 +410,9 @@ class GameService:
             raise ActionError("you are watching this game: only its players can act")
         if not 0 <= seat < len(live.seats) or live.seats[seat].is_bot:
             raise ActionError("you are not a player of this game")
+        if live.is_duplicate:
+            await self._submit(live, seat, message)
+            return
         async with live.lock:
             g = live.game
             if g is None:
@@ -410,10 +431,49 @@ class GameService:
             self._broadcast(live)
         self._kick_bots(live)
 
+    async def _submit(self, live: LiveGame, seat: int, message: dict[str, Any]) -> None:
+        """A player's move for the round of a duplicate game (it replaces their earlier
+        one); the round closes when everybody has played."""
+        kind = message.get("type")
+        if kind in ("exchange", "challenge", "accept"):
+            raise ActionError(f"duplicate has no {'exchanges' if kind == 'exchange' else 'challenges'}: "
+                              "play a move or pass")
+        async with live.lock:
+            d = live.duplicate
+            if d is None:
+                raise ActionError("the game has not started: waiting for every player to join")
+            if d.over:
+                raise ActionError("the game is over")
+            try:
+                text = canonical_action(d, message)
+                live.apply_text(seat, text)
+            except LexikoError as e:
+                raise ActionError(str(e)) from None
+            await self._save(live)
+            await self._close_if_done(live)
+            self._broadcast(live)
+        self._kick_bots(live)
+
+    async def _close_if_done(self, live: LiveGame, *, time_up: bool = False) -> bool:
+        """Close the duplicate round when every player has played (or its time is up):
+        the top goes on the board and the rack is refilled. Call with the lock held."""
+        d = live.duplicate
+        if d is None or d.over or (not time_up and len(d.submitted()) < len(d.players)):
+            return False
+        try:
+            live.apply_text(SERVER_SEAT, CLOSE)
+        except LexikoError as e:
+            log.error("game %s: round %d could not be closed: %s", live.id, d.round_number, e)
+            live.status = "over"
+            return False
+        await self._save(live)
+        return True
+
     async def _save(self, live: LiveGame) -> None:
         a = live.actions[-1]
         g = live.game
-        scores = json.dumps(g.scores if g is not None else [])
+        d = live.duplicate
+        scores = json.dumps(g.scores if g is not None else [d.totals[p] for p in d.players] if d is not None else [])
         try:
             await self._db(self.store.append_action, live.id, a, status=live.status, scores_json=scores)
         except Exception:
@@ -426,6 +486,8 @@ class GameService:
         words formed and the points, or why the placement is not allowed. In the void
         challenge mode (words checked at once) it also says which words are not valid."""
         out: dict[str, Any] = {"type": "preview", "id": message.get("id")}
+        if live.duplicate is not None:
+            return self._preview_duplicate(live.duplicate, seat, message, out)
         g = live.game
         if g is None or seat is None:
             return {**out, "ok": False, "error": "only players of a game in progress can play"}
@@ -451,6 +513,29 @@ class GameService:
             out["invalid"] = bad
         return out
 
+    @staticmethod
+    def _preview_duplicate(
+        d: DuplicateGame, seat: int | None, message: dict[str, Any], out: dict[str, Any]
+    ) -> dict[str, Any]:
+        if seat is None or d.over:
+            return {**out, "ok": False, "error": "only players of a game in progress can play"}
+        try:
+            move = check_placement(d.board, placement_from_tiles(d, message.get("tiles") or []), d.rules)
+            rack = list(d.rack)
+            for t in move.rack_tiles():
+                if t not in rack:
+                    raise ActionError(f"{d.tiles.face(t)} is not on the rack")
+                rack.remove(t)
+            words = words_formed(d.board, move)
+            if not words:
+                raise ActionError("the play forms no word of two or more letters")
+            points = score_words(words, move.tile_count, d.rules)
+        except (LexikoError, ActionError) as e:
+            return {**out, "ok": False, "error": str(e)}
+        bad = [w.text for w in words if not word_is_valid(d.lexicon, w.codes, d.rules)]
+        return {**out, "ok": True, "move": move.notation(d.tiles, d.board), "score": points,
+                "words": [w.text for w in words], "invalid": bad}
+
     # -- bots -----------------------------------------------------------------------
 
     def _bot(self, live: LiveGame, seat: int) -> Player:
@@ -467,7 +552,46 @@ class GameService:
         if live.status != "active" or not any(s.is_bot for s in live.seats):
             return
         if live.bot_task is None or live.bot_task.done():
-            live.bot_task = asyncio.create_task(self._drive_bots(live))
+            drive = self._drive_duplicate_bots if live.is_duplicate else self._drive_bots
+            live.bot_task = asyncio.create_task(drive(live))
+
+    async def _drive_duplicate_bots(self, live: LiveGame) -> None:
+        """Each round, every bot that has not played thinks on a copy of the round (the
+        people may play meanwhile) and submits; the round closes when all have played."""
+        try:
+            while True:
+                async with live.lock:
+                    d = live.duplicate
+                    if d is None or d.over:
+                        return
+                    done = set(d.submitted())
+                    todo = [s.index for s in live.seats if s.is_bot and s.name not in done]
+                    if not todo:
+                        return
+                    number = d.round_number
+                    seen = bot_view(d)
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                moves = []
+                for seat in todo:
+                    move = await asyncio.to_thread(bot_choice, self._bot(live, seat), seen)
+                    moves.append((seat, move.notation(d.tiles) if isinstance(move, Place) else "-"))
+                async with live.lock:
+                    if live.duplicate is not d or d.over or d.round_number != number:
+                        continue  # the round closed on time meanwhile: think again
+                    for seat, text in moves:
+                        try:
+                            live.apply_text(seat, text)
+                        except LexikoError as e:
+                            log.error("bot %d of game %s: %s refused (%s); it passes", seat, live.id, text, e)
+                            live.apply_text(seat, "-")
+                        await self._save(live)
+                    await self._close_if_done(live)
+                    self._broadcast(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the bots of game %s stopped", live.id)
 
     async def _drive_bots(self, live: LiveGame) -> None:
         """Let the bots act while it is up to them: challenge a phony, accept a play that
@@ -540,6 +664,17 @@ class GameService:
                     log.exception("clock check of game %s", live.id)
 
     async def _check_flag(self, live: LiveGame) -> None:
+        d = live.duplicate
+        if d is not None:  # a duplicate round closes when its time is up
+            left = d.time_left()
+            if d.over or left is None or left > 0 or live.lock.locked():
+                return
+            async with live.lock:
+                left = d.time_left()
+                if not d.over and left is not None and left <= 0 and await self._close_if_done(live, time_up=True):
+                    self._broadcast(live)
+            self._kick_bots(live)
+            return
         g = live.game
         r = live.rules
         if g is None or g.is_over or r.time_minutes is None or live.lock.locked():
@@ -606,6 +741,8 @@ class GameService:
 
     async def review(self, live: LiveGame) -> dict[str, Any]:
         """The analysis of every turn of a finished game (computed once, then stored)."""
+        if live.is_duplicate:
+            raise ActionError("duplicate games have no review: the master sheet shows every round's top and moves")
         if live.status != "over" or live.game is None:
             raise ActionError("the review is available once the game is over")
         async with live.lock:

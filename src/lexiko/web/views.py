@@ -184,6 +184,10 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         empty = Board.empty(lay, ts)
         msg.update(board=board_rows(empty), rack=[], players=[], history=[], bag_count=ts.total)
         msg["status_text"] = "Waiting for players to join"
+        if live.is_duplicate:
+            from lexiko.web.duplicate_views import duplicate_state
+
+            return duplicate_state(live, seat, msg)
         return msg
     over = g.is_over
     on_turn = g.player_on_turn

@@ -1,0 +1,194 @@
+"""Duplicate in the web app, over real HTTP and WebSockets: people (invited by link)
+and bots play each round on the shared rack; a move stays private until the round
+closes; the top goes on the board; the round closes when everybody has played or its
+time is up; the record (without the seed while the game is on) replays with every
+score; a restarted server rebuilds the game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from lexiko import duplicate, movegen
+from lexiko.lexicon import Lexicon
+from lexiko.move import Place
+from lexiko.rules import preset
+from lexiko.web.server import create_app
+from lexiko.web.testing import Connection, ThreadServer, board_from_rows, move_message, new_game
+
+RULES = preset("duplicate")
+
+
+@pytest.fixture(scope="module")
+def lex() -> Lexicon:
+    return Lexicon.load("TWL06")
+
+
+class Server:
+    def __init__(self, url: str, **kw: Any) -> None:
+        self.ts = ThreadServer(create_app(url, **kw)).start()
+        self.http = httpx.Client(base_url=self.ts.url, timeout=20)
+        self.conns: list[Connection] = []
+
+    def connect(self, game_id: str, token: str | None) -> Connection:
+        c = Connection(self.ts.ws_url, game_id, token)
+        self.conns.append(c)
+        return c
+
+    def close(self) -> None:
+        for c in self.conns:
+            c.close()
+        self.http.close()
+        self.ts.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'games.db'}", clock_interval=0.1)
+    yield s
+    s.close()
+
+
+def placements(state: dict[str, Any], lex: Lexicon) -> list[movegen.GeneratedMove]:
+    """Every placement of the shared rack, best first."""
+    board = board_from_rows(state["board"], RULES)
+    rack = RULES.tile_set.parse("".join(state["rack"]))
+    found = movegen.generate(board, rack, lex, RULES.replace(variant="classic"), placements_only=True)
+    return sorted(found, key=lambda m: -m.score)
+
+
+UNTIMED = {"duplicate_seconds": None}
+ANN_BOB_BOT = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "static"}]
+
+
+def test_a_round_moves_stay_private_until_it_closes(server: Server, lex: Lexicon) -> None:
+    gid, tokens = new_game(server.http, seats=ANN_BOB_BOT, preset="duplicate", options=UNTIMED, seed=None)
+    ann, bob = server.connect(gid, tokens[0]), server.connect(gid, tokens[1])
+    st = ann.wait_state(lambda s: s["duplicate"]["played"] == ["Computer"])  # the bot plays at once
+    assert st["duplicate"]["round"] == 1 and len(st["rack"]) == 7 and st["can"]["play"] and not st["can"]["exchange"]
+    assert "seed" not in st and st["status_text"] == "Round 1: your move"
+    moves = placements(st, lex)
+    top, second = moves[0], next(m for m in moves if m.score < moves[0].score)
+    assert isinstance(second.move, Place)
+    ann_text = second.move.notation(RULES.tile_set)
+
+    # refused: what duplicate has not, and a phony
+    assert ann.act({"type": "exchange", "tiles": st["rack"][:2]})["message"] == (
+        "duplicate has no exchanges: play a move or pass")
+    assert ann.act({"type": "challenge"})["message"] == "duplicate has no challenges: play a move or pass"
+
+    st = ann.act(move_message(second.move, RULES.tile_set))
+    assert st["type"] == "state", st
+    assert st["duplicate"]["mine"]["move"] == ann_text and st["duplicate"]["mine"]["score"] == second.score
+    assert st["status_text"] == f"Round 1: you played {ann_text} ({second.score}); waiting for Bob"
+    seen_by_bob = bob.wait_state(lambda s: s["duplicate"]["played"] == ["Ann", "Computer"])
+    assert seen_by_bob["duplicate"]["mine"] is None and seen_by_bob["status_text"] == "Round 1: your move"
+    spectator = server.connect(gid, None)
+    assert spectator.state["can"]["play"] is False and spectator.state["duplicate"]["mine"] is None
+    word = ann_text.split()[1]
+    assert not any(word in raw for raw in bob.raw + spectator.raw), "Ann's move reached another client"
+
+    # Bob passes: everybody has played, the round closes and the top goes on the board
+    st = bob.act({"type": "pass"})
+    st = bob.wait_state(lambda s: s["duplicate"]["round"] == 2)
+    last = st["duplicate"]["last_round"]
+    assert last["top"]["score"] == top.score
+    results = {r["name"]: (r["move"], r["score"]) for r in last["results"]}
+    assert results["Ann"] == (ann_text, second.score) and results["Bob"] == ("-", 0)
+    assert {p["name"]: p["score"] for p in st["players"]}["Ann"] == second.score
+    assert st["history"][0]["score"] == top.score and st["history"][0]["move"] == last["top"]["move"]
+    assert st["last_play"] and all(st["board"][r][c] for r, c in st["last_play"])
+    assert st["duplicate"]["top_total"] == top.score
+
+    # the record has the closed round, never the seed while the game is on
+    rec = server.http.get(f"/api/games/{gid}/duplicate")
+    assert rec.status_code == 200 and "#seed" not in rec.text and "seed" not in server.http.get(
+        f"/api/games/{gid}/gcg").text
+    assert f"=Ann\t{ann_text} +{second.score}" in rec.text
+    assert server.http.get(f"/api/games/{gid}/review").json() == {
+        "error": "duplicate games have no review: the master sheet shows every round's top and moves"}
+
+
+def test_a_whole_game_with_bots_ends_with_the_master_sheet_and_a_record_that_replays(
+    server: Server, lex: Lexicon
+) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "static"}, {"kind": "greedy"}]
+    gid, tokens = new_game(server.http, seats=seats, preset="duplicate", options=UNTIMED, seed=11)
+    ann = server.connect(gid, tokens[0])
+    rounds = 0
+    while True:
+        st = ann.wait_state(lambda s: s["status"] == "over" or len(s["duplicate"]["played"]) == 2, timeout=60)
+        if st["status"] == "over":
+            break
+        moves = placements(st, lex)
+        msg = move_message(moves[-1].move, RULES.tile_set) if rounds % 2 == 0 else {"type": "pass"}
+        before = st["duplicate"]["round"]
+        assert ann.act(msg)["type"] == "state"
+        ann.wait_state(lambda s, b=before: s["status"] == "over" or s["duplicate"]["round"] > b, timeout=60)
+        rounds += 1
+    assert rounds >= 10
+    sheet = st["duplicate"]["master_sheet"]
+    text = server.http.get(f"/api/games/{gid}/duplicate").text
+    assert "#seed 11" in text  # the game is over: the seed may be told
+    again = duplicate.loads(text, lex)  # replays every round, checking every score
+    assert duplicate.master_sheet(again) == sheet
+    assert [p["score"] for p in st["players"]] == [again.totals[n] for n in ("Ann", "Computer 2", "Computer 3")]
+    assert st["result"]["winner_names"] == [again.standings()[0][0]]
+    assert st["status_text"].startswith(f"Game over: {again.standings()[0][0]} wins with ")
+    assert ann.act({"type": "pass"})["message"] == "the game is over"
+
+
+def test_a_timed_round_closes_when_its_time_is_up(server: Server) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "greedy"}]
+    gid, tokens = new_game(server.http, seats=seats, preset="duplicate", options={"duplicate_seconds": 1}, seed=5)
+    ann = server.connect(gid, tokens[0])
+    assert 0 < ann.state["duplicate"]["time_left"] <= 1
+    st = ann.wait_state(lambda s: s["duplicate"]["round"] == 2, timeout=10)
+    results = {r["name"]: (r["move"], r["score"]) for r in st["duplicate"]["last_round"]["results"]}
+    assert results["Ann"] == (None, 0) and results["Computer"][1] == st["duplicate"]["last_round"]["top"]["score"]
+
+
+def test_a_restarted_server_rebuilds_the_game(tmp_path: Path, lex: Lexicon) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    first = Server(url)
+    try:
+        gid, tokens = new_game(first.http, seats=ANN_BOB_BOT, preset="duplicate", options=UNTIMED, seed=None)
+        ann, bob = first.connect(gid, tokens[0]), first.connect(gid, tokens[1])
+        st = ann.wait_state(lambda s: s["duplicate"]["played"] == ["Computer"])
+        ann.act(move_message(placements(st, lex)[0].move, RULES.tile_set))
+        bob.act({"type": "pass"})
+        before = bob.wait_state(lambda s: s["duplicate"]["round"] == 2 and s["duplicate"]["played"] == ["Computer"])
+        ann.wait_version(before["version"])
+        mine = ann.act(move_message(placements(before, lex)[-1].move, RULES.tile_set))["duplicate"]["mine"]
+        assert mine is not None
+    finally:
+        first.close()
+    second = Server(url)
+    try:
+        ann = second.connect(gid, tokens[0])
+        st = ann.state
+        assert st["board"] == before["board"] and st["rack"] == before["rack"]
+        assert st["duplicate"]["mine"] == mine and st["duplicate"]["played"] == ["Ann", "Computer"]
+        assert [p["score"] for p in st["players"]] == [p["score"] for p in before["players"]]
+    finally:
+        second.close()
+
+
+def test_a_duplicate_game_takes_many_players_but_not_too_many(server: Server) -> None:
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "human"} for _ in range(5)] + [{"kind": "greedy"}]
+    r = server.http.post("/api/games", json={"preset": "duplicate", "seats": seats})
+    assert r.status_code == 200 and len(r.json()["invites"]) == 5
+    r = server.http.post("/api/games", json={"preset": "duplicate", "seats": seats * 5})
+    assert r.json() == {"error": "a duplicate game has 1 to 32 players"}
+    r = server.http.post("/api/games", json={"preset": "duplicate", "options": {"variant": "clabbers"},
+                                             "seats": seats[:2]})
+    assert r.json() == {"error": "the duplicate preset plays duplicate: choose another preset for other variants"}
+    options = server.http.get("/api/options").json()
+    assert options["presets"]["duplicate"]["max_players"] == 32
+    fields = {f["name"]: f["for"] for f in options["schema"]}
+    assert fields["duplicate_seconds"] == "duplicate" and fields["challenge_rule"] == "classic"
+    assert fields["bingo_bonus"] == "all"
