@@ -272,3 +272,86 @@ def test_review_of_a_finished_game(browser: Any, server: ThreadServer, artifacts
         assert ann.errors == []
     finally:
         ctx.close()
+
+
+def test_a_duplicate_game_in_two_browsers_with_a_bot(browser: Any, server: ThreadServer, artifacts: Path,
+                                                     lex: Lexicon) -> None:
+    """Ann creates a duplicate game (Bob invited, a computer player), untimed rounds; in
+    round 1 Ann types a move and Bob, who never sees it, passes; then both pass until the
+    game ends, and both pages show the master sheet the downloaded record replays to."""
+    from lexiko import duplicate
+    from lexiko.web.testing import board_from_rows
+
+    dup = preset("duplicate")
+    ctx_a = browser.new_context(viewport={"width": 1360, "height": 900}, bypass_csp=True)
+    ctx_b = browser.new_context(viewport={"width": 1360, "height": 900}, bypass_csp=True)
+    ann = Player(ctx_a.new_page(), "Ann", artifacts)
+    bob = Player(ctx_b.new_page(), "Bob", artifacts)
+    try:
+        ann.page.goto(server.url + "/")
+        ann.page.wait_for_function("document.querySelectorAll('#preset option').length > 0")
+        ann.page.select_option("#preset", "duplicate")
+        ann.page.fill("#your-name", "Ann")
+        ann.page.click("#advanced summary")
+        assert ann.page.locator("#opt-challenge_rule").is_hidden()  # duplicate has no challenges
+        ann.page.fill("#opt-duplicate_seconds", "")  # untimed: a round ends when everybody has played
+        ann.page.locator(".seat-kind").first.select_option("static")
+        ann.page.click("#add-seat")
+        ann.page.locator(".seat-name").nth(1).fill("Bob")
+        ann.shot("20-new-duplicate-game")
+        ann.page.click("#create-button")
+        link = ann.page.locator(".invite-link").input_value()
+        bob.page.goto(link)
+        bob.page.fill("#join-name", "Bob")
+        bob.page.click("#join-button")
+        bob.page.wait_for_url("**/game/**")
+        ann.page.click("#go")
+        game_id = ann.page.url.split("/game/")[1].split("#")[0]
+        for p in (ann, bob):
+            p.page.locator("#rack .tile").nth(6).wait_for()
+            p.page.locator("#round-title", has_text="Round 1").wait_for()
+        assert sorted(ann.rack()) == sorted(bob.rack())  # one rack for everybody
+
+        # round 1: Ann types the best placement's letters; Bob never sees her move
+        board = board_from_rows([ann.board()[i * 15:(i + 1) * 15] for i in range(15)], dup)
+        rack = dup.tile_set.parse("".join(ann.rack()))
+        found = movegen.generate(board, rack, lex, dup.replace(variant="classic"), placements_only=True)
+        best = next(m for m in sorted(found, key=lambda m: -m.score)
+                    if isinstance(m.move, Place) and not any(t & BLANK for t in m.move.tiles))
+        assert isinstance(best.move, Place)
+        ann.type_move(best.move)
+        ann.expect_preview(best.score)
+        ann.click("play")
+        text = best.move.notation(dup.tile_set)
+        ann.page.locator("#round-mine", has_text=f"Your move: {text} ({best.score})").wait_for()
+        bob.page.locator(".player", has_text="Ann").locator(".played", has_text="played").wait_for()
+        assert text.split()[1] not in bob.page.content()
+        ann.shot("21-duplicate-move-played")
+        bob.click("pass")
+        for p in (ann, bob):
+            p.page.locator("#round-title", has_text="Round 2").wait_for()
+            p.page.locator("#round-last li", has_text=f"Ann: {text} {best.score}").wait_for()
+        assert ann.board() == bob.board() and ann.scores() == bob.scores()
+        assert ann.scores()[0] == best.score
+        bob.shot("22-duplicate-round-2")
+
+        # then both pass every round until the game is over
+        for n in range(2, 60):
+            if ann.page.locator("#master-sheet").is_visible():
+                break
+            for p in (ann, bob):
+                p.click("pass")
+            for p in (ann, bob):
+                p.page.wait_for_function(
+                    f"document.getElementById('round-title').textContent !== 'Round {n}' ||"
+                    " !document.getElementById('master-sheet').hidden")
+        sheets = [p.page.locator("#master-sheet").inner_text() for p in (ann, bob)]
+        record = httpx.get(f"{server.url}/api/games/{game_id}/duplicate", timeout=20).text
+        replayed = duplicate.loads(record, lex)  # every round's top and every move scored again
+        assert sheets[0] == sheets[1] == duplicate.master_sheet(replayed)
+        assert replayed.totals["Ann"] == best.score and replayed.totals["Bob"] == 0
+        ann.shot("23-duplicate-master-sheet", full=True)
+        assert not ann.errors and not bob.errors, ann.errors + bob.errors
+    finally:
+        ctx_a.close()
+        ctx_b.close()

@@ -1,5 +1,8 @@
 // The game page: board, rack, drag and drop, live score preview, actions, clocks,
-// move list, unseen tiles, GCG download and the review of a finished game.
+// move list, unseen tiles, GCG download and the review of a finished game. In a duplicate
+// game "Play" and "Pass" are your move for the round (play again to change it), the move
+// list holds each round's top, and a card shows the round, its time, the last round's
+// moves and, at the end, the master sheet.
 // The server decides everything; this page shows what it is sent and asks for actions.
 "use strict";
 
@@ -515,6 +518,10 @@
     if (G.seat === null) rack.append(Lx.el("span", { class: "muted", text: "You are watching this game." }));
   }
 
+  function isDuplicate() {
+    return !!G.state && G.state.rules.variant === "duplicate";
+  }
+
   function renderPlayers() {
     const st = G.state;
     const box = $("players");
@@ -524,6 +531,7 @@
         Lx.el("span", { class: "muted", text: s.taken ? (s.kind === "human" ? " joined" : " computer") : " not joined yet" }))));
       return;
     }
+    const dup = isDuplicate();
     box.replaceChildren(...st.players.map((p) => {
       const el = Lx.el("div", {
         class: "player" + (p.on_turn ? " on-turn" : "") + (p.seat === G.seat ? " me" : ""),
@@ -531,8 +539,9 @@
       },
       Lx.el("span", { class: "name", text: p.name + (p.seat === G.seat ? " (you)" : "") + (p.kind !== "human" && !/computer/i.test(p.name) ? " (computer)" : "") }),
       Lx.el("span", { class: "score", text: String(p.score) }),
-      Lx.el("span", { class: "clock", dataset: { seat: p.seat }, text: Lx.clock(p.time_left) }),
-      Lx.el("span", { class: "rack-count muted", text: p.rack ? p.rack : `${p.rack_count} tiles` }));
+      dup ? Lx.el("span", { class: "played" + (p.played ? "" : " muted"), text: p.played ? "played" : (st.status === "over" ? "" : "thinking") })
+        : Lx.el("span", { class: "clock", dataset: { seat: p.seat }, text: Lx.clock(p.time_left) }),
+      Lx.el("span", { class: "rack-count muted", text: dup ? `${p.percentage}% of the top` : p.rack ? p.rack : `${p.rack_count} tiles` }));
       return el;
     }));
     tickClocks();
@@ -565,7 +574,7 @@
         : "withdrawn";
       else if (h.kind === "end-rack-bonus" || h.kind === "end-rack-penalty") what = `(${h.tiles || ""})`;
       return Lx.el("li", { class: "move k-" + h.kind, title: h.text },
-        Lx.el("span", { class: "who", text: names[h.player] }),
+        Lx.el("span", { class: "who", text: h.who || names[h.player] }),
         Lx.el("span", { class: "what", text: what }),
         Lx.el("span", { class: "pts", text: (h.score >= 0 ? "+" : "") + h.score }),
         Lx.el("span", { class: "total", text: String(h.total) }));
@@ -618,6 +627,9 @@
     $("exchange-confirm").textContent = `Exchange ${n}`;
     $("exchange-confirm").disabled = busy || !n;
     $("recall").disabled = !G.placed.size;
+    const dup = isDuplicate();
+    for (const id of ["exchange", "challenge"]) $(id).hidden = dup;
+    if (dup) $("accept").hidden = true;
   }
 
   function renderResult() {
@@ -629,7 +641,7 @@
       return;
     }
     box.hidden = false;
-    const reason = { out: "a player went out", scoreless: "too many scoreless turns", target: "the target score was reached", time: "a player ran out of time", "match-time": "the match time ran out" }[st.result.reason] || st.result.reason;
+    const reason = { duplicate: "no play is left for the shared rack", out: "a player went out", scoreless: "too many scoreless turns", target: "the target score was reached", time: "a player ran out of time", "match-time": "the match time ran out" }[st.result.reason] || st.result.reason;
     const parts = [
       Lx.el("h2", { text: st.result.winner_names.length === 1
         ? `${st.result.winner_names[0]} ${st.result.team_scores ? "win" : "wins"}` : "A draw" }),
@@ -639,7 +651,67 @@
       parts.push(Lx.el("p", { class: "muted", text: "Phonies that stood: " + st.result.phonies.join(", ") }));
     }
     box.replaceChildren(...parts);
-    $("review").hidden = false;
+    $("review").hidden = isDuplicate();
+  }
+
+  // -- duplicate: the round, its clock, the last round and the master sheet ------------------
+
+  function roundLeft() {
+    const d = G.state && G.state.duplicate;
+    if (!d || d.time_left === null || d.time_left === undefined) return null;
+    return d.time_left - (performance.now() - G.receivedAt) / 1000;
+  }
+
+  function tickRound() {
+    const left = roundLeft();
+    const el = $("round-clock");
+    if (!el || left === null || G.state.status !== "active") { if (el) el.textContent = ""; return; }
+    el.textContent = `${Lx.clock(Math.max(0, left))} left`;
+    el.classList.toggle("overtime", left < 10);
+  }
+
+  function renderDuplicate() {
+    const st = G.state;
+    const d = st.duplicate;
+    $("duplicate").hidden = !d;
+    $("download-dup").hidden = !isDuplicate() || st.status === "waiting";
+    if (!d) return;
+    $("round-title").textContent = st.status === "over" ? `${d.round - 1} rounds` : `Round ${d.round}`;
+    $("round-mine").textContent = d.mine
+      ? `Your move: ${d.mine.move} (${d.mine.score}). Play another to change it until the round ends.`
+      : st.status === "active" && G.seat !== null ? "You have not played this round yet." : "";
+    const last = d.last_round;
+    const box = $("round-last");
+    if (!last) {
+      box.replaceChildren();
+    } else {
+      box.replaceChildren(
+        Lx.el("p", { class: "small" }, Lx.el("b", { text: `Round ${last.number}` }), ` ${last.rack}: top `,
+          Lx.el("b", { text: `${last.top.move} ${last.top.score}` })),
+        Lx.el("ul", { class: "round-results small" }, ...last.results.map((r) => Lx.el("li", {},
+          `${r.name}: ${r.move === null ? "(no move)" : r.move === "-" ? "pass" : r.move} ${r.score}` +
+          (r.bonus ? ` +${r.bonus} solo` : "")))));
+    }
+    $("master-sheet").hidden = !d.master_sheet;
+    $("master-sheet").textContent = d.master_sheet || "";
+    tickRound();
+  }
+
+  async function downloadRecord() {
+    try {
+      const resp = await fetch(`/api/games/${encodeURIComponent(gameId)}/duplicate`);
+      if (!resp.ok) {
+        const data = await resp.json().catch(() => null);
+        throw new Error((data && data.error) || "the record could not be made");
+      }
+      const blob = await resp.blob();
+      const a = Lx.el("a", { href: URL.createObjectURL(blob), download: `lexiko-${gameId}.dup` });
+      document.body.append(a);
+      a.click();
+      setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+    } catch (e) {
+      showMessage(e.message);
+    }
   }
 
   function renderWaiting() {
@@ -664,7 +736,9 @@
     if (!st) return;
     $("status").textContent = st.status_text + (G.seat !== null && st.turn === G.seat ? " — your turn" : "");
     document.title = `lexiko — ${st.status_text}`;
-    $("rules").textContent = `Rules: ${st.rules.summary}; lexicon ${st.rules.lexicon}; challenges: ${st.rules.challenge_rule}.`;
+    $("rules").textContent = `Rules: ${st.rules.summary}; lexicon ${st.rules.lexicon}` + (isDuplicate()
+      ? `; ${st.rules.duplicate_seconds ? st.rules.duplicate_seconds + " seconds a round" : "a round ends when everybody has played"}.`
+      : `; challenges: ${st.rules.challenge_rule}.`);
     renderBoard();
     renderRack();
     renderPlayers();
@@ -673,6 +747,7 @@
     renderPreview();
     renderResult();
     renderWaiting();
+    renderDuplicate();
     renderReview();
   }
 
@@ -749,7 +824,8 @@
   });
   $("download").addEventListener("click", downloadGcg);
   $("review-load").addEventListener("click", loadReview);
+  $("download-dup").addEventListener("click", downloadRecord);
   document.addEventListener("keydown", onKey);
-  setInterval(tickClocks, 250);
+  setInterval(() => { tickClocks(); tickRound(); }, 250);
   connect();
 })();

@@ -32,11 +32,23 @@
     return li;
   }
 
+  // players a game of the chosen preset takes (duplicate: one to many)
+  function seatLimits() {
+    const p = OPTIONS && OPTIONS.presets[presetEl.value];
+    return p ? { min: p.min_players, max: p.max_players } : { min: 2, max: 4 };
+  }
+
   function renumber() {
     [...seatsEl.children].forEach((li, i) => { li.dataset.index = i; });
     const n = seatsEl.children.length;
-    document.getElementById("add-seat").disabled = n >= 4;
-    for (const b of seatsEl.querySelectorAll("button")) b.disabled = n <= 2;
+    const { min, max } = seatLimits();
+    document.getElementById("add-seat").disabled = n >= max;
+    for (const b of seatsEl.querySelectorAll("button")) b.disabled = n <= min;
+  }
+
+  function isDuplicate() {
+    const p = OPTIONS && OPTIONS.presets[presetEl.value];
+    return !!p && p.rules.variant === "duplicate";
   }
 
   function fieldInput(f) {
@@ -56,7 +68,8 @@
     input.dataset.kind = f.kind;
     input.dataset.optional = f.optional ? "1" : "";
     const label = Lx.el("label", { for: id, class: "opt-name", text: f.name.replaceAll("_", " ") });
-    return Lx.el("div", { class: "opt", title: f.help }, label, input, Lx.el("small", { class: "muted", text: f.help }));
+    return Lx.el("div", { class: "opt", title: f.help, dataset: { for: f.for || "all" } },
+      label, input, Lx.el("small", { class: "muted", text: f.help }));
   }
 
   function readField(input) {
@@ -75,12 +88,20 @@
     const p = OPTIONS.presets[presetEl.value];
     document.getElementById("preset-summary").textContent = p.summary;
     for (const input of optionsEl.querySelectorAll("input, select")) writeField(input, p.rules[input.name]);
+    // duplicate games have their own options (time per round, the draw) and not those of turns
+    const dup = isDuplicate();
+    for (const opt of optionsEl.querySelectorAll(".opt")) {
+      opt.hidden = opt.dataset.for === (dup ? "classic" : "duplicate");
+    }
+    while (seatsEl.children.length > p.max_players) seatsEl.lastChild.remove();
+    renumber();
   }
 
   function changedOptions() {
     const base = OPTIONS.presets[presetEl.value].rules;
     const out = {};
     for (const input of optionsEl.querySelectorAll("input, select")) {
+      if (input.closest(".opt").hidden) continue;
       const v = readField(input);
       if (v !== base[input.name]) out[input.name] = v;
     }
@@ -106,7 +127,7 @@
   }
 
   document.getElementById("add-seat").addEventListener("click", () => {
-    if (seatsEl.children.length < 4) seatsEl.append(seatRow(seatsEl.children.length, "human"));
+    if (seatsEl.children.length < seatLimits().max) seatsEl.append(seatRow(seatsEl.children.length, "human"));
     renumber();
   });
 
