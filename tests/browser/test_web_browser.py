@@ -274,9 +274,9 @@ def test_review_of_a_finished_game(browser: Any, server: ThreadServer, artifacts
         ctx.close()
 
 
-def test_a_duplicate_game_in_two_browsers_with_a_bot(browser: Any, server: ThreadServer, artifacts: Path,
+def test_a_duplicate_game_in_two_browsers_with_bots(browser: Any, server: ThreadServer, artifacts: Path,
                                                      lex: Lexicon) -> None:
-    """Ann creates a duplicate game (Bob invited, a computer player), untimed rounds; in
+    """Ann creates a duplicate game (Bob invited, two computer players), untimed rounds; in
     round 1 Ann types a move and Bob, who never sees it, passes; then both pass until the
     game ends, and both pages show the master sheet the downloaded record replays to."""
     from lexiko import duplicate
@@ -298,6 +298,8 @@ def test_a_duplicate_game_in_two_browsers_with_a_bot(browser: Any, server: Threa
         ann.page.locator(".seat-kind").first.select_option("static")
         ann.page.click("#add-seat")
         ann.page.locator(".seat-name").nth(1).fill("Bob")
+        ann.page.click("#add-seat")
+        ann.page.locator(".seat-kind").nth(2).select_option("greedy")
         ann.shot("20-new-duplicate-game")
         ann.page.click("#create-button")
         link = ann.page.locator(".invite-link").input_value()
