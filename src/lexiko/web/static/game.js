@@ -323,9 +323,37 @@
 
   // -- typing ----------------------------------------------------------------------------
 
+  const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
   function onKey(ev) {
     if (ev.target.closest && ev.target.closest("input, select, textarea, dialog")) return;
+    // a focused button or link answers Enter and Space itself
+    const onControl = ev.target.closest && ev.target.closest("button, a, [role=button]");
+    if (onControl && (ev.key === "Enter" || ev.key === " ")) return;
     if (!G.state || G.state.status !== "active" || G.seat === null || G.exchange) return;
+    const cell = ev.target.closest && ev.target.closest("#board .cell");
+    if (ARROWS[ev.key] && (G.cursor || cell)) {
+      const n = G.state.layout.size;
+      const [dr, dc] = ARROWS[ev.key];
+      const from = G.cursor || { r: Number(cell.dataset.r), c: Number(cell.dataset.c), down: false };
+      G.cursor = { r: Math.min(n - 1, Math.max(0, from.r + dr)), c: Math.min(n - 1, Math.max(0, from.c + dc)), down: from.down };
+      ev.preventDefault();
+      render();
+      if (cell || boardHasFocus()) focusCursor();
+      return;
+    }
+    if (ev.key === " " && (cell || G.cursor)) {
+      ev.preventDefault();
+      if (!G.cursor && cell) G.cursor = { r: Number(cell.dataset.r), c: Number(cell.dataset.c), down: false };
+      G.cursor.down = !G.cursor.down;
+      render();
+      return;
+    }
+    if (ev.key === "Enter" && cell && G.selected !== null) {  // a chosen rack tile goes on this square
+      ev.preventDefault();
+      clickCell(Number(cell.dataset.r), Number(cell.dataset.c));
+      return;
+    }
     if (ev.key === "Enter") { ev.preventDefault(); play(); return; }
     if (ev.key === "Escape") { recall(); return; }
     if (ev.key === "Backspace") {
@@ -364,7 +392,9 @@
     while (rr < n && cc < n && (G.state.board[rr][cc] || G.placed.has(`${rr},${cc}`)));
     G.cursor = rr < n && cc < n ? { r: rr, c: cc, down } : null;
     ev.preventDefault();
+    const focusBoard = boardHasFocus();
     afterChange();
+    if (focusBoard) focusCursor();
   }
 
   // -- actions -----------------------------------------------------------------------------
@@ -451,14 +481,47 @@
     const board = $("board");
     board.style.setProperty("--n", n);
     board.replaceChildren();
+    G.cells = [];
     for (let r = 0; r < n; r++) {
+      const row = Lx.el("div", { class: "board-row", role: "row" });
       for (let c = 0; c < n; c++) {
-        const cell = Lx.el("div", { class: "cell", dataset: { r, c } });
+        const cell = Lx.el("div", { class: "cell", role: "gridcell", tabindex: "-1", dataset: { r, c } });
         cell.addEventListener("click", () => clickCell(r, c));
-        board.append(cell);
+        // reached with the keyboard (not a click): the typing cursor goes there
+        cell.addEventListener("focus", () => {
+          if (!cell.matches(":focus-visible") || (G.cursor && G.cursor.r === r && G.cursor.c === c)) return;
+          G.cursor = { r, c, down: G.cursor ? G.cursor.down : false };
+          render();
+        });
+        row.append(cell);
+        G.cells.push(cell);
       }
+      board.append(row);
     }
     G.cellsSize = n;
+  }
+
+  const PREMIUM_NAME = { T: "triple word", D: "double word", Q: "quadruple word", t: "triple letter",
+    d: "double letter", q: "quadruple letter", "*": "start, double word", "+": "start" };
+
+  function squareName(r, c) {
+    return `${r + 1}${String.fromCharCode(65 + c)}`;
+  }
+
+  function tileWords(face) {
+    if (face === "?") return "blank";
+    const blank = face !== face.toUpperCase();
+    return blank ? `${face.toUpperCase()} (blank)` : `${face}, ${value(face)} point${value(face) === 1 ? "" : "s"}`;
+  }
+
+  function focusCursor() {
+    if (!G.cursor || !G.cells) return;
+    const cell = G.cells[G.cursor.r * G.cellsSize + G.cursor.c];
+    if (cell && document.activeElement !== cell) cell.focus();
+  }
+
+  function boardHasFocus() {
+    return !!document.activeElement && $("board").contains(document.activeElement);
   }
 
   function renderBoard() {
@@ -475,12 +538,19 @@
         for (const [r, c, f] of turn.best[G.reviewPick].squares) overlay.set(`${r},${c}`, { face: f, cls: "review-best" });
       }
     }
-    const cells = $("board").children;
+    const cells = G.cells;
+    const home = G.cursor && !turn ? G.cursor : { r: st.layout.start[0], c: st.layout.start[1] };
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < n; c++) {
         const cell = cells[r * n + c];
         const key = `${r},${c}`;
         const prem = st.layout.rows[r][c];
+        cell.tabIndex = home.r === r && home.c === c ? 0 : -1;
+        let what = PREMIUM_NAME[prem] || "empty";
+        if (board[r][c]) what = tileWords(board[r][c]) + (last.has(key) ? ", just played" : "");
+        else if (G.placed.has(key) && !turn) what = tileWords(G.placed.get(key).blank ? G.placed.get(key).letter.toLowerCase() : G.placed.get(key).letter) + ", your tile, not played yet";
+        if (G.cursor && G.cursor.r === r && G.cursor.c === c && !turn) what += G.cursor.down ? ", typing down" : ", typing across";
+        cell.setAttribute("aria-label", `${squareName(r, c)}: ${what}`);
         cell.className = "cell p-" + ({ ".": "none", "*": "start", "+": "start" }[prem] ||
           prem.toUpperCase() + (prem === prem.toUpperCase() ? "W" : "L"));
         if (G.cursor && G.cursor.r === r && G.cursor.c === c && !turn) cell.classList.add("cursor", G.cursor.down ? "down" : "across");
@@ -507,13 +577,24 @@
   function renderRack() {
     const rack = $("rack");
     const used = placedIds();
+    const active = document.activeElement;
+    const focused = active && rack.contains(active) ? Number(active.dataset.id) : null;
     rack.replaceChildren();
     for (const t of G.rack) {
       if (used.has(t.id)) continue;
-      const el = tileEl(t.face, { cls: [G.selected === t.id ? "selected" : "", G.exchange && G.exchange.has(t.id) ? "chosen" : ""].join(" ").trim() });
+      const chosen = G.exchange && G.exchange.has(t.id);
+      const el = tileEl(t.face, { cls: [G.selected === t.id ? "selected" : "", chosen ? "chosen" : ""].join(" ").trim() });
       el.dataset.id = t.id;
+      el.tabIndex = 0;
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-label", tileWords(t.face) + (G.exchange ? (chosen ? ", to exchange" : "") : G.selected === t.id ? ", chosen: now pick a square" : ""));
+      el.setAttribute("aria-pressed", String(G.selected === t.id || !!chosen));
       el.addEventListener("pointerdown", (ev) => startDrag(ev, t.id));
+      el.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); clickTile(t.id); }
+      });
       rack.append(el);
+      if (focused === t.id) el.focus();
     }
     if (G.seat === null) rack.append(Lx.el("span", { class: "muted", text: "You are watching this game." }));
   }
@@ -533,9 +614,12 @@
     }
     const dup = isDuplicate();
     box.replaceChildren(...st.players.map((p) => {
+      const label = `${p.name}${p.seat === G.seat ? " (you)" : ""}: ${p.score} points` + (dup
+        ? `, ${p.percentage}% of the top${st.status === "active" ? (p.played ? ", has played" : ", has not played yet") : ""}`
+        : `, ${p.rack ? "rack " + p.rack : p.rack_count + " tiles"}${p.on_turn ? ", to play" : ""}`);
       const el = Lx.el("div", {
         class: "player" + (p.on_turn ? " on-turn" : "") + (p.seat === G.seat ? " me" : ""),
-        dataset: { seat: p.seat },
+        dataset: { seat: p.seat }, role: "listitem", "aria-label": label,
       },
       Lx.el("span", { class: "name", text: p.name + (p.seat === G.seat ? " (you)" : "") + (p.kind !== "human" && !/computer/i.test(p.name) ? " (computer)" : "") }),
       Lx.el("span", { class: "score", text: String(p.score) }),
@@ -595,7 +679,7 @@
     const el = $("preview");
     const p = G.preview;
     if (!G.placed.size) {
-      el.textContent = G.state && G.state.can && G.state.can.play ? "Your turn: drag tiles to the board, or click a square and type." : "";
+      el.textContent = G.state && G.state.can && G.state.can.play ? "Your turn: drag tiles to the board, or click a square and type" : "";
       el.className = "preview muted";
     } else if (!p) {
       el.textContent = "…";

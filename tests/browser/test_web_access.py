@@ -1,0 +1,216 @@
+"""The web app on a phone (390x844, touch) and with the keyboard alone: nothing wider
+than the screen, every control reachable and tapped; a whole turn played with arrows,
+letters and Enter; squares, tiles and scores labelled for screen readers; at 1280x800
+the buttons and the exchange bar stay above the fold."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from lexiko import movegen
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Place
+from lexiko.rules import preset
+from lexiko.tiles import BLANK, LETTER_MASK
+from lexiko.web.server import create_app
+from lexiko.web.testing import ThreadServer, new_game
+
+pytestmark = pytest.mark.browser
+
+RULES = preset("tournament")
+TIMEOUT = 15_000
+
+
+@pytest.fixture(scope="module")
+def lex() -> Lexicon:
+    return Lexicon.load("TWL06")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    ts = ThreadServer(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0.0)).start()
+    yield ts
+    ts.stop()
+
+
+def right_edge(page: Any, selector: str) -> float:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return float(box["x"] + box["width"])
+
+
+def test_a_phone_shows_everything_and_every_control_answers_a_tap(
+    browser: Any, server: ThreadServer, artifacts: Path
+) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              bypass_csp=True, accept_downloads=True)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#preset option", state="attached")
+        page.fill("#your-name", "Ann")
+        page.locator(".seat-kind").select_option("greedy")
+        page.locator("#advanced summary").tap()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # was 705
+        page.screenshot(path=str(artifacts / "30-phone-new-game.png"), full_page=True)
+        page.locator("#create-button").tap()  # with every option open
+        page.wait_for_url("**/game/**")
+        page.locator("#rack .tile").nth(6).wait_for()
+
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        header = page.locator("header.top").bounding_box()
+        assert header is not None and header["height"] <= 70  # two lines at most (was five)
+        assert right_edge(page, '#board .cell[data-r="0"][data-c="14"]') <= 390  # the last column
+        assert right_edge(page, "#rack .tile >> nth=6") <= 390  # the seventh tile
+        for button in ("play", "exchange", "pass", "challenge"):
+            assert right_edge(page, f"#{button}") <= 390, button
+        page.locator("#status", has_text="your turn").wait_for()  # the computer may have started
+        page.screenshot(path=str(artifacts / "31-phone-game.png"))
+
+        # tap a tile, then a square: the tile goes there; Recall takes it back
+        page.locator("#rack .tile").first.tap()
+        assert "selected" in (page.locator("#rack .tile").first.get_attribute("class") or "")
+        r, c = page.evaluate("(() => { const e = [...document.querySelectorAll('#board .cell')]"
+                             ".find(x => !x.querySelector('.tile')); return [+e.dataset.r, +e.dataset.c]; })()")
+        page.locator(f'#board .cell[data-r="{r}"][data-c="{c}"]').tap()
+        page.locator(f'#board .cell[data-r="{r}"][data-c="{c}"] .tile.placed').wait_for()
+        assert page.locator("#rack .tile").count() == 6
+        page.locator("#recall").tap()
+        page.wait_for_function("document.querySelectorAll('#rack .tile').length === 7")
+        before = sorted(page.eval_on_selector_all("#rack .tile", "els => els.map(e => e.dataset.letter)"))
+        page.locator("#shuffle").tap()
+        assert sorted(page.eval_on_selector_all("#rack .tile", "els => els.map(e => e.dataset.letter)")) == before
+        # Exchange opens the bar; a tapped tile is chosen; Cancel closes it
+        page.locator("#exchange").tap()
+        page.locator("#exchange-bar").wait_for()
+        page.locator("#rack .tile").nth(2).tap()
+        page.locator("#exchange-confirm", has_text="Exchange 1").wait_for()
+        page.locator("#exchange-cancel").tap()
+        page.locator("#exchange-bar").wait_for(state="hidden")
+        # Pass is a turn; the computer answers
+        page.locator("#pass").tap()
+        page.wait_for_function("document.querySelectorAll('#moves li').length >= 2")
+        with page.expect_download() as dl:
+            page.locator("#download").tap()
+        assert dl.value.suggested_filename.endswith(".gcg")
+        page.locator("header a.button", has_text="New game").tap()
+        page.wait_for_url(server.url + "/")
+    finally:
+        ctx.close()
+
+
+def ann_first_seed() -> int:
+    for s in range(100):
+        if Game(["Ann", "Computer"], RULES, seed=s, lexicon=None).player_on_turn == 0:
+            return s
+    raise AssertionError("no seed")
+
+
+def test_a_turn_with_the_keyboard_alone_and_labels_for_screen_readers(
+    browser: Any, server: ThreadServer, artifacts: Path, lex: Lexicon
+) -> None:
+    seed = ann_first_seed()
+    mirror = Game(["Ann", "Computer"], RULES, seed=seed, lexicon=lex)
+    with httpx.Client(base_url=server.url, timeout=20) as http:
+        gid, tokens = new_game(http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], seed=seed)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(f"{server.url}/game/{gid}#t={tokens[0]}")
+        page.locator("#rack .tile").nth(6).wait_for()
+        # above the fold at 1280x800: every button, and the exchange bar when it opens
+        for button in ("play", "exchange", "pass", "challenge"):
+            box = page.locator(f"#{button}").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 800, button
+        page.locator("#exchange").click()
+        bar = page.locator("#exchange-bar").bounding_box()
+        assert bar is not None and bar["y"] + bar["height"] <= 800
+        page.locator("#exchange-cancel").click()
+
+        # labels: tiles, squares and scores say what they are
+        faces = page.eval_on_selector_all("#rack .tile", "els => els.map(e => e.getAttribute('aria-label'))")
+        rack = [RULES.tile_set.face(t) for t in mirror.rack(0)]
+        assert sorted(faces) == sorted("blank" if f == "?" else
+                                       f"{f}, {RULES.tile_set.value(RULES.tile_set.code(f))} point"
+                                       + ("" if RULES.tile_set.value(RULES.tile_set.code(f)) == 1 else "s")
+                                       for f in rack)
+        assert page.locator('#players [role="listitem"]').first.get_attribute("aria-label") == (
+            "Ann (you): 0 points, 7 tiles, to play")
+
+        # Tab reaches the board at the start square
+        for _ in range(30):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('cell')"):
+                break
+        focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert focused == "8H: start, double word, typing across"
+
+        found = movegen.generate(mirror.board, mirror.rack(0), lex, RULES, bag_count=mirror.bag_count,
+                                 placements_only=True)
+        move = next(m.move for m in found if isinstance(m.move, Place) and not any(t & BLANK for t in m.move.tiles))
+        assert isinstance(move, Place)
+        squares = list(move.new_tiles())
+
+        def active_square() -> tuple[int, int]:
+            r, c = page.evaluate("[+document.activeElement.dataset.r, +document.activeElement.dataset.c]")
+            return int(r), int(c)
+
+        def go_and_type() -> None:
+            """From the focused square, arrows to the move's first square, Space for the direction, the letters."""
+            r, c = active_square()
+            for _ in range(abs(squares[0][0] - r)):
+                page.keyboard.press("ArrowDown" if squares[0][0] > r else "ArrowUp")
+            for _ in range(abs(squares[0][1] - c)):
+                page.keyboard.press("ArrowRight" if squares[0][1] > c else "ArrowLeft")
+            assert active_square() == squares[0][:2]
+            page.keyboard.press(" ")  # Space turns the cursor: down, then across again
+            assert page.evaluate("document.activeElement.getAttribute('aria-label')").endswith("typing down")
+            if not move.down:
+                page.keyboard.press(" ")
+                assert page.evaluate("document.activeElement.getAttribute('aria-label')").endswith("typing across")
+            for _, _, code in squares:
+                page.keyboard.press(RULES.tile_set.face(code & LETTER_MASK).lower())
+
+        go_and_type()
+        score = mirror.copy().play(move, player=0).score
+        page.locator("#preview").filter(has_text=f"{score} points").wait_for()
+        first = page.locator(f'#board .cell[data-r="{squares[0][0]}"][data-c="{squares[0][1]}"]')
+        letter = RULES.tile_set.face(squares[0][2])
+        name = f"{squares[0][0] + 1}{chr(65 + squares[0][1])}"
+        assert first.get_attribute("aria-label") == (
+            f"{name}: {letter}, {RULES.tile_set.value(squares[0][2])} point"
+            f"{'' if RULES.tile_set.value(squares[0][2]) == 1 else 's'}, your tile, not played yet")
+        page.keyboard.press("Escape")  # every tile back to the rack
+        page.wait_for_function("document.querySelectorAll('#board .tile.placed').length === 0")
+        assert page.evaluate("document.activeElement.classList.contains('cell')")
+        go_and_type()
+        page.keyboard.press("Enter")  # plays
+        mirror.play(move, player=0)
+        page.wait_for_function("document.querySelectorAll('#moves li').length >= 1")
+        assert [int(x) for x in page.locator(".player .score").all_inner_texts()][0] == mirror.scores[0]
+        assert (first.get_attribute("aria-label") or "").startswith(f"{name}: {letter}, ")
+
+        # a rack tile picked with Enter, then put on an empty square with Enter
+        page.locator("#status", has_text="your turn").wait_for()  # after the computer's move
+        page.locator("#rack .tile").first.focus()
+        page.keyboard.press("Enter")
+        assert page.locator("#rack .tile").first.get_attribute("aria-pressed") == "true"
+        page.keyboard.press("Shift+Tab")  # back to the board
+        assert page.evaluate("document.activeElement.classList.contains('cell')")
+        for _ in range(8):
+            if not page.evaluate("!!document.activeElement.querySelector('.tile')"):
+                break
+            page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")
+        assert page.locator("#board .tile.placed").count() == 1
+        page.screenshot(path=str(artifacts / "32-keyboard.png"))
+    finally:
+        ctx.close()
