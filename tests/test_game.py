@@ -930,6 +930,41 @@ def test_flag_charges_the_turn_and_ends_the_game_on_time() -> None:
         g.flag(1)
 
 
+def test_a_player_resigns_on_turn_or_not_and_loses_whatever_the_scores() -> None:
+    now = [0.0]
+    rules = Rules(challenge_rule="void", time_minutes=25)
+    g = Game(["A", "B"], rules, seed=1, lexicon=None, first_player=0, clock=lambda: now[0])
+    g.set_rack(0, "DINNVWY")
+    g.play("8D WINDY")
+    now[0] = 40.0
+    g.resign(0)  # not on turn, ahead 32-0: still the loser
+    assert g.end_reason == "resigned" and g.resigned == 0 and g.winners() == [1] and g.scores == [32, 0]
+    assert g.time_left(1) == 25 * 60 - 40  # B was thinking until A resigned
+    with pytest.raises(GameStateError, match="^the game is over$"):
+        g.resign(1)
+    g.undo()
+    assert not g.is_over and g.resigned is None
+    with pytest.raises(GameStateError, match="^there is no player 2$"):
+        g.resign(2)
+
+
+def test_a_resigned_team_loses_and_a_resignation_replays_from_gcg() -> None:
+    from lexiko import gcg
+
+    g = Game(["A", "B", "C", "D"], Rules(teams=True, min_players=4, max_players=4, challenge_rule="void"),
+             seed=3, lexicon=None)
+    g.resign(2)  # A and C are a team
+    assert g.winners() == [1]
+    two = Game(["Ann", "Bob"], Rules(challenge_rule="void"), seed=1, lexicon=None, first_player=0)
+    two.set_rack(0, "DINNVWY")
+    two.play("8D WINDY")
+    two.resign(1)
+    text = gcg.dumps(two)
+    assert "#lexiko-end resigned Bob" in text
+    again = gcg.parse(text).replay(lexicon=None)
+    assert again.end_reason == "resigned" and again.winners() == [0] and again.scores == [32, 0]
+
+
 # -- rules that were wrong (issue 9): each test failed before its fix ----------------------
 
 

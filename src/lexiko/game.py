@@ -61,7 +61,7 @@ EventKind = Literal[
     "time-penalty",
 ]
 
-EndReason = Literal["out", "scoreless", "target", "time", "match-time"]
+EndReason = Literal["out", "scoreless", "target", "time", "match-time", "resigned"]
 
 
 class WordJudge(Protocol):
@@ -186,6 +186,7 @@ class _State:
     over: bool = False
     end_reason: EndReason | None = None
     lost_on_time: int | None = None
+    resigned: int | None = None
     scores_before_end: list[int] | None = None
     phonies: list[Event] = field(default_factory=list)
     time_used: list[float] = field(default_factory=list)
@@ -399,8 +400,9 @@ class Game:
         Only meaningful once the game is over."""
         scores = self.team_scores() if self.rules.teams else self.scores
         sides = list(range(len(scores)))
-        if self._s.lost_on_time is not None:
-            loser = self._clock_of(self._s.lost_on_time) if self.rules.teams else self._s.lost_on_time
+        forfeit = self._s.lost_on_time if self._s.lost_on_time is not None else self._s.resigned
+        if forfeit is not None:
+            loser = self._clock_of(forfeit) if self.rules.teams else forfeit
             sides = [s for s in sides if s != loser]
         best = max(scores[s] for s in sides)
         top = [s for s in sides if scores[s] == best]
@@ -574,6 +576,30 @@ class Game:
             self._charge_clock(player, None)  # the time spent on the turn the flag fell in
         self._s.lost_on_time = player
         self._finish("time")
+        self._undo.append(saved)
+
+    @property
+    def resigned(self) -> int | None:
+        """The player who resigned and so lost the game, if any."""
+        return self._s.resigned
+
+    def resign(self, player: int) -> None:
+        """End the game because ``player`` resigns: they lose whatever the scores (with
+        team rules, their team loses); the scores stay as they are. A player may resign
+        at any moment of the game, on turn or not.
+
+        >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None)
+        >>> g.resign(1); (g.end_reason, g.winners(), g.scores)
+        ('resigned', [0], [0, 0])
+        """
+        if self._s.over:
+            raise GameStateError("the game is over")
+        if not 0 <= player < len(self.players):
+            raise GameStateError(f"there is no player {player}")
+        saved = self._snapshot(rng=False)
+        self._charge_clock(self._s.turn, None)  # whoever was thinking, until the game ended
+        self._s.resigned = player
+        self._finish("resigned")
         self._undo.append(saved)
 
     def apply_penalty(self, player: int, points: int) -> Event:

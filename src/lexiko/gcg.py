@@ -560,14 +560,17 @@ class _Replay:
         return game
 
     def _end_without_a_line(self) -> None:
-        """End the game as lexiko's ``#lexiko-end`` pragma says (a loss on time, a target
-        reached and accepted, the match clock), for endings GCG has no line for."""
+        """End the game as lexiko's ``#lexiko-end`` pragma says (a loss on time, a
+        resignation, a target reached and accepted, the match clock), for endings GCG has
+        no line for."""
         g = self.game
         end = self.rec.pragmas.get("lexiko-end", "").split()
         if not end or g.is_over:
             return
         if end[0] == "time" and len(end) > 1 and end[1] in self.index:
             g.flag(self.index[end[1]])
+        elif end[0] == "resigned" and len(end) > 1 and end[1] in self.index:
+            g.resign(self.index[end[1]])
         elif g.awaiting_final_challenge:
             g.accept(player=self._challenger(g.history[-1]))
 
@@ -872,9 +875,9 @@ def record_of(game: Game, names: Iterable[str] | None = None) -> GameRecord:
     opts = _rules_pragma(r)
     if opts:
         pragmas["lexiko-rules"] = opts
-    if game.end_reason in ("time", "target", "match-time"):
+    if game.end_reason in ("time", "target", "match-time", "resigned"):
         # GCG has no line for these endings: say how the game ended, so it replays over
-        loser = game.lost_on_time
+        loser = game.lost_on_time if game.end_reason != "resigned" else game.resigned
         pragmas["lexiko-end"] = game.end_reason + (f" {players[loser].nick}" if loser is not None else "")
     final: dict[int, str] = {}
     if not game.is_over:

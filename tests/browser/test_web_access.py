@@ -214,3 +214,28 @@ def test_a_turn_with_the_keyboard_alone_and_labels_for_screen_readers(
         page.screenshot(path=str(artifacts / "32-keyboard.png"))
     finally:
         ctx.close()
+
+
+def test_resign_then_a_rematch_in_the_browser(browser: Any, server: ThreadServer, artifacts: Path) -> None:
+    with httpx.Client(base_url=server.url, timeout=20) as http:
+        gid, tokens = new_game(http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], seed=None)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("dialog", lambda d: d.accept())  # "Resign? You lose this game."
+    try:
+        page.goto(f"{server.url}/game/{gid}#t={tokens[0]}")
+        page.locator("#rack .tile").nth(6).wait_for()
+        page.locator("#resign").click()
+        page.locator("#result h2", has_text="Computer wins").wait_for()
+        page.locator("#result", has_text="a player resigned").wait_for()
+        assert page.locator("#resign").is_hidden()
+        page.locator("#rematch").click()
+        page.locator("#rematch-link").click()
+        page.wait_for_url(f"{server.url}/game/**")
+        assert gid not in page.url
+        page.locator("#rack .tile").nth(6).wait_for()  # the same seat, a new game
+        assert page.locator(".player.me .name").inner_text() == "Ann (you)"
+        page.screenshot(path=str(artifacts / "33-rematch.png"))
+    finally:
+        ctx.close()

@@ -63,7 +63,8 @@ def duplicate_state(live: LiveGame, seat: int | None, base: dict[str, Any]) -> d
     if d is None:
         return msg
     ts = d.tiles
-    over = d.over
+    aborted = live.status == "aborted"
+    over = d.over or aborted
     is_player = seat is not None and 0 <= seat < len(live.seats)
     played = set(d.submitted())
     me = live.seats[seat].name if is_player and seat is not None else None
@@ -95,7 +96,9 @@ def duplicate_state(live: LiveGame, seat: int | None, base: dict[str, Any]) -> d
         pending_player=None,
         final_challenge=False,
         can={"play": bool(is_player and not over), "pass": bool(is_player and not over), "exchange": False,
-             "challenge": False, "accept": False},
+             "challenge": False, "accept": False, "resign": False,
+             "abort": bool(is_player and not over and not live.actions),
+             "rematch": bool(is_player and over and live.rematch is None)},
         duplicate={
             "round": d.round_number,
             "time_left": None if over else d.time_left(),
@@ -108,7 +111,9 @@ def duplicate_state(live: LiveGame, seat: int | None, base: dict[str, Any]) -> d
             "master_sheet": master_sheet(d) if over else None,
         },
     )
-    if over:
+    if aborted:
+        msg["status_text"] = "Game aborted before the first move"
+    elif over:
         best = max(d.totals.values())
         winners = [i for i, p in enumerate(d.players) if d.totals[p] == best]
         names = [d.players[i] for i in winners]

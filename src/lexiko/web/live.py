@@ -50,6 +50,9 @@ __all__ = [
     "canonical_action",
     "CLOSE",
     "SERVER_SEAT",
+    "RESIGN",
+    "ABORT",
+    "REMATCH",
 ]
 
 
@@ -121,6 +124,8 @@ class LiveGame:
     idle_since: float | None = None
     #: What the views compute once and reuse (see :mod:`lexiko.web.views`); cleared on undo.
     view_cache: dict[Any, Any] = field(default_factory=dict)
+    #: The id of the rematch of this game, once a player has asked for one.
+    rematch: str | None = None
 
     @property
     def version(self) -> int:
@@ -175,7 +180,13 @@ class LiveGame:
         """Apply one action for ``seat``, written as text, at instant ``at`` (now by
         default). Returns the text as stored; raises the engine's error and changes
         nothing if the action is not allowed."""
+        if text == ABORT or text.startswith(REMATCH + " "):
+            return self._apply_meta(seat, text, time.time() if at is None else at)
+        if self.status == "aborted":
+            raise GameStateError("the game was aborted")
         if self.is_duplicate:
+            if text == RESIGN:
+                raise GameStateError("nobody resigns in duplicate: pass, or leave the game")
             return self._apply_duplicate(seat, text, time.time() if at is None else at)
         g = self._game()
         now = time.time() if at is None else at
@@ -183,6 +194,8 @@ class LiveGame:
         try:
             if text == FLAG:
                 g.flag(seat)  # the server's ruling: this seat's time ran out
+            elif text == RESIGN:
+                g.resign(seat)
             else:
                 g.apply(text, player=seat)
         finally:
@@ -190,6 +203,24 @@ class LiveGame:
         self.actions.append(ActionData(len(self.actions), seat, text, now))
         if g.is_over:
             self.status = "over"
+        return text
+
+    def _apply_meta(self, seat: int, text: str, now: float) -> str:
+        """Abort (before the first move) and the rematch's id (once the game is over):
+        what happens to the game from outside its rules."""
+        if text == ABORT:
+            if self.status != "active":
+                raise GameStateError("only a game in progress can be aborted")
+            if self.actions:
+                raise GameStateError("a game can be aborted only before its first move")
+            self.status = "aborted"
+        else:
+            if self.status != "over":
+                raise GameStateError("a rematch can be asked for once the game is over")
+            if self.rematch is not None:
+                raise GameStateError("the rematch has already been made")
+            self.rematch = text.split(" ", 1)[1]
+        self.actions.append(ActionData(len(self.actions), seat, text, now))
         return text
 
     def _apply_duplicate(self, seat: int, text: str, now: float) -> str:
@@ -215,6 +246,12 @@ class LiveGame:
 
     def undo_last(self) -> None:
         """Take back the last action (when it could not be saved)."""
+        last = self.actions[-1].text if self.actions else ""
+        if last == ABORT or last.startswith(REMATCH + " "):
+            self.actions.pop()
+            self.view_cache.clear()
+            self.status, self.rematch = ("active", self.rematch) if last == ABORT else ("over", None)
+            return
         if self.is_duplicate:  # rounds cannot be taken back: rebuild from the actions before it
             assert self.started_at is not None
             kept = self.actions[:-1]
@@ -247,6 +284,15 @@ class LiveGame:
 FLAG = "flag"
 """The stored action of a player whose time ran out (only the server's clock watcher
 writes it; clients cannot send it)."""
+
+RESIGN = "resign"
+"""The stored action of a player who resigns (and so loses)."""
+
+ABORT = "abort"
+"""The stored action of a player who calls the game off before its first move (nobody wins)."""
+
+REMATCH = "rematch"
+"""The stored action ``rematch ID`` that points a finished game to its rematch."""
 
 CLOSE = "close"
 """The stored action that ends a duplicate round (the server's; clients cannot send it)."""
@@ -334,6 +380,8 @@ def canonical_action(game: Table, message: dict[str, Any]) -> str:
         return Pass().notation(ts)
     if kind == "challenge":
         return "challenge"
+    if kind == "resign":
+        return RESIGN
     if kind == "accept":
         return "accept"
     raise NotationError(f"unknown action {kind!r}")

@@ -13,7 +13,9 @@ The WebSocket protocol (JSON text messages). The client opens with
 ``welcome`` then a ``state`` after every change. The client sends actions:
 ``{"type": "play", "tiles": [{"row": 7, "col": 7, "letter": "A", "blank": false}, ...]}``
 (or ``"move": "8D WORD"``), ``{"type": "exchange", "tiles": "AEI"}``, ``{"type": "pass"}``,
-``{"type": "challenge"}``, ``{"type": "accept"}``; ``{"type": "preview", "tiles": [...],
+``{"type": "challenge"}``, ``{"type": "accept"}``, ``{"type": "resign"}``, ``{"type": "abort"}``
+(before the first move), ``{"type": "rematch"}`` (once the game is over: a new game with
+the same players, whose id the state's ``rematch`` gives); ``{"type": "preview", "tiles": [...],
 "id": N}`` asks for the score of tiles placed but not played. A refused action gets
 ``{"type": "error", "message": ...}`` and changes nothing.
 """
@@ -49,7 +51,7 @@ log = logging.getLogger("lexiko.web")
 STATIC = Path(__file__).resolve().parent / "static"
 """The front end: plain HTML, CSS and JavaScript, no build step."""
 
-_ACTIONS = {"play", "exchange", "pass", "challenge", "accept"}
+_ACTIONS = {"play", "exchange", "pass", "challenge", "accept", "resign", "abort", "rematch"}
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"

@@ -35,8 +35,10 @@ from lexiko.move import Exchange, Move, Place
 from lexiko.rules import PRESETS, Rules
 from lexiko.scoring import score_words, words_formed
 from lexiko.web.live import (
+    ABORT,
     CLOSE,
     FLAG,
+    REMATCH,
     SERVER_SEAT,
     Listener,
     LiveGame,
@@ -410,6 +412,12 @@ class GameService:
             raise ActionError("you are watching this game: only its players can act")
         if not 0 <= seat < len(live.seats) or live.seats[seat].is_bot:
             raise ActionError("you are not a player of this game")
+        kind = message.get("type")
+        if kind in ("abort", "rematch"):
+            await (self._abort(live, seat) if kind == "abort" else self._rematch(live, seat))
+            return
+        if live.status == "aborted":
+            raise ActionError("the game was aborted")
         if live.is_duplicate:
             await self._submit(live, seat, message)
             return
@@ -430,6 +438,41 @@ class GameService:
             await self._save(live)
             self._broadcast(live)
         self._kick_bots(live)
+
+    async def _abort(self, live: LiveGame, seat: int) -> None:
+        """Call the game off before its first move: nobody wins, nothing is rated."""
+        async with live.lock:
+            if live.status == "waiting":
+                raise ActionError("the game has not started: waiting for every player to join")
+            try:
+                live.apply_text(seat, ABORT)
+            except LexikoError as e:
+                raise ActionError(str(e)) from None
+            await self._save(live)
+            self._broadcast(live)
+
+    async def _rematch(self, live: LiveGame, seat: int) -> None:
+        """A new game with the same rules and players (each person keeps their key; a
+        new secret seed); the finished game points to it, so every player is offered it."""
+        async with live.lock:
+            if live.status != "over":
+                raise ActionError("a rematch can be asked for once the game is over")
+            if live.rematch is not None:
+                raise ActionError("the rematch has already been made")
+            seats = [Seat(s.index, s.kind, s.name, token_hash=s.token_hash) for s in live.seats]
+            game_id = secrets.token_urlsafe(9)
+            seed = secrets.randbelow(2**63)
+            await self._db(
+                self.store.create_game, game_id, rules_json=rules_to_json(live.rules), seed=seed,
+                seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, None) for s in seats],
+            )
+            again = LiveGame(game_id, live.rules, seed, seats, live.lexicon)
+            again.idle_since = time.monotonic()
+            self._games[game_id] = again
+            await self._start(again)
+            live.apply_text(seat, f"{REMATCH} {game_id}")
+            await self._save(live)
+            self._broadcast(live)
 
     async def _submit(self, live: LiveGame, seat: int, message: dict[str, Any]) -> None:
         """A player's move for the round of a duplicate game (it replaces their earlier
@@ -562,7 +605,7 @@ class GameService:
             while True:
                 async with live.lock:
                     d = live.duplicate
-                    if d is None or d.over:
+                    if d is None or d.over or live.status != "active":
                         return
                     done = set(d.submitted())
                     todo = [s.index for s in live.seats if s.is_bot and s.name not in done]
@@ -577,6 +620,8 @@ class GameService:
                     move = await asyncio.to_thread(bot_choice, self._bot(live, seat), seen)
                     moves.append((seat, move.notation(d.tiles) if isinstance(move, Place) else "-"))
                 async with live.lock:
+                    if live.status != "active":
+                        return
                     if live.duplicate is not d or d.over or d.round_number != number:
                         continue  # the round closed on time meanwhile: think again
                     for seat, text in moves:
@@ -625,7 +670,7 @@ class GameService:
 
     async def _bot_step(self, live: LiveGame) -> tuple[int, str] | None:
         g = live.game
-        if g is None or g.is_over:
+        if g is None or g.is_over or live.status != "active":
             return None
         n = len(g.players)
         on = g.player_on_turn
@@ -664,6 +709,8 @@ class GameService:
                     log.exception("clock check of game %s", live.id)
 
     async def _check_flag(self, live: LiveGame) -> None:
+        if live.status != "active":
+            return
         d = live.duplicate
         if d is not None:  # a duplicate round closes when its time is up
             left = d.time_left()

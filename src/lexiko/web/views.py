@@ -174,6 +174,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "version": live.version,
         "status": live.status,
         "you": seat,
+        "rematch": live.rematch,
         **static,
         "seats": [
             {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats
@@ -189,7 +190,8 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
 
             return duplicate_state(live, seat, msg)
         return msg
-    over = g.is_over
+    aborted = live.status == "aborted"
+    over = g.is_over or aborted
     on_turn = g.player_on_turn
     pending = live.pending_player()
     players = []
@@ -249,9 +251,16 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
             "pass": bool(my_turn and not final),
             "challenge": bool(can_challenge),
             "accept": bool(can_accept),
+            "resign": bool(is_player and not over),
+            "abort": bool(is_player and not over and not live.actions),
+            "rematch": bool(is_player and g.is_over and not aborted and live.rematch is None),
         },
     )
-    if over:
+    if aborted:
+        msg["status_text"] = "Game aborted before the first move"
+        msg["turn"] = None
+        return msg
+    if g.is_over:
         winners = g.winners()
         if r.teams:
             names = [" & ".join(g.players[i] for i in range(len(g.players)) if i % 2 == t) for t in winners]

@@ -711,21 +711,43 @@
     $("exchange-confirm").textContent = `Exchange ${n}`;
     $("exchange-confirm").disabled = busy || !n;
     $("recall").disabled = !G.placed.size;
+    $("resign").hidden = !can.resign;
+    $("resign").disabled = busy;
+    $("abort").hidden = !can.abort;
+    $("abort").disabled = busy;
     const dup = isDuplicate();
     for (const id of ["exchange", "challenge"]) $(id).hidden = dup;
     if (dup) $("accept").hidden = true;
   }
 
+  function rematchPart() {
+    const st = G.state;
+    if (st.rematch) {
+      return Lx.el("a", { class: "button primary", id: "rematch-link", href: `/game/${encodeURIComponent(st.rematch)}${token ? "#t=" + token : ""}`, text: "Go to the rematch" });
+    }
+    if (st.can && st.can.rematch) {
+      return Lx.el("button", { type: "button", id: "rematch", class: "primary", text: "Rematch", onclick: () => simple("rematch") });
+    }
+    return null;
+  }
+
   function renderResult() {
     const st = G.state;
     const box = $("result");
+    if (st.status === "aborted") {
+      box.hidden = false;
+      box.replaceChildren(Lx.el("h2", { text: "Game aborted" }),
+        Lx.el("p", { class: "muted", text: "A player called the game off before the first move: nobody wins." }));
+      $("review").hidden = true;
+      return;
+    }
     if (st.status !== "over" || !st.result) {
       box.hidden = true;
       $("review").hidden = true;
       return;
     }
     box.hidden = false;
-    const reason = { duplicate: "no play is left for the shared rack", out: "a player went out", scoreless: "too many scoreless turns", target: "the target score was reached", time: "a player ran out of time", "match-time": "the match time ran out" }[st.result.reason] || st.result.reason;
+    const reason = { resigned: "a player resigned", duplicate: "no play is left for the shared rack", out: "a player went out", scoreless: "too many scoreless turns", target: "the target score was reached", time: "a player ran out of time", "match-time": "the match time ran out" }[st.result.reason] || st.result.reason;
     const parts = [
       Lx.el("h2", { text: st.result.winner_names.length === 1
         ? `${st.result.winner_names[0]} ${st.result.team_scores ? "win" : "wins"}` : "A draw" }),
@@ -734,6 +756,8 @@
     if (st.result.phonies.length) {
       parts.push(Lx.el("p", { class: "muted", text: "Phonies that stood: " + st.result.phonies.join(", ") }));
     }
+    const again = rematchPart();
+    if (again) parts.push(Lx.el("p", {}, again));
     box.replaceChildren(...parts);
     $("review").hidden = isDuplicate();
   }
@@ -895,6 +919,8 @@
   $("pass").addEventListener("click", () => simple("pass"));
   $("challenge").addEventListener("click", () => simple("challenge"));
   $("accept").addEventListener("click", () => simple("accept"));
+  $("abort").addEventListener("click", () => { if (confirm("Abort this game? Nobody wins.")) simple("abort"); });
+  $("resign").addEventListener("click", () => { if (confirm("Resign? You lose this game.")) simple("resign"); });
   $("exchange").addEventListener("click", startExchange);
   $("exchange-confirm").addEventListener("click", confirmExchange);
   $("exchange-cancel").addEventListener("click", () => { G.exchange = null; render(); });
