@@ -42,7 +42,7 @@ class Server:
 
     def __init__(self, url: str, **kw: Any) -> None:
         self.db_url = url
-        self.ts = ThreadServer(create_app(url, **kw)).start()
+        self.ts = ThreadServer(create_app(url, **{"allow_seeds": True, **kw})).start()
         self.http = httpx.Client(base_url=self.ts.url, timeout=20)
         self.ws_url = self.ts.ws_url
         self.conns: list[Connection] = []
@@ -334,7 +334,7 @@ def test_clients_are_never_sent_other_racks_or_the_bag(server: Server, lex: Lexi
     each client received: no other player's rack, no exchanged tiles of others, no bag
     order, no seed, no token."""
     rules = rules_of()
-    gid, tokens = new_game(server.http, seed=3)
+    gid, tokens = new_game(server.http, seed=None)  # a secret seed: never sent
     a, b = server.connect(gid, tokens[0]), server.connect(gid, tokens[1])
     watcher = server.connect(gid, None)
     conns = [a, b]

@@ -40,13 +40,16 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     assert store.current_revision() is None
     store.upgrade()
-    assert store.current_revision() == "0001"
+    assert store.current_revision() == "0002"
     store.upgrade()  # running again changes nothing
+    store.downgrade("0001")  # each revision goes back too
+    assert "server_meta" not in inspect(store.engine).get_table_names()
+    store.upgrade()
     store.downgrade("base")
     assert "games" not in inspect(store.engine).get_table_names()
     store.upgrade()
     tables = set(inspect(store.engine).get_table_names())
-    assert {"games", "seats", "actions", "alembic_version"} <= tables
+    assert {"games", "seats", "actions", "server_meta", "alembic_version"} <= tables
     with store.engine.connect() as conn:
         diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diffs == []

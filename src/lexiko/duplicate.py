@@ -207,6 +207,12 @@ class DuplicateGame:
             return None
         return self.rules.duplicate_seconds - (self._clock() - self._round_started)
 
+    def extend_round(self, seconds: float) -> None:
+        """Give the round ``seconds`` more (the server that ran it was down that long)."""
+        if not seconds >= 0:
+            raise ValueError(f"the time to add must be zero or more, not {seconds}")
+        self._round_started += seconds
+
     def standings(self) -> list[tuple[str, int, float]]:
         """(player, total, percentage of top), best first (ties in the players' order)."""
         order = sorted(self.players, key=lambda p: (-self.totals[p], self.players.index(p)))

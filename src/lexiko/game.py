@@ -578,6 +578,20 @@ class Game:
         self._finish("time")
         self._undo.append(saved)
 
+    def discount_time(self, seconds: float) -> None:
+        """Stop the clock of the player on turn for ``seconds`` of this turn, after the
+        fact (the server that ran the game was down that long: nobody could move).
+
+        >>> now = [0.0]
+        >>> g = Game(["Ann", "Bob"], Rules(time_minutes=1), seed=1, lexicon=None, clock=lambda: now[0])
+        >>> now[0] = 80.0
+        >>> g.discount_time(77.0); g.time_left(g.player_on_turn)
+        57.0
+        """
+        if not seconds >= 0:
+            raise ValueError(f"the time to discount must be zero or more, not {seconds}")
+        self._turn_started += seconds
+
     @property
     def resigned(self) -> int | None:
         """The player who resigned and so lost the game, if any."""

@@ -35,7 +35,7 @@ def lex() -> Lexicon:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    ts = ThreadServer(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0.0)).start()
+    ts = ThreadServer(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0.0, allow_seeds=True)).start()
     yield ts
     ts.stop()
 

@@ -80,6 +80,10 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--bot-delay", type=non_negative_float, default=0.8, metavar="SECONDS",
                    help="pause before each computer move, so people can follow (default: 0.8)")
+    p.add_argument("--allow-seeds", action="store_true",
+                   help="let a game between people be created with a chosen seed (for tests and analysis: "
+                   "every player is then shown the seed; by default only a game of one person against "
+                   "the computer takes a seed, and games between people draw from a secret one)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                    help="server log level (default: info)")
     p.set_defaults(func=cmd_serve)
@@ -147,7 +151,7 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
         raise LexikoError(f"cannot use the database {url!r}: {reason}") from None
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = make_app(url, lexicons=lexicons, bot_delay=args.bot_delay)
+    app = make_app(url, lexicons=lexicons, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds)
     console.print(f"lexiko web app on [bold]http://{args.host}:{args.port}/[/bold]  (database: {desc})",
                   highlight=False, soft_wrap=True)
     # no per-message compression: states are a few kilobytes, and deflating each one

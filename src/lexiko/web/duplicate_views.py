@@ -3,8 +3,8 @@
 Everybody sees the board, the shared rack, the bag, the tops placed so far, who has
 played this round (not what), the totals and the percentage of the top; a player also
 sees their own move for the round. Every player's move of a round is shown once the
-round is closed, and the master sheet once the game is over. Nobody is ever sent the
-seed, the bag's order or another player's move of the round being played.
+round is closed, and the master sheet once the game is over. Nobody is ever sent a
+secret seed, the bag's order or another player's move of the round being played.
 """
 
 from __future__ import annotations

@@ -53,6 +53,7 @@ __all__ = [
     "RESIGN",
     "ABORT",
     "REMATCH",
+    "DOWNTIME",
 ]
 
 
@@ -126,6 +127,8 @@ class LiveGame:
     view_cache: dict[Any, Any] = field(default_factory=dict)
     #: The id of the rematch of this game, once a player has asked for one.
     rematch: str | None = None
+    #: True when the creator chose the seed (one person against the computer): it is shown.
+    seeded: bool = False
 
     @property
     def version(self) -> int:
@@ -182,6 +185,8 @@ class LiveGame:
         nothing if the action is not allowed."""
         if text == ABORT or text.startswith(REMATCH + " "):
             return self._apply_meta(seat, text, time.time() if at is None else at)
+        if text.startswith(DOWNTIME + " "):
+            return self._apply_downtime(text, time.time() if at is None else at)
         if self.status == "aborted":
             raise GameStateError("the game was aborted")
         if self.is_duplicate:
@@ -203,6 +208,22 @@ class LiveGame:
         self.actions.append(ActionData(len(self.actions), seat, text, now))
         if g.is_over:
             self.status = "over"
+        return text
+
+    def _apply_downtime(self, text: str, now: float) -> str:
+        """The server was down this many seconds during the current turn (or round):
+        nobody could move, so that time is not charged."""
+        try:
+            seconds = float(text.split(" ", 1)[1])
+        except ValueError:
+            raise GameStateError(f"{text!r}: the downtime is a number of seconds") from None
+        if not 0 <= seconds < 10**9:
+            raise GameStateError(f"{text!r}: the downtime is a number of seconds")
+        if self.duplicate is not None:
+            self.duplicate.extend_round(seconds)
+        else:
+            self._game().discount_time(seconds)
+        self.actions.append(ActionData(len(self.actions), SERVER_SEAT, text, now))
         return text
 
     def _apply_meta(self, seat: int, text: str, now: float) -> str:
@@ -252,10 +273,11 @@ class LiveGame:
             self.view_cache.clear()
             self.status, self.rematch = ("active", self.rematch) if last == ABORT else ("over", None)
             return
-        if self.is_duplicate:  # rounds cannot be taken back: rebuild from the actions before it
+        if self.is_duplicate or last.startswith(DOWNTIME + " "):  # rebuild from the actions before it
             assert self.started_at is not None
             kept = self.actions[:-1]
             self.actions = []
+            self.rematch = None
             self.view_cache.clear()
             self.start(self.started_at)
             self.replay(kept)
@@ -293,6 +315,10 @@ ABORT = "abort"
 
 REMATCH = "rematch"
 """The stored action ``rematch ID`` that points a finished game to its rematch."""
+
+DOWNTIME = "downtime"
+"""The stored action ``downtime SECONDS``: the server was down that long during the turn
+(or duplicate round) in progress, and the clock of the player on turn did not run."""
 
 CLOSE = "close"
 """The stored action that ends a duplicate round (the server's; clients cannot send it)."""

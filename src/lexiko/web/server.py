@@ -151,18 +151,22 @@ def create_app(
     bot_delay: float = 0.0,
     clock_interval: float = 1.0,
     idle_seconds: float = 600.0,
+    allow_seeds: bool = False,
 ) -> FastAPI:
     """The web app on a database (SQLite path or URL, ``postgresql://...``). The schema is
     migrated at startup. ``lexicons`` are the word lists games may use (the first is the
     default); ``bot_delay`` is a pause in seconds before each computer move; games no
     client has watched for ``idle_seconds`` are let go from memory (the database keeps
-    them)."""
+    them). A seed chosen by the creator is taken only for a game of one person against
+    the computer, unless ``allow_seeds`` (tests, analysis); a seeded game shows its seed
+    to every player."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
         service = GameService(
-            store, lexicons=lexicons, bot_delay=bot_delay, clock_interval=clock_interval, idle_seconds=idle_seconds
+            store, lexicons=lexicons, bot_delay=bot_delay, clock_interval=clock_interval, idle_seconds=idle_seconds,
+            allow_seeds=allow_seeds,
         )
         await service.open()
         app.state.service = service

@@ -37,6 +37,7 @@ from lexiko.scoring import score_words, words_formed
 from lexiko.web.live import (
     ABORT,
     CLOSE,
+    DOWNTIME,
     FLAG,
     REMATCH,
     SERVER_SEAT,
@@ -154,8 +155,10 @@ class GameService:
         bot_delay: float = 0.0,
         clock_interval: float = 1.0,
         idle_seconds: float = 600.0,
+        allow_seeds: bool = False,
     ) -> None:
         self.store = store
+        self.allow_seeds = allow_seeds
         self.idle_seconds = idle_seconds
         self.lexicons = list(dict.fromkeys(lexicons)) or list(BUILTIN)
         self.bot_delay = bot_delay
@@ -166,6 +169,12 @@ class GameService:
         self._lexicon_lock = asyncio.Lock()
         self._bots: dict[tuple[str, int], Player] = {}
         self._watch: asyncio.Task[None] | None = None
+        self._resume: asyncio.Task[None] | None = None
+        #: When this process started, and the last heartbeat of the one before it: the
+        #: server was down in between, and nobody's clock ran then.
+        self.up_since = time.time()
+        self.down_since: float | None = None
+        self._last_beat = 0.0
         # SQLite takes one writer at a time (others sleep and retry): one database thread
         # keeps writes in line without that; PostgreSQL takes a few at once
         workers = 1 if store.dialect == "sqlite" else 4
@@ -174,18 +183,49 @@ class GameService:
     # -- lifecycle -------------------------------------------------------------
 
     async def open(self) -> None:
-        """Bring the database schema up to date and start watching clocks."""
+        """Bring the database schema up to date, learn how long the server was down,
+        and start watching clocks (the games in progress are loaded in the background,
+        each with the downtime its turn went through)."""
         await self._db(self.store.upgrade)
+        self.up_since = time.time()
+        self.down_since = await self._db(self.store.last_beat)
+        await self._beat(force=True)
         self._watch = asyncio.create_task(self._watch_clocks())
+        self._resume = asyncio.create_task(self._resume_games())
+
+    async def _beat(self, *, force: bool = False) -> None:
+        """Record that the server is up (every few seconds: what a restart measures)."""
+        now = time.time()
+        if force or now - self._last_beat >= 2.0:
+            self._last_beat = now
+            try:
+                await self._db(self.store.beat, now)
+            except Exception:
+                log.exception("could not record the heartbeat")
+
+    async def _resume_games(self) -> None:
+        """Load every game in progress, so that clocks, rounds and bots go on."""
+        try:
+            ids = await self._db(self.store.game_ids, "active")
+        except Exception:
+            log.exception("could not list the games in progress")
+            return
+        for gid in ids:
+            try:
+                await self.get(gid)
+            except Exception as e:  # one game that cannot be rebuilt does not stop the others
+                log.error("game %s could not be resumed: %s", gid, e)
 
     async def close(self) -> None:
         """Stop the background tasks and close the database."""
-        tasks = [t for t in [self._watch, *(g.bot_task for g in self._games.values())] if t is not None]
+        tasks = [t for t in [self._watch, self._resume, *(g.bot_task for g in self._games.values())] if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        with contextlib.suppress(Exception):
+            self.store.beat(time.time())  # the clocks stop from now until the next start
         self._db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -266,6 +306,9 @@ class GameService:
             raise ActionError(str(e)) from None
         if seed is not None and not 0 <= seed < 2**63:
             raise ActionError("the seed must be a whole number from 0 to 2**63 - 1")
+        if seed is not None and len(humans) > 1 and not self.allow_seeds:
+            raise ActionError("a seed is only for a game of one person against the computer: between people "
+                              "the server draws the tiles from a secret seed (a seed tells every rack to come)")
         lexicon = await self.lexicon_for(rules)
         for s in seats:
             if s.kind != "human":
@@ -285,8 +328,9 @@ class GameService:
                 specs.append(Seat(i, "human", name, invite=secrets.token_urlsafe(12)))
         self._check_names([s.name for s in specs if s.name])
         game_id = secrets.token_urlsafe(9)
+        seeded = seed is not None
         seed = seed if seed is not None else secrets.randbelow(2**63)
-        live = LiveGame(game_id, rules, seed, specs, lexicon)
+        live = LiveGame(game_id, rules, seed, specs, lexicon, seeded=seeded)
         try:  # the engine's own checks of the rules and players, before anything is stored
             names = [s.name or f"player {i + 1}" for i, s in enumerate(specs)]
             if rules.variant == "duplicate":
@@ -301,6 +345,7 @@ class GameService:
             rules_json=rules_to_json(rules),
             seed=seed,
             seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, s.invite) for s in specs],
+            seeded=seeded,
         )
         live.idle_since = time.monotonic()
         self._games[game_id] = live
@@ -378,7 +423,8 @@ class GameService:
             rules = rules_from_json(stored.rules_json)
             lexicon = await self.lexicon_for(rules)
             seats = [Seat(s.seat, s.kind, s.name, s.token_hash, s.invite) for s in stored.seats]
-            live = LiveGame(stored.id, rules, stored.seed, seats, lexicon, review_json=stored.review)
+            live = LiveGame(stored.id, rules, stored.seed, seats, lexicon, review_json=stored.review,
+                            seeded=stored.seeded)
             if stored.started_at is not None:
                 try:
                     live.start(stored.started_at)
@@ -391,8 +437,28 @@ class GameService:
             self._load_locks.pop(game_id, None)
             if stored.started_at is None and live.ready:
                 await self._start(live)
+            await self._credit_downtime(live)
             self._kick_bots(live)
             return live
+
+    async def _credit_downtime(self, live: LiveGame) -> None:
+        """If the turn (or duplicate round) in progress began before the server went
+        down, the player on turn is not charged for the time it was down."""
+        down, up = self.down_since, self.up_since
+        r = live.rules
+        timed = r.duplicate_seconds is not None if live.is_duplicate else r.time_minutes is not None
+        if down is None or live.status != "active" or not timed or live.started_at is None:
+            return
+        began = live.actions[-1].at if live.actions else live.started_at
+        if began >= up or down <= began:
+            return  # the turn began after the outage (or this outage is already counted)
+        async with live.lock:
+            try:
+                live.apply_text(SERVER_SEAT, f"{DOWNTIME} {up - down:.3f}", at=up)
+            except LexikoError as e:
+                log.error("game %s: the downtime could not be counted: %s", live.id, e)
+                return
+            await self._save(live)
 
     def seat_for_token(self, live: LiveGame, token: object) -> int | None:
         """The seat a secret token holds, or None."""
@@ -430,6 +496,9 @@ class GameService:
             kind = message.get("type")
             if kind in ("play", "exchange", "pass") and seat != g.player_on_turn:
                 raise ActionError(f"it is not your turn: {g.players[g.player_on_turn]} is to play")
+            if kind == "accept" and not g.awaiting_final_challenge:
+                raise ActionError("there is nothing to accept: a play stands once the next player moves "
+                                  "(only a play that ends the game waits for an answer)")
             try:
                 text = canonical_action(g, message)
                 live.apply_text(seat, text)
@@ -701,6 +770,7 @@ class GameService:
         records the flag fall as the player's last action)."""
         while True:
             await asyncio.sleep(self.clock_interval)
+            await self._beat()
             self._evict_idle()
             for live in list(self._games.values()):
                 try:

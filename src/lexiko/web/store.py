@@ -29,6 +29,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -50,6 +51,7 @@ __all__ = [
     "GameRow",
     "SeatRow",
     "ActionRow",
+    "MetaRow",
     "Store",
     "StoredGame",
     "SeatSpec",
@@ -117,6 +119,8 @@ class GameRow(Base):
     #: The :class:`lexiko.rules.Rules` as JSON (every field).
     rules: Mapped[str] = mapped_column(Text)
     seed: Mapped[int] = mapped_column(BigInteger)
+    #: True when the creator chose the seed (a game with one person): every player sees it.
+    seeded: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: Wall-clock time (epoch seconds) when the game started: its first turn's clock.
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: Scores as JSON after the last action (for listings; the actions are the truth).
@@ -156,6 +160,15 @@ class ActionRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class MetaRow(Base):
+    """Facts about the server itself: ``heartbeat``, the last wall-clock time it was up."""
+
+    __tablename__ = "server_meta"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[float] = mapped_column(Float)
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     """A seat as stored."""
@@ -190,6 +203,7 @@ class StoredGame:
     actions: list[ActionData]
     review: str | None
     created_at: datetime
+    seeded: bool = False
 
 
 class ConflictError(Exception):
@@ -258,10 +272,12 @@ class Store:
 
     # -- writing ---------------------------------------------------------------
 
-    def create_game(self, game_id: str, *, rules_json: str, seed: int, seats: list[SeatSpec]) -> None:
-        """Store a new game and its seats."""
+    def create_game(
+        self, game_id: str, *, rules_json: str, seed: int, seats: list[SeatSpec], seeded: bool = False
+    ) -> None:
+        """Store a new game and its seats (``seeded``: the creator chose the seed)."""
         with self._sessions.begin() as s:
-            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting"))
+            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting", seeded=seeded))
             s.flush()
             for sp in seats:
                 s.add(
@@ -314,6 +330,19 @@ class Store:
         except IntegrityError:
             raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
 
+    def beat(self, now: float) -> None:
+        """Record that the server is up at ``now`` (wall-clock seconds)."""
+        with self._sessions.begin() as s:
+            res = s.execute(update(MetaRow).where(MetaRow.key == "heartbeat").values(value=now))
+            if getattr(res, "rowcount", 0) != 1:
+                s.add(MetaRow(key="heartbeat", value=now))
+
+    def last_beat(self) -> float | None:
+        """The last time the server recorded it was up (None: never)."""
+        with self._sessions() as s:
+            row = s.get(MetaRow, "heartbeat")
+            return float(row.value) if row is not None else None
+
     def save_review(self, game_id: str, review_json: str) -> None:
         """Keep the analysis of a finished game."""
         with self._sessions.begin() as s:
@@ -339,6 +368,7 @@ class Store:
                 actions=[ActionData(a.seq, a.seat, a.text, float(a.at)) for a in acts],
                 review=row.review,
                 created_at=row.created_at,
+                seeded=bool(row.seeded),
             )
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:

@@ -4,7 +4,8 @@ The rule is simple and tested: while a game is on, a player sees the board, the 
 the clocks, the move list, the number of tiles in the bag and on each rack, their own
 rack and the tiles they cannot see (bag and other racks together, as a count per
 letter) — never another player's rack, the tiles another player exchanged, the bag's
-order or the seed. Once the game is over every rack is shown, as game records do.
+order or a secret seed (a seed the creator chose is shown to every player). Once the game
+is over every rack is shown, as game records do.
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ def lobby_info(live: LiveGame) -> dict[str, Any]:
         "id": live.id,
         "status": live.status,
         "rules": live.rules.describe(),
+        **({"seed": live.seed} if live.seeded else {}),
         "seats": [
             {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats
         ],
@@ -175,6 +177,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "status": live.status,
         "you": seat,
         "rematch": live.rematch,
+        **({"seed": live.seed} if live.seeded else {}),
         **static,
         "seats": [
             {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats

@@ -51,6 +51,8 @@
       onMessage(msg);
     });
     ws.addEventListener("close", () => {
+      if (G.busy && G.state) G.unconfirmed = G.state.version;  // sent, never answered
+      G.busy = false;
       setConnection("offline");
       if (G.fatal) return;
       setTimeout(connect, G.retry);
@@ -80,6 +82,12 @@
       G.state = msg;
       G.receivedAt = performance.now();
       if (before && msg.version > before.version) G.busy = false;
+      if (G.unconfirmed !== undefined && G.unconfirmed !== null) {
+        if (msg.version === G.unconfirmed) {
+          showMessage("The connection dropped before the server got your last action: it was not made. Make it again.");
+        }
+        G.unconfirmed = null;
+      }
       reconcile(before, msg);
       render();
     } else if (msg.type === "welcome") {
@@ -846,7 +854,7 @@
     document.title = `lexiko — ${st.status_text}`;
     $("rules").textContent = `Rules: ${st.rules.summary}; lexicon ${st.rules.lexicon}` + (isDuplicate()
       ? `; ${st.rules.duplicate_seconds ? st.rules.duplicate_seconds + " seconds a round" : "a round ends when everybody has played"}.`
-      : `; challenges: ${st.rules.challenge_rule}.`);
+      : `; challenges: ${st.rules.challenge_rule}.`) + (st.seed !== undefined ? ` Seed ${st.seed}: every draw follows from it.` : "");
     renderBoard();
     renderRack();
     renderPlayers();
