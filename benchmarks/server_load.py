@@ -172,7 +172,10 @@ def main() -> int:
         url = args.database_url or str(Path(tmp.name) / "load.db")
     log_path = Path(tmp.name) / "server.log"
     log_path.touch()
-    server = ServerProcess(url, log_path=log_path, port=args.port)
+    # every client here has one address: no per-address limits on games and connections;
+    # seeded games between the client players make runs comparable
+    server = ServerProcess(url, log_path=log_path, port=args.port,
+                           extra=["--games-per-hour", "0", "--connections-per-minute", "0", "--allow-seeds"])
     if args.port is None:
         server.start()
     try:

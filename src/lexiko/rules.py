@@ -155,6 +155,13 @@ class Rules:
             problems.append("challenge_penalty_to must be 'challenged' or 'challenger'")
         if self.time_minutes is not None and self.time_minutes <= 0:
             problems.append("time_minutes must be positive")
+        for name in ("bingo_bonus", "challenge_points", "time_increment", "max_overtime", "overtime_penalty"):
+            if getattr(self, name) < 0:
+                problems.append(f"{name} must be 0 or more, not {getattr(self, name)}")
+        for name in ("target_score", "match_minutes", "max_exchanges_per_player"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                problems.append(f"{name} must be 0 or more (or None), not {value}")
         problems.extend(self._lexicon_problems())
         if self.duplicate_seconds is not None and self.duplicate_seconds <= 0:
             problems.append("duplicate_seconds must be positive")

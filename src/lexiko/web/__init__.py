@@ -24,7 +24,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from lexiko.argtypes import non_negative_float, port
+from lexiko.argtypes import non_negative_float, non_negative_int, port, positive_float
 
 __all__ = ["add_serve_parser", "cmd_serve", "default_database_url", "create_app", "check_listen"]
 
@@ -84,6 +84,15 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="let a game between people be created with a chosen seed (for tests and analysis: "
                    "every player is then shown the seed; by default only a game of one person against "
                    "the computer takes a seed, and games between people draw from a secret one)")
+    p.add_argument("--games-per-hour", type=non_negative_int, default=30, metavar="N",
+                   help="new games one address may create in an hour (default: 30; 0: no limit)")
+    p.add_argument("--connections-per-minute", type=non_negative_int, default=60, metavar="N",
+                   help="game connections one address may open in a minute (default: 60; 0: no limit; "
+                   "behind a proxy every player has the proxy's address: raise it)")
+    p.add_argument("--expire-hours", type=positive_float, default=24.0, metavar="HOURS",
+                   help="delete games nobody joined within this many hours (default: 24)")
+    p.add_argument("--api-docs", action="store_true",
+                   help="serve the interactive API documentation at /api/docs (its page loads from a CDN)")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
                    help="server log level (default: info)")
     p.set_defaults(func=cmd_serve)
@@ -151,12 +160,18 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
         raise LexikoError(f"cannot use the database {url!r}: {reason}") from None
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = make_app(url, lexicons=lexicons, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds)
+    from lexiko.web.limits import MAX_FRAME, Limits
+
+    app = make_app(url, lexicons=lexicons, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds,
+                   limits=Limits(games=f"{args.games_per_hour}/hour" if args.games_per_hour else None,
+                                 connections=(f"{args.connections_per_minute}/minute"
+                                              if args.connections_per_minute else None)),
+                   api_docs=args.api_docs, expire_hours=args.expire_hours)
     console.print(f"lexiko web app on [bold]http://{args.host}:{args.port}/[/bold]  (database: {desc})",
                   highlight=False, soft_wrap=True)
     # no per-message compression: states are a few kilobytes, and deflating each one
     # costs more server time than anything else per move
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=1 << 20,
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME,
                 ws_per_message_deflate=False)
     return 0
 

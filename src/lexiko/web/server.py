@@ -39,6 +39,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from lexiko import duplicate
+from lexiko.web.limits import MAX_MESSAGE, BodyLimit, Limits, RateLimits
 from lexiko.web.live import LiveGame
 from lexiko.web.service import ActionError, GameService, NotFoundError, SeatRequest
 from lexiko.web.store import Store
@@ -138,6 +139,10 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class _RateLimited(ActionError):
+    """Too many requests of one kind from one address."""
+
+
 def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
@@ -152,6 +157,9 @@ def create_app(
     clock_interval: float = 1.0,
     idle_seconds: float = 600.0,
     allow_seeds: bool = False,
+    limits: Limits | None = None,
+    api_docs: bool = False,
+    expire_hours: float = 24.0,
 ) -> FastAPI:
     """The web app on a database (SQLite path or URL, ``postgresql://...``). The schema is
     migrated at startup. ``lexicons`` are the word lists games may use (the first is the
@@ -159,14 +167,18 @@ def create_app(
     client has watched for ``idle_seconds`` are let go from memory (the database keeps
     them). A seed chosen by the creator is taken only for a game of one person against
     the computer, unless ``allow_seeds`` (tests, analysis); a seeded game shows its seed
-    to every player."""
+    to every player. ``limits``: the rates of :mod:`lexiko.web.limits`; games nobody
+    joined within ``expire_hours`` are deleted; ``api_docs`` serves the interactive API
+    documentation at ``/api/docs`` (its page loads scripts from a CDN, so it is off by
+    default)."""
+    rates = RateLimits(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
         service = GameService(
             store, lexicons=lexicons, bot_delay=bot_delay, clock_interval=clock_interval, idle_seconds=idle_seconds,
-            allow_seeds=allow_seeds,
+            allow_seeds=allow_seeds, expire_hours=expire_hours,
         )
         await service.open()
         app.state.service = service
@@ -177,7 +189,8 @@ def create_app(
             await service.close()
 
     app = FastAPI(
-        title="lexiko", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json"
+        title="lexiko", lifespan=lifespan, docs_url="/api/docs" if api_docs else None, redoc_url=None,
+        openapi_url="/api/openapi.json" if api_docs else None,
     )
 
     def service_of(request: Request | WebSocket) -> GameService:
@@ -188,7 +201,7 @@ def create_app(
 
     @app.exception_handler(ActionError)
     async def _action_error(request: Request, exc: ActionError) -> JSONResponse:
-        status = 404 if isinstance(exc, NotFoundError) else 400
+        status = 404 if isinstance(exc, NotFoundError) else 429 if isinstance(exc, _RateLimited) else 400
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
@@ -208,6 +221,7 @@ def create_app(
         log.exception("internal error on %s", request.url.path)
         return JSONResponse({"error": "internal error: the request was not carried out"}, status_code=500)
 
+    app.add_middleware(BodyLimit, rates=rates)
     app.add_middleware(_SecurityHeaders)
 
     # -- pages ------------------------------------------------------------------------
@@ -243,6 +257,9 @@ def create_app(
     @app.post("/api/games")
     async def create_game(body: CreateGameIn, request: Request) -> dict[str, Any]:
         svc = service_of(request)
+        if not rates.game(request.client.host if request.client else "?"):
+            raise _RateLimited(f"too many new games from your address (at most {rates.limits.games}): "
+                               "wait, or play the ones you have")
         return await svc.create_game(
             preset=body.preset,
             options=body.options,
@@ -335,11 +352,16 @@ def create_app(
                 await refuse("the server cannot load this game right now: try again later", 1011)
             return None
 
+        address = ws.client.host if ws.client else "?"
+        if not rates.connection(address):
+            await refuse("too many connections from your address: wait a minute", 4429)
+            return
         if await load() is None:
             return
         try:
-            hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=30))
-        except (TimeoutError, ValueError, WebSocketDisconnect):
+            first = await asyncio.wait_for(ws.receive_text(), timeout=30)
+            hello = json.loads(first) if len(first) <= MAX_MESSAGE else None
+        except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return
@@ -355,17 +377,34 @@ def create_app(
         conn.post({"type": "welcome", "seat": seat, "name": live.seats[seat].name if seat is not None else None})
         svc.subscribe(live, conn)
         conn.post(svc.state(live, seat))
+        me = f"{id(conn)}"
+        strikes = 0
         try:
             while True:
                 raw = await ws.receive_text()
+                if not rates.message(me):
+                    strikes += 1
+                    if strikes > 50:  # it does not listen: let it go
+                        await refuse("too many messages: the connection is closed", 1008)
+                        break
+                    conn.post({"type": "error", "message": "too many messages: slow down"})
+                    continue
+                if len(raw) > MAX_MESSAGE:
+                    conn.post({"type": "error", "message": f"a message is at most {MAX_MESSAGE // 1024} KB"})
+                    continue
                 try:
                     msg = json.loads(raw)
                     if not isinstance(msg, dict):
                         raise ValueError
-                except ValueError:
+                except (ValueError, RecursionError):
                     conn.post({"type": "error", "message": "messages must be JSON objects"})
                     continue
                 kind = msg.get("type")
+                if not isinstance(kind, str):
+                    conn.post({"type": "error", "message": "a message needs a \"type\" that is text"})
+                    continue
+                if not isinstance(msg.get("id"), int | str | None) or len(str(msg.get("id"))) > 64:
+                    msg["id"] = None
                 try:
                     if kind == "preview":
                         conn.post(svc.preview(live, seat, msg))

@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from lexiko.bots.base import Player
@@ -133,15 +134,37 @@ class SeatRequest:
 
 
 def clean_name(name: object) -> str:
-    """A player's name, checked: 1 to 24 characters, no control characters or angle brackets."""
+    """A player's name, checked and normalised (NFKC: full-width and other compatibility
+    forms become the ordinary letters): 1 to 24 characters, no control characters, no
+    invisible or direction-changing characters (they can make a name read as another),
+    no angle brackets.
+
+    >>> clean_name("  Ａｎｎ  ")
+    'Ann'
+    """
     if not isinstance(name, str):
         raise ActionError("give your name")
-    text = " ".join(unicodedata.normalize("NFC", name).split())
+    text = " ".join(unicodedata.normalize("NFKC", name).split())
     if not text:
         raise ActionError("give your name")
+    if any(unicodedata.category(ch) == "Cf" for ch in text):
+        raise ActionError("a name may not hold invisible or direction-changing characters")
     if not _NAME_OK.match(text):
         raise ActionError("a name has 1 to 24 characters, without < or >")
     return text
+
+
+def names_alike(a: str, b: str) -> bool:
+    """True when two names would be taken for one another: the same but for case, or
+    confusable by Unicode's table (UTS #39), such as Latin "Ann" and Cyrillic "Аnn".
+
+    >>> names_alike("Ann", "ANN"), names_alike("Ann", "\u0410nn"), names_alike("Ann", "Bob")
+    (True, True, False)
+    """
+    from confusables import is_confusable
+
+    x, y = a.casefold(), b.casefold()
+    return x == y or bool(is_confusable(x, y))
 
 
 class GameService:
@@ -156,9 +179,12 @@ class GameService:
         clock_interval: float = 1.0,
         idle_seconds: float = 600.0,
         allow_seeds: bool = False,
+        expire_hours: float = 24.0,
     ) -> None:
         self.store = store
         self.allow_seeds = allow_seeds
+        self.expire_hours = expire_hours
+        self._last_expiry = 0.0
         self.idle_seconds = idle_seconds
         self.lexicons = list(dict.fromkeys(lexicons)) or list(BUILTIN)
         self.bot_delay = bot_delay
@@ -368,9 +394,12 @@ class GameService:
 
     @staticmethod
     def _check_names(names: Sequence[str]) -> None:
-        low = [n.casefold() for n in names]
-        if len(set(low)) != len(low):
-            raise ActionError("two players have the same name: choose another")
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                if a.casefold() == b.casefold():
+                    raise ActionError("two players have the same name: choose another")
+                if names_alike(a, b):
+                    raise ActionError(f"two players' names look alike ({a}, {b}): choose another")
 
     async def join(self, game_id: str, invite: str, name: object) -> dict[str, Any]:
         """Take the seat an invitation is for; returns the seat and the player's token."""
@@ -459,6 +488,22 @@ class GameService:
                 log.error("game %s: the downtime could not be counted: %s", live.id, e)
                 return
             await self._save(live)
+
+    async def expire(self, now: datetime | None = None) -> list[str]:
+        """Delete the games nobody joined within ``expire_hours`` of their creation
+        (invitations never taken): they would otherwise be kept for ever."""
+        self._last_expiry = time.monotonic()
+        cutoff = (now or datetime.now(UTC)) - timedelta(hours=self.expire_hours)
+        try:
+            gone = await self._db(self.store.delete_waiting, cutoff)
+        except Exception:
+            log.exception("could not expire old games")
+            return []
+        for gid in gone:
+            self._games.pop(gid, None)
+        if gone:
+            log.info("expired %d games nobody joined", len(gone))
+        return gone
 
     def seat_for_token(self, live: LiveGame, token: object) -> int | None:
         """The seat a secret token holds, or None."""
@@ -771,6 +816,8 @@ class GameService:
         while True:
             await asyncio.sleep(self.clock_interval)
             await self._beat()
+            if time.monotonic() - self._last_expiry > min(600.0, self.expire_hours * 1800):
+                await self.expire()
             self._evict_idle()
             for live in list(self._games.values()):
                 try:

@@ -37,6 +37,7 @@ from sqlalchemy import (
     String,
     Text,
     create_engine,
+    delete,
     event,
     select,
     update,
@@ -329,6 +330,19 @@ class Store:
                 )
         except IntegrityError:
             raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
+
+    def delete_waiting(self, before: datetime) -> list[str]:
+        """Delete the games created before ``before`` that never started (nobody took
+        their invitations); returns their ids."""
+        with self._sessions.begin() as s:
+            ids = list(s.scalars(
+                select(GameRow.id).where(GameRow.status == "waiting", GameRow.created_at < before)
+            ).all())
+            if ids:
+                s.execute(delete(ActionRow).where(ActionRow.game_id.in_(ids)))
+                s.execute(delete(SeatRow).where(SeatRow.game_id.in_(ids)))
+                s.execute(delete(GameRow).where(GameRow.id.in_(ids)))
+            return ids
 
     def beat(self, now: float) -> None:
         """Record that the server is up at ``now`` (wall-clock seconds)."""

@@ -149,7 +149,10 @@ class ThreadServer(_Loopback):
         import uvicorn
 
         self.port = port if port is not None else free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        from lexiko.web.limits import MAX_FRAME
+
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
+                                ws_max_size=MAX_FRAME)
         self.server = uvicorn.Server(config)
         self.thread: threading.Thread | None = None
 
