@@ -4,6 +4,7 @@ values and names. Each test failed before its limit existed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -81,13 +82,13 @@ def test_a_flooding_connection_is_slowed_then_closed_and_others_play_on(tmp_path
         answers = [flood.recv() for _ in range(25)]
         assert [a["id"] for a in answers if a["type"] == "pong"] == list(range(20))
         assert [a["message"] for a in answers if a["type"] == "error"] == ["too many messages: slow down"] * 5
-        with pytest.raises(ConnectionClosed):  # it does not stop: the server closes the connection
-            for i in range(100_000):
+        with contextlib.suppress(ConnectionClosed):  # it does not stop: the server closes the connection
+            for i in range(2000):
                 flood.send({"type": "ping", "id": i})
         errors = []
         with pytest.raises(ConnectionClosed):
             while True:
-                msg = json.loads(flood.ws.recv(timeout=10))
+                msg = json.loads(flood.ws.recv(timeout=30))
                 if msg["type"] == "error":
                     errors.append(msg["message"])
         assert errors[-1] == "too many messages: the connection is closed"

@@ -239,3 +239,34 @@ def test_resign_then_a_rematch_in_the_browser(browser: Any, server: ThreadServer
         page.screenshot(path=str(artifacts / "33-rematch.png"))
     finally:
         ctx.close()
+
+
+def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, server: ThreadServer) -> None:
+    with httpx.Client(base_url=server.url, timeout=20) as http:
+        gid, tokens = new_game(http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+                               seed=None)
+    pages = []
+    try:
+        for t in (tokens[0], tokens[1], None):
+            ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+            page = ctx.new_page()
+            page.set_default_timeout(TIMEOUT)
+            page.goto(f"{server.url}/game/{gid}" + (f"#t={t}" if t else ""))
+            page.locator("#status").filter(has_text="to play").wait_for()
+            pages.append(page)
+        ann, bob, watcher = pages
+        ann.locator("#watchers", has_text="1 watching").wait_for()
+        assert watcher.locator("#chat-form").is_hidden()  # spectators read only
+        ann.fill("#chat-text", "good luck")
+        ann.press("#chat-text", "Enter")
+        for p in pages:
+            p.locator("#chat-lines li", has_text="Ann: good luck").wait_for()
+        bob.locator("#chat-lines li", has_text="good luck").locator("button", has_text="mute").click()
+        assert bob.locator("#chat-lines li").count() == 0
+        bob.locator("#chat-muted button", has_text="unmute Ann").wait_for()
+        watcher.fill("#lookup-word", "qi")
+        watcher.click("#lookup-form button")
+        watcher.locator("#lookup-result", has_text="while the game is on you may look up only the words on the board").wait_for()
+    finally:
+        for p in pages:
+            p.context.close()

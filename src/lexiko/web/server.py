@@ -16,7 +16,8 @@ The WebSocket protocol (JSON text messages). The client opens with
 ``{"type": "challenge"}``, ``{"type": "accept"}``, ``{"type": "resign"}``, ``{"type": "abort"}``
 (before the first move), ``{"type": "rematch"}`` (once the game is over: a new game with
 the same players, whose id the state's ``rematch`` gives); ``{"type": "preview", "tiles": [...],
-"id": N}`` asks for the score of tiles placed but not played. A refused action gets
+"id": N}`` asks for the score of tiles placed but not played; ``{"type": "chat", "text": ...}``
+(players only) goes to everyone as ``{"type": "chat", "from": ..., "text": ...}``. A refused action gets
 ``{"type": "error", "message": ...}`` and changes nothing.
 """
 
@@ -160,6 +161,7 @@ def create_app(
     limits: Limits | None = None,
     api_docs: bool = False,
     expire_hours: float = 24.0,
+    abandon_days: float = 7.0,
 ) -> FastAPI:
     """The web app on a database (SQLite path or URL, ``postgresql://...``). The schema is
     migrated at startup. ``lexicons`` are the word lists games may use (the first is the
@@ -168,7 +170,8 @@ def create_app(
     them). A seed chosen by the creator is taken only for a game of one person against
     the computer, unless ``allow_seeds`` (tests, analysis); a seeded game shows its seed
     to every player. ``limits``: the rates of :mod:`lexiko.web.limits`; games nobody
-    joined within ``expire_hours`` are deleted; ``api_docs`` serves the interactive API
+    joined within ``expire_hours`` are deleted, and a game nobody has moved in for
+    ``abandon_days`` ends with the player on turn losing; ``api_docs`` serves the interactive API
     documentation at ``/api/docs`` (its page loads scripts from a CDN, so it is off by
     default)."""
     rates = RateLimits(limits)
@@ -178,7 +181,7 @@ def create_app(
         store = Store(database_url)
         service = GameService(
             store, lexicons=lexicons, bot_delay=bot_delay, clock_interval=clock_interval, idle_seconds=idle_seconds,
-            allow_seeds=allow_seeds, expire_hours=expire_hours,
+            allow_seeds=allow_seeds, expire_hours=expire_hours, abandon_days=abandon_days,
         )
         await service.open()
         app.state.service = service
@@ -324,6 +327,12 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="lexiko-{live.id}.dup"'},
         )
 
+    @app.get("/api/games/{game_id}/lookup")
+    async def lookup(game_id: str, word: str, request: Request) -> dict[str, Any]:
+        """Is WORD valid in this game (and, once it is over, its anagrams)?"""
+        svc = service_of(request)
+        return await svc.lookup(await svc.get(game_id), word[:40])
+
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> dict[str, Any]:
         svc = service_of(request)
@@ -412,6 +421,8 @@ def create_app(
                         await svc.act(live, seat, msg)
                     elif kind == "state":
                         conn.post(svc.state(live, seat))
+                    elif kind == "chat":
+                        svc.chat(live, seat, msg)
                     elif kind == "ping":
                         conn.post({"type": "pong", "id": msg.get("id")})
                     else:

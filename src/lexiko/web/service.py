@@ -180,8 +180,10 @@ class GameService:
         idle_seconds: float = 600.0,
         allow_seeds: bool = False,
         expire_hours: float = 24.0,
+        abandon_days: float = 7.0,
     ) -> None:
         self.store = store
+        self.abandon_days = abandon_days
         self.allow_seeds = allow_seeds
         self.expire_hours = expire_hours
         self._last_expiry = 0.0
@@ -503,7 +505,33 @@ class GameService:
             self._games.pop(gid, None)
         if gone:
             log.info("expired %d games nobody joined", len(gone))
+        await self._end_abandoned((now or datetime.now(UTC)) - timedelta(days=self.abandon_days))
         return gone
+
+    async def _end_abandoned(self, cutoff: datetime) -> None:
+        """A game in progress where nobody has moved since ``cutoff`` (an untimed game
+        left by the player on turn) ends: that player loses, as on time."""
+        try:
+            ids = await self._db(self.store.idle_since, "active", cutoff)
+        except Exception:
+            log.exception("could not list abandoned games")
+            return
+        for gid in ids:
+            try:
+                live = await self.get(gid)
+            except ActionError:
+                continue
+            async with live.lock:
+                g = live.game
+                if g is None or g.is_over or live.status != "active":
+                    continue
+                try:
+                    live.apply_text(g.player_on_turn, FLAG)
+                    await self._save(live)
+                except (LexikoError, ActionError) as e:
+                    log.error("abandoned game %s could not be ended: %s", gid, e)
+                    continue
+                self._broadcast(live)
 
     def seat_for_token(self, live: LiveGame, token: object) -> int | None:
         """The seat a secret token holds, or None."""
@@ -863,15 +891,71 @@ class GameService:
     # -- clients -----------------------------------------------------------------------
 
     def subscribe(self, live: LiveGame, listener: Listener) -> None:
-        """Send this client every new state of the game from now on."""
+        """Send this client every new state of the game from now on (and the chat so far)."""
         live.listeners.add(listener)
         live.idle_since = None
+        if live.chat:
+            listener.post({"type": "chat-history", "messages": list(live.chat)})
+        if listener.seat is None and live.game is not None:
+            self._broadcast(live)  # the number of watchers changed
 
     def unsubscribe(self, live: LiveGame, listener: Listener) -> None:
         """Stop sending states to this client."""
         live.listeners.discard(listener)
         if not live.listeners:
             live.idle_since = time.monotonic()
+        elif listener.seat is None and live.game is not None:
+            self._broadcast(live)
+
+    def chat(self, live: LiveGame, seat: int | None, message: dict[str, Any]) -> None:
+        """A player's chat line, sent to everyone watching the game (players and
+        spectators; each may mute a player on their page). Spectators only read."""
+        if seat is None:
+            raise ActionError("only the players of a game can chat in it")
+        text = message.get("text")
+        if not isinstance(text, str):
+            raise ActionError("a chat message needs its text")
+        text = " ".join("".join(ch for ch in unicodedata.normalize("NFKC", text)
+                                if unicodedata.category(ch)[0] != "C").split())
+        if not text:
+            raise ActionError("a chat message needs its text")
+        if len(text) > 300:
+            raise ActionError("a chat message has at most 300 characters")
+        now = time.time()
+        if now - live.last_chat.get(seat, 0.0) < 0.5:
+            raise ActionError("one chat message at a time: wait a moment")
+        live.last_chat[seat] = now
+        line = {"type": "chat", "seat": seat, "from": live.seats[seat].name, "text": text, "at": round(now, 3)}
+        live.chat.append(line)
+        del live.chat[:-100]
+        for listener in list(live.listeners):
+            listener.post(line)
+
+    async def lookup(self, live: LiveGame, word: str) -> dict[str, Any]:
+        """Whether a word is valid in the game's lexicon and rules, and, once the game is
+        over, its anagrams. While the game is on only the words on the board may be
+        looked up (anything else would help a player choose a move)."""
+        ts = live.rules.tile_set
+        text = unicodedata.normalize("NFKC", word).strip().upper()
+        try:
+            codes = ts.parse(text)
+        except LexikoError as e:
+            raise ActionError(str(e)) from None
+        if not 2 <= len(codes) <= 15:
+            raise ActionError("a word has 2 to 15 letters")
+        over = live.status in ("over", "aborted")
+        g = live.game
+        if not over:
+            on_board = g is not None and any(text in ev.words for ev in g.history)
+            if not on_board:
+                raise ActionError("while the game is on you may look up only the words on the board; "
+                                  "any word once it is over")
+        lex = await self.lexicon_for(live.rules)
+        out: dict[str, Any] = {"word": ts.format(codes), "valid": word_is_valid(lex, codes, live.rules),
+                               "lexicon": live.rules.lexicon}
+        if over:
+            out["anagrams"] = [w for w in lex.anagrams(ts.format(codes)) if w != out["word"]][:50]
+        return out
 
     def _evict_idle(self) -> None:
         """Forget games nobody has watched for a while (the database has them): memory

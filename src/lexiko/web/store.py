@@ -344,6 +344,13 @@ class Store:
                 s.execute(delete(GameRow).where(GameRow.id.in_(ids)))
             return ids
 
+    def idle_since(self, status: str, before: datetime) -> list[str]:
+        """Ids of the games with that status whose last change was before ``before``."""
+        with self._sessions() as s:
+            return list(s.scalars(
+                select(GameRow.id).where(GameRow.status == status, GameRow.updated_at < before)
+            ).all())
+
     def beat(self, now: float) -> None:
         """Record that the server is up at ``now`` (wall-clock seconds)."""
         with self._sessions.begin() as s:

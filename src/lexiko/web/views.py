@@ -96,6 +96,8 @@ def _event_items(live: LiveGame, i: int, ev: Event) -> tuple[dict[str, Any], dic
         "total": ev.total,
         "text": describe_event(g, ev, live.names),
     }
+    if ev.elapsed is not None:
+        item["elapsed"] = round(ev.elapsed, 1)
     own: dict[str, Any] = {}
     if isinstance(ev.move, Place):
         item["move"] = ev.move.notation(ts, g.board)
@@ -118,14 +120,46 @@ def _event_items(live: LiveGame, i: int, ev: Event) -> tuple[dict[str, Any], dic
     return result
 
 
+_TURNS = ("play", "exchange", "pass")
+
+
 def _history(live: LiveGame, seat: int | None, reveal: bool) -> list[dict[str, Any]]:
+    """The move list; each turn (a play, an exchange or a pass) carries its number."""
     g = live.game
     assert g is not None
     out: list[dict[str, Any]] = []
+    turn = 0
     for i, ev in enumerate(g.history):
         public, own = _event_items(live, i, ev)
-        out.append(own if reveal or ev.player == seat else public)
+        item = own if reveal or ev.player == seat else public
+        if ev.kind in _TURNS:
+            turn += 1
+            item = {**item, "turn": turn}
+        out.append(item)
     return out
+
+
+def challenge_banner(g: Game, names: Sequence[str]) -> dict[str, Any] | None:
+    """What the last challenge decided, when it is the latest thing that happened: the
+    words challenged and the verdict, for a banner over the board (None otherwise)."""
+    hist = g.history
+    i = len(hist) - 1
+    while i >= 0 and hist[i].kind in ("end-rack-bonus", "end-rack-penalty", "time-penalty"):
+        i -= 1
+    if i < 0 or hist[i].kind not in ("withdrawn", "challenge-bonus", "challenge-penalty", "lost-turn"):
+        return None
+    ev = hist[i]
+    play = next((e for e in reversed(hist[:i]) if e.kind == "play"), None)
+    words = list(play.words) if play is not None else []
+    who = names[play.player] if play is not None else names[ev.player]
+    if ev.kind == "withdrawn":
+        bad = list(ev.invalid) or words
+        verb = "is not a word" if len(bad) == 1 else "are not words"
+        return {"verdict": "phony", "words": bad,
+                "text": f"Challenged: {', '.join(bad)} {verb}. {who}'s play is taken back."}
+    verb = "is good" if len(words) == 1 else "are good"
+    return {"verdict": "good", "words": words,
+            "text": f"Challenged: {', '.join(words)} {verb}. {describe_event(g, ev, names)}."}
 
 
 def _last_play_squares(g: Game) -> list[list[int]]:
@@ -177,6 +211,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "status": live.status,
         "you": seat,
         "rematch": live.rematch,
+        "watchers": sum(1 for x in live.listeners if x.seat is None),
         **({"seed": live.seed} if live.seeded else {}),
         **static,
         "seats": [
@@ -245,6 +280,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         bag_count=g.bag_count,
         turn=None if over else on_turn,
         history=_history(live, seat, over),
+        banner=challenge_banner(g, live.names),
         scoreless_turns=g.scoreless_turns,
         pending_player=pending,
         final_challenge=final,

@@ -31,6 +31,7 @@
     reviewTurn: null,
     reviewPick: null,
     cellsSize: 0,
+    chat: [],
   };
 
   // -- connection -------------------------------------------------------------------
@@ -90,6 +91,13 @@
       }
       reconcile(before, msg);
       render();
+    } else if (msg.type === "chat") {
+      G.chat.push(msg);
+      G.chat = G.chat.slice(-100);
+      renderChat();
+    } else if (msg.type === "chat-history") {
+      G.chat = msg.messages || [];
+      renderChat();
     } else if (msg.type === "welcome") {
       G.seat = msg.seat;
     } else if (msg.type === "preview") {
@@ -665,9 +673,10 @@
         ? `withdrawn: ${h.invalid.join(", ")} ${h.invalid.length === 1 ? "is not a word" : "are not words"}`
         : "withdrawn";
       else if (h.kind === "end-rack-bonus" || h.kind === "end-rack-penalty") what = `(${h.tiles || ""})`;
-      return Lx.el("li", { class: "move k-" + h.kind, title: h.text },
+      const used = h.elapsed !== undefined ? ` · ${Lx.clock(h.elapsed)}` : "";
+      return Lx.el("li", { class: "move k-" + h.kind + (h.turn ? "" : " sub"), title: h.text + (used ? ` (${Lx.clock(h.elapsed)} used)` : ""), value: h.turn || null },
         Lx.el("span", { class: "who", text: h.who || names[h.player] }),
-        Lx.el("span", { class: "what", text: what }),
+        Lx.el("span", { class: "what" }, what, used ? Lx.el("small", { class: "muted", text: used }) : null),
         Lx.el("span", { class: "pts", text: (h.score >= 0 ? "+" : "") + h.score }),
         Lx.el("span", { class: "total", text: String(h.total) }));
     }));
@@ -847,11 +856,85 @@
     if (!waiting) G.invitesLoaded = false;
   }
 
+  // -- banner, watchers, turn notifications ---------------------------------------------
+
+  function renderBanner() {
+    const b = G.state.banner;
+    const el = $("banner");
+    el.hidden = !b;
+    if (b) {
+      el.textContent = b.text;
+      el.className = "banner " + (b.verdict === "phony" ? "phony" : "good");
+    }
+    const w = G.state.watchers || 0;
+    $("watchers").textContent = w ? `${w} watching` : "";
+  }
+
+  function notifyTurn() {
+    const st = G.state;
+    const mine = G.seat !== null && st.status === "active" && (st.turn === G.seat || (st.can && (st.can.accept || (isDuplicate() && !st.duplicate.mine))));
+    const title = `lexiko — ${st.status_text}`;
+    document.title = mine && document.hidden ? "● Your turn — lexiko" : title;
+    if (mine && !G.wasMine && document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try { new Notification("lexiko: your turn", { body: st.status_text, tag: "lexiko-" + gameId }); } catch (e) { /* */ }
+    }
+    G.wasMine = mine;
+    const ask = $("notify");
+    ask.hidden = !("Notification" in window) || Notification.permission !== "default" || G.seat === null;
+  }
+
+  // -- chat ---------------------------------------------------------------------------------
+
+  function muted() {
+    try { return new Set(JSON.parse(localStorage.getItem("lexiko:muted") || "[]")); } catch (e) { return new Set(); }
+  }
+
+  function setMuted(name, on) {
+    const m = muted();
+    if (on) m.add(name); else m.delete(name);
+    try { localStorage.setItem("lexiko:muted", JSON.stringify([...m])); } catch (e) { /* */ }
+    renderChat();
+  }
+
+  function renderChat() {
+    const m = muted();
+    const list = $("chat-lines");
+    list.replaceChildren(...G.chat.filter((c) => !m.has(c.from)).map((c) => Lx.el("li", {},
+      Lx.el("b", { text: c.from + ": " }), c.text,
+      c.seat !== G.seat ? Lx.el("button", { type: "button", class: "link small", text: "mute", title: `hide ${c.from}'s messages`, onclick: () => setMuted(c.from, true) }) : null)));
+    list.scrollTop = list.scrollHeight;
+    $("chat-muted").replaceChildren(...[...m].map((n) => Lx.el("button", { type: "button", class: "small", text: `unmute ${n}`, onclick: () => setMuted(n, false) })));
+    $("chat-form").hidden = G.seat === null;
+  }
+
+  function sendChat(ev) {
+    ev.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({ type: "chat", text })) input.value = "";
+  }
+
+  async function lookupWord(ev) {
+    ev.preventDefault();
+    const word = $("lookup-word").value.trim();
+    const out = $("lookup-result");
+    if (!word) return;
+    try {
+      const r = await Lx.api(`/api/games/${encodeURIComponent(gameId)}/lookup?word=${encodeURIComponent(word)}`);
+      out.className = "small " + (r.valid ? "good" : "bad");
+      out.textContent = `${r.word} is ${r.valid ? "" : "not "}valid in ${r.lexicon}` +
+        (r.anagrams ? (r.anagrams.length ? `; anagrams: ${r.anagrams.join(", ")}` : "; no anagrams") : "");
+    } catch (e) {
+      out.className = "small bad";
+      out.textContent = e.message;
+    }
+  }
+
   function render() {
     const st = G.state;
     if (!st) return;
     $("status").textContent = st.status_text + (G.seat !== null && st.turn === G.seat ? " — your turn" : "");
-    document.title = `lexiko — ${st.status_text}`;
     $("rules").textContent = `Rules: ${st.rules.summary}; lexicon ${st.rules.lexicon}` + (isDuplicate()
       ? `; ${st.rules.duplicate_seconds ? st.rules.duplicate_seconds + " seconds a round" : "a round ends when everybody has played"}.`
       : `; challenges: ${st.rules.challenge_rule}.`) + (st.seed !== undefined ? ` Seed ${st.seed}: every draw follows from it.` : "");
@@ -865,6 +948,9 @@
     renderWaiting();
     renderDuplicate();
     renderReview();
+    renderBanner();
+    renderChat();
+    notifyTurn();
   }
 
   // -- review -------------------------------------------------------------------------------
@@ -943,6 +1029,13 @@
   $("download").addEventListener("click", downloadGcg);
   $("review-load").addEventListener("click", loadReview);
   $("download-dup").addEventListener("click", downloadRecord);
+  $("chat-form").addEventListener("submit", sendChat);
+  $("lookup-form").addEventListener("submit", lookupWord);
+  $("notify").addEventListener("click", async () => {
+    try { await Notification.requestPermission(); } catch (e) { /* */ }
+    render();
+  });
+  document.addEventListener("visibilitychange", () => { if (G.state) notifyTurn(); });
   document.addEventListener("keydown", onKey);
   setInterval(() => { tickClocks(); tickRound(); }, 250);
   connect();

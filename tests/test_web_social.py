@@ -1,0 +1,145 @@
+"""What players expect around the moves, over real HTTP and WebSockets: turn numbers and
+time used, a banner naming the challenged words and the verdict, the number of
+spectators, chat, word lookup, and the end of a game its players abandoned."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from lexiko import movegen
+from lexiko.lexicon import Lexicon
+from lexiko.rules import preset
+from lexiko.web.server import create_app
+from lexiko.web.testing import Connection, ThreadServer, board_from_rows, find_phony, move_message, new_game
+
+RULES = preset("tournament")
+ANN_BOB = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+@pytest.fixture(scope="module")
+def lex() -> Lexicon:
+    return Lexicon.load("TWL06")
+
+
+class Server:
+    def __init__(self, url: str, **kw: Any) -> None:
+        self.ts = ThreadServer(create_app(url, **kw)).start()
+        self.http = httpx.Client(base_url=self.ts.url, timeout=20)
+        self.conns: list[Connection] = []
+
+    def connect(self, game_id: str, token: str | None) -> Connection:
+        c = Connection(self.ts.ws_url, game_id, token)
+        self.conns.append(c)
+        return c
+
+    def close(self) -> None:
+        for c in self.conns:
+            c.close()
+        self.http.close()
+        self.ts.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'games.db'}")
+    yield s
+    s.close()
+
+
+def players(server: Server, **kw: Any) -> tuple[str, Connection, Connection]:
+    gid, tokens = new_game(server.http, seats=ANN_BOB, seed=None, **kw)
+    a, b = server.connect(gid, tokens[0]), server.connect(gid, tokens[1])
+    on = a.state["turn"]
+    return gid, (a if on == 0 else b), (b if on == 0 else a)
+
+
+def best(state: dict[str, Any], lex: Lexicon) -> Any:
+    rack = tuple(RULES.tile_set.parse_token(f) for f in state["rack"])
+    return movegen.best_move(board_from_rows(state["board"], RULES), rack, lex, RULES, bag_count=state["bag_count"]).move
+
+
+def test_turn_numbers_time_used_and_a_banner_for_each_challenge(server: Server, lex: Lexicon) -> None:
+    gid, p, q = players(server, preset="tournament", options={"time_minutes": 25})  # a clock: time used is shown
+    time.sleep(0.4)
+    st = p.act(move_message(best(p.state, lex), RULES.tile_set))
+    q.wait_version(st["version"])
+    first = st["history"][0]
+    assert first["turn"] == 1 and first["elapsed"] >= 0.4 and st["banner"] is None
+    # q plays a phony; p challenges it off: the banner names the words
+    board = board_from_rows(q.state["board"], RULES)
+    phony = find_phony(board, tuple(RULES.tile_set.parse_token(f) for f in q.state["rack"]), lex, RULES)
+    assert phony is not None
+    st = q.act(move_message(phony, RULES.tile_set))
+    p.wait_version(st["version"])
+    st = p.act({"type": "challenge"})
+    banner = st["banner"]
+    assert banner["verdict"] == "phony" and banner["words"]
+    verb = "is not a word" if len(banner["words"]) == 1 else "are not words"
+    phonier = ["Ann", "Bob"][q.seat or 0]
+    assert banner["text"] == f"Challenged: {', '.join(banner['words'])} {verb}. {phonier}'s play is taken back."
+    assert [h.get("turn") for h in st["history"]] == [1, 2, None]  # the withdrawal is part of turn 2
+    # p plays a good word; q challenges and loses a turn: the banner says the words are good
+    q.wait_version(st["version"])
+    st = p.act(move_message(best(p.state, lex), RULES.tile_set))
+    q.wait_version(st["version"])
+    st = q.act({"type": "challenge"})
+    assert st["banner"]["verdict"] == "good" and st["banner"]["text"].startswith(
+        f"Challenged: {', '.join(st['history'][-2]['words'])} ")
+    assert st["banner"]["text"].endswith(" loses a turn.")
+
+
+def test_spectators_are_counted_and_chat_reaches_everyone(server: Server) -> None:
+    gid, p, q = players(server, preset="casual")
+    watcher = server.connect(gid, None)
+    assert p.wait_state(lambda s: s["watchers"] == 1)["watchers"] == 1
+    p.send({"type": "chat", "text": "  good \u202eluck\u0007 "})
+    for c in (p, q, watcher):
+        line = c.recv("chat")
+        assert (line["from"], line["text"], line["seat"]) == (p.state["players"][p.seat]["name"], "good luck", p.seat)
+    watcher.send({"type": "chat", "text": "hi"})
+    assert watcher.recv("error")["message"] == "only the players of a game can chat in it"
+    time.sleep(0.6)
+    q.send({"type": "chat", "text": "x" * 301})
+    assert q.recv("error")["message"] == "a chat message has at most 300 characters"
+    q.send({"type": "chat", "text": "thanks"})
+    assert q.recv("chat")["text"] == "thanks"
+    q.send({"type": "chat", "text": "again"})
+    assert q.recv("error")["message"] == "one chat message at a time: wait a moment"
+    late = server.connect(gid, None)  # a newcomer gets the chat so far
+    history = next(m for m in late.messages if m["type"] == "chat-history")
+    assert [m["text"] for m in history["messages"]] == ["good luck", "thanks"]
+    watcher.close()
+    assert p.wait_state(lambda s: s["watchers"] == 1)["watchers"] == 1  # the late one still watches
+
+
+def test_word_lookup_is_for_the_board_during_a_game_and_anything_after(server: Server, lex: Lexicon) -> None:
+    gid, p, q = players(server, preset="casual")
+    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": "QI"}).json() == {
+        "error": "while the game is on you may look up only the words on the board; any word once it is over"}
+    st = p.act(move_message(best(p.state, lex), RULES.tile_set))
+    word = st["history"][0]["words"][0]
+    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": word.lower()}).json() == {
+        "word": word, "valid": True, "lexicon": "TWL06"}
+    q.wait_version(st["version"])
+    q.act({"type": "resign"})
+    r = server.http.get(f"/api/games/{gid}/lookup", params={"word": "AEINRST"}).json()
+    assert r["valid"] is False and {"NASTIER", "RETAINS", "STAINER"} <= set(r["anagrams"])
+    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": "A"}).json() == {
+        "error": "a word has 2 to 15 letters"}
+
+
+def test_a_game_nobody_moves_in_ends_with_the_player_on_turn_losing(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", abandon_days=1 / 86400, expire_hours=1 / 3600,
+                    clock_interval=0.1)
+    try:
+        gid, p, q = players(server, preset="casual")
+        st = p.wait_state(lambda s: s["status"] == "over", timeout=15)
+        assert st["result"]["reason"] == "time" and st["result"]["winners"] == [q.seat]
+    finally:
+        server.close()
