@@ -13,7 +13,7 @@ from lexiko.game import Game
 from lexiko.legality import check_placement, place_from_squares
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place, parse_move, parse_tiles
-from lexiko.rules import NINE_TILE, SUPER, Rules
+from lexiko.rules import LEXULOUS, NINE_TILE, SUPER, Rules
 from lexiko.scoring import score, words_formed
 from lexiko.tiles import BLANK, ENGLISH
 
@@ -333,6 +333,28 @@ def test_bingo_bonus_is_added_after_the_multipliers() -> None:
 
 def test_bingo_bonus_option() -> None:
     assert score(Board.empty(), parse_move("8D WINDOWS"), R.replace(bingo_bonus=35)) == 71
+
+
+def test_lexulous_bonuses_for_seven_and_eight_tiles() -> None:
+    """Checked by hand on the Lexulous board (row 8: triple words at A and O, the
+    centre a double word) with its letter values (M 4, P 4, B 4, T 2)."""
+    lay, tiles = LEXULOUS.board_layout, LEXULOUS.tile_set
+    empty = Board.empty(lay, tiles)
+    # 7 tiles: EXAMPLE B8-H8, (1+8+1+4+4+1+1) x 2 on the centre + 40
+    example = parse_move("8B EXAMPLE", tiles, empty)
+    assert (example.tile_count, score(empty, example, LEXULOUS)) == (7, 20 * 2 + 40)
+    # 8 tiles: ABSOLUTE H8-O8, (1+4+1+1+1+1+2+1) x 2 x 3 (the centre and O8) + 50
+    absolute = parse_move("8H ABSOLUTE", tiles, empty)
+    assert (absolute.tile_count, score(empty, absolute, LEXULOUS)) == (8, 12 * 6 + 50)
+    # the tiles placed count, not the letters of the word: ABSOLUT(E) down column H
+    # onto the last E of EXAMPLE is 7 tiles, (12) x 3 on H1 + 40
+    b = empty.place(example)
+    down = parse_move("H1 ABSOLUT(E)", tiles, b)
+    assert (down.tile_count, score(b, down, LEXULOUS)) == (7, 12 * 3 + 40)
+    # six tiles: no bonus; the standard single bonus for the same plays is 50 from 7
+    assert score(empty, parse_move("8C SAMPLE", tiles, empty), LEXULOUS) == 12 * 2
+    standard = LEXULOUS.replace(bingo_bonus=50, bonus_tiers=())
+    assert score(empty, absolute, standard) == 12 * 6 + 50 and score(b, down, standard) == 12 * 3 + 50
 
 
 def test_blanks_score_zero_but_word_squares_still_multiply() -> None:

@@ -50,9 +50,9 @@ def test_wordsmog_is_clabbers() -> None:
     ("ops", "message"),
     [
         ("ld klingon;", "unknown letter distribution 'ld klingon'; known: catalan, english, english_super, french, "
-         "german, mobile, polish, spanish, super-english"),
-        ("bdn Hexagon;", "unknown board 'bdn Hexagon'; known: CrosswordGame, SuperCrosswordGame, mobile15, standard15, "
-         "super21"),
+         "german, lexulous, mobile, polish, spanish, super-english"),
+        ("bdn Hexagon;", "unknown board 'bdn Hexagon'; known: CrosswordGame, SuperCrosswordGame, lexulous15, "
+         "mobile15, standard15, super21"),
         ("var speedy;", "unknown variant 'var speedy'; known: classic, classic_super, wordsmog, wordsmog_super, clabbers"),
         ("cr triple;", "challenge rule 'cr triple' is not one lexiko plays; known: void, single, double, 5pt, 10pt"),
         ("bb lots;", "'bb lots': the bingo bonus must be a whole number of at least 0"),

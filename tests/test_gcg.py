@@ -188,3 +188,25 @@ def test_exchange_as_count_and_as_tiles() -> None:
     game = gcg.parse(text).replay()
     assert [e.kind for e in game.history] == ["exchange", "exchange"]
     assert game.bag_count == 86
+
+
+def test_a_lexulous_game_reads_back_with_its_board_and_bonus_tiers() -> None:
+    """The layout, the tile set and the bonus tiers go into the record's pragmas, and
+    the replay (which checks every score) agrees: seed 1 has 7- and 8-tile plays."""
+    from lexiko.bots import GreedyBot
+    from lexiko.lexicon import Lexicon
+    from lexiko.move import Place
+    from lexiko.rules import LEXULOUS
+    from lexiko.selfplay import play_game
+
+    lex = Lexicon.load("TWL06")
+    game = play_game([GreedyBot(lex, "a"), GreedyBot(lex, "b")], LEXULOUS, seed=1)
+    tiles = [e.move.tile_count for e in game.history if isinstance(e.move, Place)]
+    assert 7 in tiles and 8 in tiles
+    text = gcg.dumps(game)
+    assert "#board-layout lexulous15\n#tile-distribution lexulous\n" in text
+    assert "bingo-bonus=40; bonus-tiers=8:50;" in text
+    record = gcg.parse(text)
+    assert record.rules().replace(name="lexulous") == LEXULOUS
+    again = record.replay()
+    assert (again.board, again.scores) == (game.board, game.scores)

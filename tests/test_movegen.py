@@ -20,7 +20,7 @@ from lexiko.legality import check_placement
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place, parse_move
 from lexiko.movegen import Candidate, best_move, count_placements, generate, sort_key
-from lexiko.rules import EIGHT_TILE, MOBILE, NINE_TILE, SUPER, TOURNAMENT, Rules
+from lexiko.rules import EIGHT_TILE, LEXULOUS, MOBILE, NINE_TILE, SUPER, TOURNAMENT, Rules
 from lexiko.scoring import score, words_formed
 from lexiko.tiles import ENGLISH, SPANISH
 
@@ -153,6 +153,8 @@ CASES = {
     "eight-tile": (EIGHT_TILE, range(30, 32), 12),
     "mobile": (MOBILE.replace(challenge_rule="double"), range(40, 43), 12),
     "super": (SUPER, range(50, 53), 12),
+    # 8-tile racks on the Lexulous board, 40 points for 7 tiles and 50 for 8
+    "lexulous": (LEXULOUS.replace(challenge_rule="double"), range(60, 63), 12),
 }
 
 
@@ -232,7 +234,7 @@ def _halves(leave: tuple[int, ...]) -> float:
 
 
 @needs_kernel
-@pytest.mark.parametrize("rules", [TOURNAMENT, NINE_TILE], ids=["tournament", "nine-tile"])
+@pytest.mark.parametrize("rules", [TOURNAMENT, NINE_TILE, LEXULOUS], ids=["tournament", "nine-tile", "lexulous"])
 def test_best_n_is_exact_with_pruning(twl06: Lexicon, rules: Rules) -> None:
     """best=N (the kernel cuts anchors and branches that cannot make the list) gives the
     first N of the full list, with and without leave tables, exchanges and the pass."""
@@ -364,3 +366,34 @@ def test_fallback_warns_once(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) ->
         assert count_placements(Board.empty(), rack, twl06) == 2
     with pytest.raises(RuntimeError, match="not built"):
         count_placements(Board.empty(), rack, twl06, backend="c")
+
+
+@needs_kernel
+def test_kernel_and_reference_agree_on_lexulous_bonus_tiers(twl06: Lexicon) -> None:
+    """8-tile racks on the Lexulous board, with racks that spell 8-letter words so that
+    both tiers (40 points for 7 tiles, 50 for 8) are earned: kernel, reference and the
+    scoring of the rules engine agree, and best=N is the head of the full list."""
+    rules = LEXULOUS
+    rng = random.Random("lexulous tiers")
+    eights = twl06.pattern("????????")
+    seen: Counter[int] = Counter()
+    positions = 0
+    for board, rack in _game_positions(twl06, rules, range(64, 67), 8):
+        racks = [rack]
+        for _ in range(2):
+            spelled = list(board.tiles.parse(rng.choice(eights)))
+            if rng.random() < 0.5:
+                spelled[rng.randrange(len(spelled))] = 0
+            racks.append(tuple(spelled))
+        for r in racks:
+            fast = generate(board, r, twl06, rules, placements_only=True, backend="c")
+            ref = generate(board, r, twl06, rules, placements_only=True, backend="python")
+            assert fast == ref
+            for c in fast:
+                assert isinstance(c.move, Place)
+                assert score(board, c.move, rules) == c.score
+                seen[c.move.tile_count] += 1
+            assert generate(board, r, twl06, rules, best=3, placements_only=True, backend="c") == fast[:3]
+            positions += 1
+    assert positions >= 40
+    assert seen[7] > 20 and seen[8] > 20, seen

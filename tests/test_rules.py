@@ -14,6 +14,7 @@ from lexiko.rules import (
     DUPLICATE,
     EIGHT_TILE,
     GERMAN,
+    LEXULOUS,
     MOBILE,
     NINE_TILE,
     POLISH,
@@ -139,6 +140,53 @@ def test_eight_tile_preset() -> None:
     assert EIGHT_TILE.rack_size == 8
     assert EIGHT_TILE.bingo_tiles == 8
     assert preset("eight-tile") is EIGHT_TILE
+
+
+def test_lexulous_preset_its_board_tiles_and_bonus_tiers() -> None:
+    from collections import Counter
+
+    assert preset("lexulous") is LEXULOUS
+    assert (LEXULOUS.rack_size, LEXULOUS.layout, LEXULOUS.tiles) == (8, "lexulous15", "lexulous")
+    assert [LEXULOUS.bonus(n) for n in range(1, 9)] == [0, 0, 0, 0, 0, 0, 40, 50]
+    assert LEXULOUS.challenge_rule == "void"  # words are checked as they are played
+    # the published figures: 89 tiles worth 206 points; 8 triple-word squares where the
+    # standard board has them, 17 double-word, 24 double-letter, 8 triple-letter
+    ts = LEXULOUS.tile_set
+    assert (ts.total, ts.rack_value(ts.bag())) == (89, 206)
+    assert (ts.value(ts.code("Q")), ts.value(ts.code("Z")), ts.value(ts.code("K"))) == (12, 12, 6)
+    lay = LEXULOUS.board_layout
+    squares = Counter("".join(lay.rows))
+    assert (squares["T"], squares["D"] + squares["*"], squares["d"], squares["t"]) == (8, 17, 24, 8)
+    std = Rules().board_layout
+    assert [i for i, c in enumerate("".join(lay.rows)) if c == "T"] == [
+        i for i, c in enumerate("".join(std.rows)) if c == "T"
+    ]
+    assert lay.start == (7, 7) and lay.word_mult[7 * 15 + 7] == 2
+
+
+def test_bonus_tiers_option() -> None:
+    r = Rules(bingo_tiles=7, bingo_bonus=40, bonus_tiers="8:50, 9:75")
+    assert r.bonus_tiers == ((8, 50), (9, 75))
+    assert [r.bonus(n) for n in (6, 7, 8, 9, 10)] == [0, 40, 50, 75, 75]
+    assert Rules(bonus_tiers=[[8, 50]]) == Rules(bonus_tiers=((8, 50),))  # read back from JSON
+    assert Rules().bonus(7) == 50 and Rules().bonus(6) == 0  # no tiers: the one bingo bonus
+    assert "bingo_bonus=40, bonus_tiers='8:50'," in LEXULOUS.describe()
+
+
+@pytest.mark.parametrize(
+    ("tiers", "message"),
+    [
+        ("8", "bonus_tiers must be tiles:bonus pairs such as 8:50, not '8'"),
+        ("8:fifty", "bonus_tiers must be tiles:bonus pairs such as 8:50, not '8:fifty'"),
+        ([[8, -5]], "bonus_tiers must be tiles:bonus pairs such as 8:50, not [[8, -5]]"),
+        ("7:40", "bonus_tiers must each be for more than bingo_tiles (7) tiles, no two for the same number"),
+        ("8:50 8:60", "bonus_tiers must each be for more than bingo_tiles (7) tiles, no two for the same number"),
+    ],
+)
+def test_bad_bonus_tiers_are_refused(tiers: object, message: str) -> None:
+    with pytest.raises(ValueError) as e:
+        Rules(bonus_tiers=tiers)  # type: ignore[arg-type]
+    assert str(e.value) == message
 
 
 def test_super_preset_is_21x21_with_200_tiles_and_4_blanks() -> None:

@@ -103,7 +103,8 @@ typedef struct {
     uint8_t rack[64]; /* counts; [0] blanks */
     int rack_left;
     uint32_t radix[64];
-    int bingo_tiles, bingo_bonus, min_tiles, dirs;
+    int bingo_tiles, min_tiles, dirs;
+    int32_t bonus[MAXN + 1]; /* points a play of k tiles earns on top of its words */
     const double *leave_values;
     /* walk state */
     int dir, line, anchor_pos, left_limit, start, single_skip;
@@ -257,8 +258,7 @@ static void fill_move(Gen *g, Move *m, int start, int end, int score, double eq)
 
 static void record(Gen *g, int start, int end, int score)
 {
-    if (g->placed >= g->bingo_tiles)
-        score += g->bingo_bonus;
+    score += g->bonus[g->placed];
     if (g->mode == MODE_COUNT) {
         g->count++;
         return;
@@ -955,7 +955,7 @@ static inline int max_value(const Gen *g, uint64_t mask, uint64_t have)
  * multipliers, B the points of the board tiles of its main word, X the points of the
  * board tiles of its cross words times their word multipliers, and v_j the value of
  * the tile put on square j, its score is
- *     W * B + X + sum_j v_j * lm_j * (W + [cross word at j] * wm_j)   (+ the bingo bonus)
+ *     W * B + X + sum_j v_j * lm_j * (W + [cross word at j] * wm_j)   (+ the bonus for k tiles)
  *   = W * B + X + W * sum_j v_j + sum_j d_j * v_j,
  * with d_j = (lm_j - 1) * W + lm_j * [cross word at j] * wm_j >= 0, nonzero only on
  * premium or hooked squares. sum_j v_j is at most the k highest values of the rack, and
@@ -1043,8 +1043,7 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
             for (int j = 0; j < ns; j++)
                 paired += d[j] * g->vals_desc[j];
             int64_t s = W * (bk + g->top[k]) + X + (paired < capped ? paired : capped);
-            if (k >= g->bingo_tiles)
-                s += g->bingo_bonus;
+            s += g->bonus[k];
             wb[k] = s;
             *any |= 1 << k;
             double e = (double)s + g->lmax[R - k];
@@ -1451,7 +1450,7 @@ static void clab_weights(Gen *g)
         }
         g->cl_w[j] = w;
     }
-    g->cl_const = (int64_t)g->cl_bsum * mult + cross + (g->cl_ne >= g->bingo_tiles ? g->bingo_bonus : 0);
+    g->cl_const = (int64_t)g->cl_bsum * mult + cross + g->bonus[g->cl_ne];
 }
 
 static void clab_line(Gen *g, int dir, int line)
@@ -1904,7 +1903,7 @@ done:
 /*
  * generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles,
  *          bingo_bonus, first_min, start_row, start_col, first_dirs, mode, best_n,
- *          leave_values, depths, anagrams, floor)
+ *          leave_values, depths, anagrams, floor[, bonuses])
  *
  * kwg: buffer of uint32 arcs; cells, letter_mult, word_mult: size*size bytes; values:
  * 128 bytes (points of each board code); rack: 64 bytes of counts (index 0 blanks);
@@ -1916,14 +1915,16 @@ done:
  * depths(kwg) returns, anagrams: None or what anagrams(kwg) returns (both let best mode
  * prune more); floor (best mode): NaN, or an equity
  * the caller has other moves at (its N-th best exchange or pass): plays of lower equity
- * may be left out.
+ * may be left out. bonuses: None, or int32s, the points a play of k tiles earns on top
+ * of its words at index k (the last for more tiles): it replaces bingo_bonus, which
+ * alone is earned from bingo_tiles tiles on (bingo_tiles also splits best mode's walks).
  */
 static PyObject *k_generate(PyObject *self, PyObject *args)
 {
     Py_buffer kwg, cells, lmult, wmult, values, rack, leaves;
     int size, bingo_tiles, bingo_bonus, first_min, start_r, start_c, first_dirs, mode;
     Py_ssize_t best_n;
-    PyObject *leave_obj, *depth_obj, *ana_obj;
+    PyObject *leave_obj, *depth_obj, *ana_obj, *bonus_obj = Py_None;
     double floor;
     Py_buffer depths, anas;
     int have_depths = 0, have_anas = 0;
@@ -1933,9 +1934,9 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
     memset(&leaves, 0, sizeof leaves);
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
-    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd:generate", &kwg, &cells, &size, &lmult, &wmult, &values,
+    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd|O:generate", &kwg, &cells, &size, &lmult, &wmult, &values,
                           &rack, &bingo_tiles, &bingo_bonus, &first_min, &start_r, &start_c, &first_dirs, &mode,
-                          &best_n, &leave_obj, &depth_obj, &ana_obj, &floor))
+                          &best_n, &leave_obj, &depth_obj, &ana_obj, &floor, &bonus_obj))
         return NULL;
     if (size < 1 || size > MAXN) {
         PyErr_Format(PyExc_ValueError, "board side %d is not in 1..%d", size, MAXN);
@@ -2016,7 +2017,23 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
     g->has_ext = floor == floor;
     g->ext_floor = floor;
     g->bingo_tiles = bingo_tiles;
-    g->bingo_bonus = bingo_bonus;
+    for (int k = 0; k <= MAXN; k++)
+        g->bonus[k] = k >= bingo_tiles ? bingo_bonus : 0;
+    if (bonus_obj != Py_None) {
+        Py_buffer bb;
+        if (PyObject_GetBuffer(bonus_obj, &bb, PyBUF_SIMPLE) < 0)
+            goto out;
+        Py_ssize_t nb = bb.len / (Py_ssize_t)sizeof(int32_t);
+        if (bb.len % (Py_ssize_t)sizeof(int32_t) || nb < 1) {
+            PyBuffer_Release(&bb);
+            PyErr_SetString(PyExc_ValueError, "bonuses needs one int32 per number of tiles");
+            goto out;
+        }
+        const int32_t *b = (const int32_t *)bb.buf;
+        for (int k = 0; k <= MAXN; k++)
+            g->bonus[k] = b[k < nb ? k : nb - 1];
+        PyBuffer_Release(&bb);
+    }
     g->min_tiles = first_min;
     g->dirs = first_dirs == 1 ? 1 : 2;
     g->mode = mode;
@@ -2420,7 +2437,7 @@ static PyMethodDef methods[] = {
     {"generate", k_generate, METH_VARARGS,
      "generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles, bingo_bonus,\n"
      "         first_min, start_row, start_col, first_dirs, mode, best_n, leave_values, depths, anagrams,\n"
-     "         floor)\n\n"
+     "         floor, bonuses=None)\n\n"
      "Mode 0: number of placements; 1: every placement; 2: the best best_n (Candidates,\n"
      "best first). See lexiko.movegen."},
     {NULL, NULL, 0, NULL},
@@ -2436,7 +2453,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 5) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 6) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -76,6 +76,7 @@ LETTER_DISTRIBUTIONS = {
     "polish": "polish",
     "catalan": "catalan",
     "mobile": "mobile",
+    "lexulous": "lexulous",
 }
 #: Board names of other programs (``bdn``) and lexiko layouts.
 BOARD_NAMES = {"crosswordgame": "standard15", "supercrosswordgame": "super21"}

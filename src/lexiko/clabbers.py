@@ -174,7 +174,7 @@ class _Reference:
         self.radix, self.full = radix, size - 1
         self.empty = board.is_empty
         self.min_tiles = rules.first_play_min_tiles if self.empty else 1
-        self.bingo_tiles, self.bingo_bonus = rules.bingo_tiles, rules.bingo_bonus
+        self.bonus = rules.bonus
         self.directions = directions if self.empty else 2
         self._fits: dict[tuple[bytes, int], list[tuple[int, ...]]] = {}
         self._cross: dict[bytes, frozenset[int]] = {}
@@ -377,7 +377,6 @@ class _Reference:
             else:
                 main += vals[lc[p]]
         score = main * mult + extra
-        if placed >= self.bingo_tiles:
-            score += self.bingo_bonus
+        score += self.bonus(placed)
         first = squares[s]
         self.out.append((first // self.n, first % self.n, down, tuple(word), score, li))

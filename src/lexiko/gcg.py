@@ -32,7 +32,7 @@ from lexiko.board import parse_position
 from lexiko.errors import LexikoError, NotationError, RecordError
 from lexiko.game import Event, Game, WordJudge
 from lexiko.move import Exchange, Place, parse_move
-from lexiko.rules import Rules
+from lexiko.rules import Rules, format_bonus_tiers
 from lexiko.tiles import TILE_SETS, TileSet
 from lexiko.wordlists import LANGUAGE_LISTS
 
@@ -84,6 +84,7 @@ _LAYOUT_NAMES = {
     "super21": "super21",
     "supercrosswordgame": "super21",
     "mobile15": "mobile15",
+    "lexulous15": "lexulous15",
 }
 _RACK = re.compile(r"^[^\s()]*$")
 _SCORE = re.compile(r"^[+-]\d+$")
@@ -892,6 +893,7 @@ _RULE_FIELDS = (
     "rack_size",
     "bingo_bonus",
     "bingo_tiles",
+    "bonus_tiers",
     "challenge_rule",
     "challenge_penalty_to",
     "challenge_points",
@@ -914,6 +916,8 @@ def _rules_pragma(r: Rules) -> str:
         v = getattr(r, f)
         if v != getattr(base, f) or f in ("challenge_rule", "end_rack_rule"):
             text = "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+            if f == "bonus_tiers":
+                text = format_bonus_tiers(v)
             parts.append(f"{f.replace('_', '-')}={text}")
     return "; ".join(parts)
 

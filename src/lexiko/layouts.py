@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Layout", "LAYOUTS", "layout", "STANDARD", "SUPER", "MOBILE"]
+__all__ = ["Layout", "LAYOUTS", "layout", "STANDARD", "SUPER", "MOBILE", "LEXULOUS"]
 
 _LETTER = {"d": 2, "t": 3, "q": 4}
 _WORD = {"D": 2, "T": 3, "Q": 4, "*": 2}
@@ -121,11 +121,30 @@ MOBILE = Layout(
     ),
 )
 
-LAYOUTS: dict[str, Layout] = {lay.name: lay for lay in (STANDARD, SUPER, MOBILE)}
+# The Lexulous-style board (docs/variants.md says where it comes from and what is
+# assumed): the standard triple-word squares, 17 double-word (the centre one of them),
+# 24 double-letter and 8 triple-letter squares, placed apart from the standard board's.
+LEXULOUS = Layout(
+    "lexulous15",
+    _mirror(
+        [
+            "T..d...T",
+            "..D...d.",
+            ".D...t..",
+            "d...D...",
+            "...D....",
+            "..t...d.",
+            ".d...d..",
+            "T......*",
+        ]
+    ),
+)
+
+LAYOUTS: dict[str, Layout] = {lay.name: lay for lay in (STANDARD, SUPER, MOBILE, LEXULOUS)}
 
 
 def layout(name: str) -> Layout:
-    """The layout of that name (``standard15``, ``super21``, ``mobile15``).
+    """The layout of that name (``standard15``, ``super21``, ``mobile15``, ``lexulous15``).
 
     >>> layout("super21").size
     21

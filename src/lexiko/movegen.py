@@ -129,6 +129,7 @@ class _Kernel(Protocol):
         depths: object,
         anagrams: object,
         floor: float,
+        bonuses: object = None,
         /,
     ) -> int | list[Candidate]: ...
 
@@ -139,7 +140,7 @@ class _Kernel(Protocol):
     def leave_table(self, counts: bytes, leaves: LeaveValue, /) -> bytes: ...
 
 
-_KERNEL_ABI = 5  # the calling convention of _kernel.generate; bumped on every change
+_KERNEL_ABI = 6  # the calling convention of _kernel.generate; bumped on every change
 
 
 def _load_kernel() -> _Kernel | None:
@@ -362,6 +363,14 @@ def _first_min(board: Board, rules: Rules) -> int:
     return rules.first_play_min_tiles if board.is_empty else 1
 
 
+def _bonuses(rules: Rules) -> array[int] | None:
+    """The kernel's table of bonuses by number of tiles, when tiers make one needed
+    (without tiers it earns ``bingo_bonus`` from ``bingo_tiles`` tiles on itself)."""
+    if not rules.bonus_tiers:
+        return None
+    return array("i", [rules.bonus(k) for k in range(rules.bonus_tiers[-1][0] + 1)])
+
+
 _symmetric_cache: dict[int, tuple[Layout, bool]] = {}
 
 
@@ -423,6 +432,7 @@ def _kernel_call(
         depths,
         anagrams,
         floor,
+        _bonuses(rules),
     )
 
 
@@ -660,7 +670,7 @@ class _Reference:
         self.rack = r
         self.counts = list(r.counts)
         self.min_tiles = _first_min(board, rules)
-        self.bingo_tiles, self.bingo_bonus = rules.bingo_tiles, rules.bingo_bonus
+        self.bonus = rules.bonus
         self.out: list[RawPlacement] = []
         self._arcs: dict[int, list[tuple[int, int, bool]]] = {}
         # the line being walked
@@ -861,8 +871,7 @@ class _Reference:
             else:
                 main += vals[lc[p]]
         score = main * mult + extra
-        if len(placed) >= self.bingo_tiles:
-            score += self.bingo_bonus
+        score += self.bonus(len(placed))
         radix = self.rack.radix
         li = self.rack.full - sum(radix[0 if c & BLANK else c] for c in word if c)
         sq = self.squares[start]

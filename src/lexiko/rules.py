@@ -28,10 +28,13 @@ __all__ = [
     "preset",
     "family",
     "finish_line",
+    "parse_bonus_tiers",
+    "format_bonus_tiers",
     "CASUAL",
     "TOURNAMENT",
     "NINE_TILE",
     "EIGHT_TILE",
+    "LEXULOUS",
     "SUPER",
     "TEAMS",
     "MOBILE",
@@ -47,6 +50,40 @@ __all__ = [
 ChallengeRule = Literal["void", "single", "double", "five-point", "ten-point"]
 CHALLENGE_RULES: tuple[str, ...] = ("void", "single", "double", "five-point", "ten-point")
 Variant = Literal["classic", "clabbers", "duplicate"]
+
+
+def parse_bonus_tiers(value: object) -> tuple[tuple[int, int], ...]:
+    """Bonus tiers from text (``"8:50"``, ``"8:50, 9:75"``; empty: none) or pairs.
+
+    >>> parse_bonus_tiers("9:75, 8:50")
+    ((8, 50), (9, 75))
+    >>> parse_bonus_tiers([[8, 50]])
+    ((8, 50),)
+    """
+    bad = f"bonus_tiers must be tiles:bonus pairs such as 8:50, not {value!r}"
+    if isinstance(value, str):
+        pairs: list[object] = [p.split(":") for p in value.replace(",", " ").split()]
+    elif isinstance(value, list | tuple):
+        pairs = list(value)
+    else:
+        raise ValueError(bad)
+    out = []
+    for pair in pairs:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise ValueError(bad)
+        try:
+            tiles, points = (int(x) for x in pair)
+        except (TypeError, ValueError):
+            raise ValueError(bad) from None
+        if tiles < 1 or points < 0:
+            raise ValueError(bad)
+        out.append((tiles, points))
+    return tuple(sorted(out))
+
+
+def format_bonus_tiers(tiers: tuple[tuple[int, int], ...]) -> str:
+    """Text of bonus tiers, as :func:`parse_bonus_tiers` reads it (``"8:50"``)."""
+    return ", ".join(f"{t}:{b}" for t, b in tiers)
 
 
 @dataclass(frozen=True)
@@ -71,6 +108,11 @@ class Rules:
     #: Bonus for placing at least ``bingo_tiles`` tiles in one play.
     bingo_bonus: int = 50
     bingo_tiles: int = 7
+    #: Larger bonuses for more tiles: ``(tiles, bonus)`` pairs, each above ``bingo_tiles``;
+    #: a play earns the bonus of the largest tier it reaches (Lexulous-style: 40 for 7
+    #: tiles, 50 for 8 is ``bingo_tiles=7, bingo_bonus=40, bonus_tiers=((8, 50),)``).
+    #: Also given as text, ``"8:50"`` (see :func:`parse_bonus_tiers`).
+    bonus_tiers: tuple[tuple[int, int], ...] = ()
     first_play_min_tiles: int = 2
 
     #: Exchange allowed while the bag holds at least this many tiles.
@@ -122,6 +164,12 @@ class Rules:
 
     def __post_init__(self) -> None:
         problems = []
+        try:
+            # text ("8:50") and JSON lists ([[8, 50]]) become the tuple of pairs
+            object.__setattr__(self, "bonus_tiers", parse_bonus_tiers(self.bonus_tiers))
+        except ValueError as e:
+            problems.append(str(e))
+            object.__setattr__(self, "bonus_tiers", ())
         if self.challenge_rule not in CHALLENGE_RULES:
             problems.append(f"challenge_rule must be one of {', '.join(CHALLENGE_RULES)}")
         try:
@@ -133,6 +181,12 @@ class Rules:
             problems.append(f"rack_size must be 1 to {lay.size}")
         if not 1 <= self.bingo_tiles:
             problems.append("bingo_tiles must be at least 1")
+        tier_tiles = [t for t, _ in self.bonus_tiers]
+        if tier_tiles and (tier_tiles[0] <= self.bingo_tiles or tier_tiles != sorted(set(tier_tiles))):
+            problems.append(
+                f"bonus_tiers must each be for more than bingo_tiles ({self.bingo_tiles}) tiles, "
+                "no two for the same number"
+            )
         if not 1 <= self.first_play_min_tiles <= self.rack_size:
             problems.append("first_play_min_tiles must be between 1 and the rack size")
         if not 1 <= self.min_players <= self.max_players:
@@ -196,6 +250,20 @@ class Rules:
         """The :class:`~lexiko.layouts.Layout` named by ``layout``."""
         return layout(self.layout)
 
+    def bonus(self, tiles_placed: int) -> int:
+        """Points a play of that many tiles earns on top of its words.
+
+        >>> [LEXULOUS.bonus(n) for n in (6, 7, 8)], Rules().bonus(7)
+        ([0, 40, 50], 50)
+        """
+        if tiles_placed < self.bingo_tiles:
+            return 0
+        points = self.bingo_bonus
+        for tiles, tier in self.bonus_tiers:
+            if tiles_placed >= tiles:
+                points = tier
+        return points
+
     @property
     def challenge_bonus(self) -> int:
         """Points a failed challenge gives the challenged player (0 when none)."""
@@ -222,8 +290,12 @@ class Rules:
     def describe(self) -> str:
         """One line naming the options that differ from ``Rules()``."""
         base = Rules()
+        def shown(name: str) -> object:
+            value = getattr(self, name)
+            return format_bonus_tiers(value) if name == "bonus_tiers" else value
+
         diffs = [
-            f"{f.name}={getattr(self, f.name)!r}"
+            f"{f.name}={shown(f.name)!r}"
             for f in dataclasses.fields(self)
             if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
         ]
@@ -236,6 +308,12 @@ CASUAL = Rules(name="casual", challenge_rule="void")
 TOURNAMENT = Rules(name="tournament", end_rack_rule="double")
 NINE_TILE = Rules(name="nine-tile", rack_size=9, bingo_tiles=7)
 EIGHT_TILE = Rules(name="eight-tile", rack_size=8, bingo_tiles=8)
+#: Lexulous-style games (docs/variants.md): 8-tile racks, its board and 89 tiles, 40
+#: points for playing 7 tiles and 50 for all 8, words checked as they are played.
+LEXULOUS = Rules(
+    name="lexulous", rack_size=8, layout="lexulous15", tiles="lexulous", bingo_tiles=7, bingo_bonus=40,
+    bonus_tiers=((8, 50),), challenge_rule="void",
+)
 SUPER = Rules(name="super", layout="super21", tiles="super-english", end_rack_rule="double")
 MOBILE = Rules(name="mobile", layout="mobile15", tiles="mobile", bingo_bonus=35, challenge_rule="void")
 TEAMS = Rules(
@@ -313,6 +391,7 @@ PRESETS: dict[str, Rules] = {
         TOURNAMENT,
         NINE_TILE,
         EIGHT_TILE,
+        LEXULOUS,
         SUPER,
         MOBILE,
         TEAMS,

@@ -115,11 +115,9 @@ def _value_table(tiles: TileSet) -> _Values:
 
 
 def score_words(words: list[Word], tiles_placed: int, rules: Rules) -> int:
-    """Sum of the words' scores plus the bingo bonus when due."""
-    total = sum(w.score for w in words)
-    if tiles_placed >= rules.bingo_tiles:
-        total += rules.bingo_bonus
-    return total
+    """Sum of the words' scores plus the bonus for the number of tiles placed (the
+    bingo bonus, or a larger tier's: :meth:`Rules.bonus`)."""
+    return sum(w.score for w in words) + rules.bonus(tiles_placed)
 
 
 def score(board: Board, move: Place, rules: Rules) -> int:

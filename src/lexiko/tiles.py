@@ -36,6 +36,7 @@ __all__ = [
     "ENGLISH",
     "SUPER_ENGLISH",
     "WORDS_MOBILE",
+    "LEXULOUS",
     "GERMAN",
     "POLISH",
     "FRENCH",
@@ -245,6 +246,13 @@ WORDS_MOBILE = TileSet.from_spec(
     "Q1:10 R6:1 S5:1 T7:1 U4:2 V2:5 W2:4 X1:8 Y2:3 Z1:10",
     blanks=2,
 )
+# Lexulous-style games: 89 tiles worth 206 points, Q and Z worth 12 (docs/variants.md)
+LEXULOUS = TileSet.from_spec(
+    "lexulous",
+    "A8:1 B2:4 C2:4 D3:2 E11:1 F2:5 G2:2 H2:5 I8:1 J1:8 K1:6 L3:1 M2:4 N5:1 O7:1 P2:4 "
+    "Q1:12 R5:1 S3:1 T5:2 U3:1 V2:5 W2:5 X1:8 Y3:5 Z1:12",
+    blanks=2,
+)
 GERMAN = TileSet.from_spec(
     "german",
     "A5:1 Ä1:6 B2:3 C2:4 D4:1 E15:1 F2:4 G3:2 H4:2 I6:1 J1:6 K2:4 L3:2 M4:3 N9:1 O3:2 "
@@ -278,7 +286,7 @@ CATALAN = TileSet.from_spec(
 
 TILE_SETS: dict[str, TileSet] = {
     t.name: t
-    for t in (ENGLISH, SUPER_ENGLISH, WORDS_MOBILE, GERMAN, POLISH, FRENCH, SPANISH, CATALAN)
+    for t in (ENGLISH, SUPER_ENGLISH, WORDS_MOBILE, LEXULOUS, GERMAN, POLISH, FRENCH, SPANISH, CATALAN)
 }
 
 

