@@ -536,7 +536,7 @@ def test_stop_and_restart_rebuilds_every_game_exactly(tmp_path: Path, lex: Lexic
     rules = rules_of()
     url = f"sqlite:///{tmp_path / 'g.db'}"
     srv = Server(url)
-    gid, tokens = new_game(srv.http, seed=99)
+    gid, tokens = new_game(srv.http, seed=99, options={"time_minutes": None})  # untimed: no downtime to count
     a, b = srv.connect(gid, tokens[0]), srv.connect(gid, tokens[1])
     for step in range(5):
         p, _q = on_turn([a, b])

@@ -143,3 +143,24 @@ def test_a_game_nobody_moves_in_ends_with_the_player_on_turn_losing(tmp_path: Pa
         assert st["result"]["reason"] == "time" and st["result"]["winners"] == [q.seat]
     finally:
         server.close()
+
+
+def test_the_lobby_lists_public_games_only_and_people_get_a_clock(server: Server) -> None:
+    private = server.http.post("/api/games", json={"preset": "casual", "seats": ANN_BOB}).json()
+    public = server.http.post("/api/games", json={"preset": "casual", "seats": ANN_BOB, "public": True}).json()
+    lobby = server.http.get("/api/lobby").json()
+    assert [g["id"] for g in lobby["open"]] == [public["game_id"]] and lobby["live"] == []
+    assert lobby["open"][0]["join"] == public["invites"][0]["path"]
+    assert "time_minutes=25" in lobby["open"][0]["rules"]  # between people: a clock unless asked otherwise
+    untimed = server.http.post("/api/games", json={"preset": "casual", "seats": ANN_BOB,
+                                                   "options": {"time_minutes": None}}).json()
+    assert "time_minutes" not in server.http.get(f"/api/games/{untimed['game_id']}").json()["rules"]
+    solo = server.http.post("/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"},
+                                                                             {"kind": "greedy"}]}).json()
+    assert "time_minutes" not in server.http.get(f"/api/games/{solo['game_id']}").json()["rules"]
+    # taking the open seat starts the game: it moves to the games to watch
+    path = lobby["open"][0]["join"]
+    server.http.post(f"/api/games/{public['game_id']}/join", json={"invite": path.rsplit("/", 1)[1], "name": "Bob"})
+    lobby = server.http.get("/api/lobby").json()
+    assert lobby["open"] == [] and [g["id"] for g in lobby["live"]] == [public["game_id"]]
+    assert lobby["live"][0]["scores"] == [0, 0] and private["game_id"] not in str(lobby)

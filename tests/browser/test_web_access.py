@@ -270,3 +270,39 @@ def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, serve
     finally:
         for p in pages:
             p.context.close()
+
+
+def test_the_lobby_lists_open_and_live_games_and_mine(browser: Any, server: ThreadServer) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    other = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    try:
+        ann = ctx.new_page()
+        ann.set_default_timeout(TIMEOUT)
+        ann.goto(server.url + "/")
+        ann.wait_for_selector("#preset option", state="attached")
+        ann.fill("#your-name", "Ann")
+        ann.locator(".seat-kind").select_option("human")  # a person: a clock by default
+        ann.click("#advanced summary")
+        assert ann.locator("#opt-time_minutes").input_value() == "25"
+        ann.check("#public")
+        ann.click("#create-button")
+        ann.locator(".invite-link").wait_for()
+        # someone else finds it in the lobby and takes the seat
+        bob = other.new_page()
+        bob.set_default_timeout(TIMEOUT)
+        bob.goto(server.url + "/")
+        bob.locator("#open-games .game-item", has_text="Ann").locator("a", has_text="Join").click()
+        bob.fill("#join-name", "Bob")
+        bob.click("#join-button")
+        bob.wait_for_url("**/game/**")
+        bob.locator("#rack .tile").nth(6).wait_for()
+        assert "time_minutes=25" in bob.locator("#rules").inner_text()
+        # now it is a game to watch; and Ann's own list has it
+        ann.goto(server.url + "/")
+        ann.locator("#live-games .game-item", has_text="Bob").locator("a", has_text="Watch").wait_for()
+        ann.locator("#my-games .game-item", has_text="Bob").locator("a", has_text="in progress").click()
+        ann.locator("#rack .tile").nth(6).wait_for()
+        assert ann.locator(".player.me .name").inner_text() == "Ann (you)"
+    finally:
+        ctx.close()
+        other.close()

@@ -129,6 +129,8 @@ class LiveGame:
     rematch: str | None = None
     #: True when the creator chose the seed (one person against the computer): it is shown.
     seeded: bool = False
+    #: True when the game is listed in the lobby.
+    listed: bool = False
     #: The chat so far (the last 100 lines; kept in memory only) and each seat's last line's time.
     chat: list[dict[str, Any]] = field(default_factory=list)
     last_chat: dict[int, float] = field(default_factory=dict)

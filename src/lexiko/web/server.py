@@ -74,6 +74,8 @@ class CreateGameIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn]
     seed: int | None = None
+    #: Show the game in the lobby: anyone may take an open seat, or watch.
+    public: bool = False
 
 
 class JoinIn(BaseModel):
@@ -268,7 +270,13 @@ def create_app(
             options=body.options,
             seats=[SeatRequest(s.kind, s.name) for s in body.seats],
             seed=body.seed,
+            listed=body.public,
         )
+
+    @app.get("/api/lobby")
+    async def lobby(request: Request) -> dict[str, Any]:
+        """Listed games: ``open`` (a seat to take, with the path that takes it) and ``live`` (to watch)."""
+        return await service_of(request).listed()
 
     @app.get("/api/games/{game_id}")
     async def game_info(

@@ -74,6 +74,9 @@ BOT_KINDS: dict[str, str] = {
 """Computer players a seat can hold, weakest first: kind -> description (the ones that
 work in this installation are listed by :func:`available_bots`)."""
 
+DEFAULT_MINUTES = 25
+"""The clock of each player in a game between people when the request names none."""
+
 MAX_DUPLICATE_SEATS = 32
 """Seats of a duplicate game created in the web app (people by invitation, and bots)."""
 
@@ -311,10 +314,13 @@ class GameService:
         options: dict[str, Any] | None,
         seats: Sequence[SeatRequest],
         seed: int | None = None,
+        listed: bool = False,
     ) -> dict[str, Any]:
         """Create a game. The first human seat is the creator's; the other human seats
         get invitation links. Returns the id, the creator's seat and secret token, and
-        the invitations."""
+        the invitations. A game between people has a clock (25 minutes each) unless the
+        request says otherwise (``time_minutes``: null for none); ``listed`` shows it in
+        the lobby, where anyone may take an open seat or watch."""
         duplicate = preset in PRESETS and PRESETS[preset].variant == "duplicate"
         most = MAX_DUPLICATE_SEATS if duplicate else 4
         if not 1 <= len(seats) <= most:
@@ -332,6 +338,9 @@ class GameService:
             rules = rules_from_request(preset, options, players=len(seats), lexicons=self.lexicons)
         except OptionError as e:
             raise ActionError(str(e)) from None
+        if len(humans) > 1 and rules.time_minutes is None and "time_minutes" not in (options or {}) \
+                and rules.variant != "duplicate":
+            rules = rules.replace(time_minutes=DEFAULT_MINUTES)
         if seed is not None and not 0 <= seed < 2**63:
             raise ActionError("the seed must be a whole number from 0 to 2**63 - 1")
         if seed is not None and len(humans) > 1 and not self.allow_seeds:
@@ -358,7 +367,7 @@ class GameService:
         game_id = secrets.token_urlsafe(9)
         seeded = seed is not None
         seed = seed if seed is not None else secrets.randbelow(2**63)
-        live = LiveGame(game_id, rules, seed, specs, lexicon, seeded=seeded)
+        live = LiveGame(game_id, rules, seed, specs, lexicon, seeded=seeded, listed=listed)
         try:  # the engine's own checks of the rules and players, before anything is stored
             names = [s.name or f"player {i + 1}" for i, s in enumerate(specs)]
             if rules.variant == "duplicate":
@@ -374,6 +383,7 @@ class GameService:
             seed=seed,
             seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, s.invite) for s in specs],
             seeded=seeded,
+            listed=listed,
         )
         live.idle_since = time.monotonic()
         self._games[game_id] = live
@@ -455,7 +465,7 @@ class GameService:
             lexicon = await self.lexicon_for(rules)
             seats = [Seat(s.seat, s.kind, s.name, s.token_hash, s.invite) for s in stored.seats]
             live = LiveGame(stored.id, rules, stored.seed, seats, lexicon, review_json=stored.review,
-                            seeded=stored.seeded)
+                            seeded=stored.seeded, listed=stored.listed)
             if stored.started_at is not None:
                 try:
                     live.start(stored.started_at)
@@ -984,6 +994,29 @@ class GameService:
     def lobby(self, live: LiveGame) -> dict[str, Any]:
         """Public facts about a game (for the invitation page)."""
         return lobby_info(live)
+
+    async def listed(self) -> dict[str, Any]:
+        """The lobby: listed games with an open seat (and the path that takes it), and
+        listed games in progress to watch."""
+        out: dict[str, list[dict[str, Any]]] = {"open": [], "live": []}
+        for status, key in (("waiting", "open"), ("active", "live")):
+            for gid in await self._db(self.store.listed_games, status):
+                try:
+                    live = await self.get(gid)
+                except ActionError:
+                    continue
+                info = lobby_info(live)
+                if key == "open":
+                    seat = next((s for s in live.seats if s.invite and not s.taken), None)
+                    if seat is None:
+                        continue
+                    info["join"] = f"/join/{live.id}/{seat.invite}"
+                else:
+                    info["watchers"] = sum(1 for x in live.listeners if x.seat is None)
+                    g = live.game
+                    info["scores"] = g.scores if g is not None else None
+                out[key].append(info)
+        return out
 
     # -- review --------------------------------------------------------------------------
 

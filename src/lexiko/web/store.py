@@ -122,6 +122,8 @@ class GameRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     #: True when the creator chose the seed (a game with one person): every player sees it.
     seeded: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: True when the game is listed in the lobby (anyone may join an open seat or watch).
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0", index=True)
     #: Wall-clock time (epoch seconds) when the game started: its first turn's clock.
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: Scores as JSON after the last action (for listings; the actions are the truth).
@@ -205,6 +207,7 @@ class StoredGame:
     review: str | None
     created_at: datetime
     seeded: bool = False
+    listed: bool = False
 
 
 class ConflictError(Exception):
@@ -274,11 +277,13 @@ class Store:
     # -- writing ---------------------------------------------------------------
 
     def create_game(
-        self, game_id: str, *, rules_json: str, seed: int, seats: list[SeatSpec], seeded: bool = False
+        self, game_id: str, *, rules_json: str, seed: int, seats: list[SeatSpec], seeded: bool = False,
+        listed: bool = False,
     ) -> None:
-        """Store a new game and its seats (``seeded``: the creator chose the seed)."""
+        """Store a new game and its seats (``seeded``: the creator chose the seed;
+        ``listed``: shown in the lobby)."""
         with self._sessions.begin() as s:
-            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting", seeded=seeded))
+            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting", seeded=seeded, listed=listed))
             s.flush()
             for sp in seats:
                 s.add(
@@ -344,6 +349,13 @@ class Store:
                 s.execute(delete(GameRow).where(GameRow.id.in_(ids)))
             return ids
 
+    def listed_games(self, status: str, limit: int = 50) -> list[str]:
+        """Ids of the listed games with that status, most recently changed first."""
+        with self._sessions() as s:
+            q = (select(GameRow.id).where(GameRow.listed.is_(True), GameRow.status == status)
+                 .order_by(GameRow.updated_at.desc()).limit(limit))
+            return list(s.scalars(q).all())
+
     def idle_since(self, status: str, before: datetime) -> list[str]:
         """Ids of the games with that status whose last change was before ``before``."""
         with self._sessions() as s:
@@ -390,6 +402,7 @@ class Store:
                 review=row.review,
                 created_at=row.created_at,
                 seeded=bool(row.seeded),
+                listed=bool(row.listed),
             )
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:

@@ -177,6 +177,7 @@ def lobby_info(live: LiveGame) -> dict[str, Any]:
         "id": live.id,
         "status": live.status,
         "rules": live.rules.describe(),
+        "public": live.listed,
         **({"seed": live.seed} if live.seeded else {}),
         "seats": [
             {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats

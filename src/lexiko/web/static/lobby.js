@@ -3,6 +3,7 @@
 
 (function () {
   let OPTIONS = null;
+  const G = { clockTouched: false };
   const seatsEl = document.getElementById("seats");
   const presetEl = document.getElementById("preset");
   const optionsEl = document.getElementById("options");
@@ -25,7 +26,7 @@
       type: "button", class: "small", text: "Remove", "aria-label": "Remove this player",
       onclick: () => { li.remove(); renumber(); },
     });
-    const sync = () => { name.hidden = select.value !== "human"; };
+    const sync = () => { name.hidden = select.value !== "human"; defaultClock(); };
     select.addEventListener("change", sync);
     sync();
     li.append(select, name, remove);
@@ -95,11 +96,25 @@
     }
     while (seatsEl.children.length > p.max_players) seatsEl.lastChild.remove();
     renumber();
+    defaultClock();
+  }
+
+  function humans() {
+    return 1 + [...seatsEl.querySelectorAll(".seat-kind")].filter((s) => s.value === "human").length;
+  }
+
+  // games between people have a clock unless you empty the field
+  function defaultClock() {
+    const time = document.getElementById("opt-time_minutes");
+    if (!time || isDuplicate()) return;
+    if (humans() > 1 && time.value === "" && !G.clockTouched) time.value = "25";
   }
 
   function changedOptions() {
     const base = OPTIONS.presets[presetEl.value].rules;
     const out = {};
+    const time = document.getElementById("opt-time_minutes");
+    if (time && humans() > 1 && !isDuplicate()) out.time_minutes = readField(time);
     for (const input of optionsEl.querySelectorAll("input, select")) {
       if (input.closest(".opt").hidden) continue;
       const v = readField(input);
@@ -122,6 +137,8 @@
     seatsEl.append(seatRow(0), seatRow(1, Object.keys(OPTIONS.bots)[0]));
     renumber();
     applyPreset();
+    const time = document.getElementById("opt-time_minutes");
+    if (time) time.addEventListener("input", () => { G.clockTouched = true; });
     const nameEl = document.getElementById("your-name");  // a name typed while loading stays
     try { if (!nameEl.value) nameEl.value = localStorage.getItem("lexiko:name") || ""; } catch (e) { /* */ }
   }
@@ -143,12 +160,14 @@
       return { kind, name: kind === "human" && name ? name : null };
     });
     const seedText = document.getElementById("seed").value;
-    const body = { preset: presetEl.value, options: changedOptions(), seats, seed: seedText === "" ? null : Number(seedText) };
+    const body = { preset: presetEl.value, options: changedOptions(), seats, seed: seedText === "" ? null : Number(seedText),
+      public: document.getElementById("public").checked };
     const button = document.getElementById("create-button");
     button.disabled = true;
     try {
       const res = await Lx.api("/api/games", { json: body });
       const gameUrl = `/game/${res.game_id}#t=${res.token}`;
+      try { localStorage.setItem("lexiko:token:" + res.game_id, res.token); } catch (e) { /* */ }
       if (!res.invites.length) {
         location.href = gameUrl;
         return;
@@ -171,5 +190,47 @@
     }
   });
 
+  // -- the lists: open games, games to watch, my games ------------------------------------
+
+  function gameItem(info, extra) {
+    const names = info.seats.map((s) => s.name || "(open seat)").join(" · ");
+    return Lx.el("li", { class: "game-item" }, Lx.el("span", { text: names }),
+      Lx.el("span", { class: "muted small", text: " " + info.rules }), extra);
+  }
+
+  async function loadLists() {
+    try {
+      const lobby = await Lx.api("/api/lobby");
+      const open = document.getElementById("open-games");
+      if (lobby.open.length) {
+        open.replaceChildren(...lobby.open.map((g) => gameItem(g, Lx.el("a", { class: "button small primary", href: g.join, text: "Join" }))));
+      }
+      const live = document.getElementById("live-games");
+      if (lobby.live.length) {
+        live.replaceChildren(...lobby.live.map((g) => gameItem(g, Lx.el("a", { class: "button small", href: `/game/${g.id}`,
+          text: `Watch${g.scores ? " (" + g.scores.join("–") + ")" : ""}` }))));
+      }
+    } catch (e) { /* the lists are a convenience */ }
+    const mine = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const k = localStorage.key(i);
+        if (k && k.startsWith("lexiko:token:")) mine.push([k.slice("lexiko:token:".length), localStorage.getItem(k)]);
+      }
+    } catch (e) { /* private mode */ }
+    const items = [];
+    for (const [id, token] of mine.slice(-20)) {
+      try {
+        const info = await Lx.api(`/api/games/${encodeURIComponent(id)}`, { token });
+        const status = { waiting: "waiting for players", active: "in progress", over: "over", aborted: "aborted" }[info.status] || info.status;
+        items.push(gameItem(info, Lx.el("a", { class: "button small", href: `/game/${id}#t=${token}`, text: status })));
+      } catch (e) {
+        if (/no such game/.test(e.message)) { try { localStorage.removeItem("lexiko:token:" + id); } catch (x) { /* */ } }
+      }
+    }
+    if (items.length) document.getElementById("my-games").replaceChildren(...items);
+  }
+
   init();
+  loadLists();
 })();
