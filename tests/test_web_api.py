@@ -446,6 +446,11 @@ def test_whole_game_against_a_bot_then_gcg_and_review(server: Server, lex: Lexic
     review = server.http.get(f"/api/games/{gid}/review").json()
     moves = [h for h in st["history"] if h["kind"] in ("play", "exchange", "pass")]
     assert len(review["turns"]) == len(moves)
+    totals = [0, 0]
+    for t in review["turns"]:  # the chart's data: the spread after each turn and the chance it gives
+        totals[t["player"]] += t["played"]["score"]
+        assert t["scores"] == totals and t["spread"] == totals[0] - totals[1]
+        assert (t["win"] > 50) == (t["spread"] > 0) or t["spread"] == 0
     for t in review["turns"]:
         assert t["best"] and t["played"]["rank"] is not None
         assert t["best"][0]["equity"] >= round(t["played"]["equity"], 2)

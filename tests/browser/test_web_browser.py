@@ -264,6 +264,8 @@ def test_review_of_a_finished_game(browser: Any, server: ThreadServer, artifacts
         ann.page.click("#review-load")
         ann.page.locator(".review-turn").first.wait_for()
         n = ann.page.locator(".review-turn").count()
+        points = ann.page.locator(".review-chart polyline.spread").get_attribute("points") or ""
+        assert len(points.split()) == n  # the chart: one point of spread per turn
         assert n >= 10
         ann.page.locator(".review-turn").nth(4).click()
         ann.page.locator(".review-best li").first.click()

@@ -8,6 +8,7 @@ the bag has tiles, or by score alone when no leave table is installed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,6 +43,23 @@ def _squares(move: Move, ts: Any) -> list[list[Any]]:
     return []
 
 
+def _spread_and_chance(g: Game) -> dict[str, float]:
+    """For two players: the spread (first player's score minus the second's) after the
+    turn, and a rough chance in percent that the first player wins: the spread against
+    the swing still possible, Φ(spread / σ) with σ = 35 points × √(turns left), turns left
+    counted from the tiles not yet played (an estimate to look at, not a simulation)."""
+    if len(g.players) != 2:
+        return {}
+    spread = g.scores[0] - g.scores[1]
+    tiles_left = g.bag_count + len(g.rack(0)) + len(g.rack(1))
+    if g.is_over or tiles_left == 0:
+        chance = 100.0 if spread > 0 else 0.0 if spread < 0 else 50.0
+    else:
+        sigma = 35.0 * math.sqrt(max(tiles_left / 7.0, 0.25))
+        chance = 50.0 * (1.0 + math.erf(spread / (sigma * math.sqrt(2.0))))
+    return {"spread": spread, "win": round(chance, 1)}
+
+
 def compute_review(
     *,
     players: Sequence[str],
@@ -63,6 +81,14 @@ def compute_review(
     turns: list[dict[str, Any]] = []
     for a in actions:
         clock.frozen = a.at
+        if a.text == "abort" or a.text.startswith("rematch "):
+            continue  # nothing the game's rules know of
+        if a.text.startswith("downtime "):
+            g.discount_time(float(a.text.split()[1]))
+            continue
+        if a.text in ("flag", "resign"):
+            (g.flag if a.text == "flag" else g.resign)(a.seat)
+            continue
         is_move = a.text not in ("challenge", "accept")
         board, rack, bag = g.board, g.rack(a.seat), g.bag_count
         n_before = len(g.history)
@@ -114,6 +140,8 @@ def compute_review(
                     for c in top
                 ],
                 "moves_found": len(cands),
+                "scores": list(g.scores),
+                **_spread_and_chance(g),
                 "equity_lost": round(best_equity - played_equity, 2) if played_equity is not None else None,
                 "after": [],
             }
