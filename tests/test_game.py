@@ -131,7 +131,7 @@ def test_same_seed_same_game() -> None:
             "duplicate games are played with lexiko.duplicate, not Game",
         ),
         (["A", "B", "C"], {"rules": Rules(teams=True)}, "team play needs four players (two teams of two), not 3"),
-        (["A", "B"], {"rules": TEAMS}, "teams rules need 4 to 4 players, not 2"),
+        (["A", "B"], {"rules": TEAMS}, "teams rules need exactly 4 players, not 2"),
     ],
 )
 def test_bad_game_setup(players: list[str], kwargs: dict[str, Any], message: str) -> None:

@@ -219,10 +219,10 @@ class Game:
         self.rules = rules if rules is not None else Rules()
         self.players = list(players)
         n = len(self.players)
-        if not self.rules.min_players <= n <= self.rules.max_players:
-            raise GameStateError(
-                f"{self.rules.name} rules need {self.rules.min_players} to {self.rules.max_players} players, not {n}"
-            )
+        least, most = self.rules.min_players, self.rules.max_players
+        if not least <= n <= most:
+            need = f"exactly {least}" if least == most else f"{least} to {most}"
+            raise GameStateError(f"{self.rules.name} rules need {need} players, not {n}")
         if self.rules.variant == "duplicate":
             raise GameStateError("duplicate games are played with lexiko.duplicate, not Game")
         if self.rules.teams and n != 4:
