@@ -61,6 +61,27 @@ def test_errors_are_one_line_messages(argv: list[str], message: str, capsys: pyt
     assert "Traceback" not in out and len(out.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--rules", "duplicate", "--challenge", "single"],
+         "error: duplicate games have no challenges (every move is checked when it is made): leave out "
+         "--challenge single"),
+        (["play", "--players", "a,,b"],
+         "error: --players 'a,,b' has an empty name: give every player a name between the commas"),
+        (["play", "--players", "You,"],
+         "error: --players 'You,' has an empty name: give every player a name between the commas"),
+        (["play", "--lexicon", "/etc"],
+         "error: /etc is a directory, not a word-list file: give a file of words, one a line"),
+        (["judge", "--lexicon", "/etc", "QI"],
+         "error: /etc is a directory, not a word-list file: give a file of words, one a line"),
+    ],
+)
+def test_play_refuses_what_it_used_to_ignore(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().out == message + "\n"
+
+
 def test_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["play", "--help"])

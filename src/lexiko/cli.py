@@ -63,6 +63,12 @@ def _rules(args: argparse.Namespace, players: int) -> Rules:
     if args.lexicon:
         changes["lexicon"] = args.lexicon
     if getattr(args, "challenge", None):
+        if rules.variant == "duplicate" and args.challenge != rules.challenge_rule:
+            # rules.md section 8: each player's move is private and checked when it is made
+            raise LexikoError(
+                f"duplicate games have no challenges (every move is checked when it is made): leave out "
+                f"--challenge {args.challenge}"
+            )
         changes["challenge_rule"] = args.challenge
     if getattr(args, "minutes", None) is not None:
         changes["time_minutes"] = args.minutes
@@ -74,9 +80,11 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     from lexiko.game import Game
     from lexiko.terminal import TerminalGame
 
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
-    if len(names) < 1:
+    names = [n.strip() for n in args.players.split(",")]
+    if names == [""]:
         raise LexikoError("--players needs at least one name")
+    if "" in names:
+        raise LexikoError(f"--players {args.players!r} has an empty name: give every player a name between the commas")
     if len(names) == 1:
         names.append("static")
     rules = _rules(args, len(names))

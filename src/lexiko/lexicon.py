@@ -198,6 +198,8 @@ class Lexicon:
                     f"(one word a line), or --lexicon {free} for {free}, the nearest free list (words added "
                     f"since may then be called phonies)"
                 )
+            if path.is_dir():
+                raise LexiconError(f"{key} is a directory, not a word-list file: give a file of words, one a line")
             if not path.is_file():
                 known = ", ".join([*BUILTIN, *SYSTEM_LISTS])
                 raise LexiconError(
