@@ -306,3 +306,39 @@ def test_the_lobby_lists_open_and_live_games_and_mine(browser: Any, server: Thre
     finally:
         ctx.close()
         other.close()
+
+
+def test_two_signed_in_players_play_a_rated_game(browser: Any, server: ThreadServer) -> None:
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True) for _ in range(2)]
+    try:
+        ann, bob = (c.new_page() for c in contexts)
+        for page, name in ((ann, "Ann"), (bob, "Bob")):
+            page.set_default_timeout(TIMEOUT)
+            page.goto(server.url + "/")
+            page.fill("#account-user", name)
+            page.fill("#account-password", "correct horse")
+            page.click("#sign-up")
+            page.locator("#account-name", has_text=name).wait_for()
+            assert page.locator("#your-name").input_value() == name
+        ann.wait_for_selector("#preset option", state="attached")
+        ann.locator(".seat-kind").select_option("human")
+        ann.click("#create-button")
+        link = ann.locator(".invite-link").input_value()
+        bob.goto(link)
+        bob.wait_for_function("document.getElementById('join-name').readOnly")
+        assert bob.locator("#join-name").input_value() == "Bob"
+        bob.click("#join-button")
+        bob.wait_for_url("**/game/**")
+        ann.click("#go")
+        for page in (ann, bob):
+            page.locator(".player .rating").nth(1).wait_for()
+        assert ann.locator(".player .name").all_inner_texts() == ["Ann (you) 1500", "Bob 1500"]
+        bob.on("dialog", lambda d: d.accept())
+        bob.click("#resign")
+        ann.locator(".player .name", has_text="Ann (you) 1662").wait_for()
+        ann.goto(server.url + "/")
+        ann.locator("#account-rating", has_text="rating 1662, 1 rated game").wait_for()
+        ann.locator("#ratings li", has_text="Bob").wait_for()
+    finally:
+        for c in contexts:
+            c.close()

@@ -45,6 +45,7 @@ class Limits:
     connections: str | None = "60/minute"
     requests: str | None = "600/minute"
     games: str | None = "30/hour"
+    signins: str | None = "10/minute"
 
 
 class RateLimits:
@@ -56,7 +57,8 @@ class RateLimits:
         self._items: dict[str, RateLimitItem | None] = {
             name: parse(rate) if rate else None
             for name, rate in (("messages", self.limits.messages), ("connections", self.limits.connections),
-                               ("requests", self.limits.requests), ("games", self.limits.games))
+                               ("requests", self.limits.requests), ("games", self.limits.games),
+                               ("signins", self.limits.signins))
         }
 
     def _hit(self, what: str, key: str) -> bool:
@@ -78,6 +80,10 @@ class RateLimits:
     def game(self, address: str) -> bool:
         """May this address create one more game now?"""
         return self._hit("games", address)
+
+    def signin(self, address: str) -> bool:
+        """May this address try one more sign-in or sign-up now?"""
+        return self._hit("signins", address)
 
 
 def _json_response(status: int, message: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -78,6 +78,8 @@ class Seat:
     name: str | None
     token_hash: str | None = None
     invite: str | None = None
+    #: The account of the person in the seat, when they were signed in.
+    account_id: int | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -131,6 +133,16 @@ class LiveGame:
     seeded: bool = False
     #: True when the game is listed in the lobby.
     listed: bool = False
+    #: Ratings of the seats' accounts (account id -> rating), as last read.
+    ratings: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def rated(self) -> bool:
+        """True for a game between two different signed-in people: its result changes
+        their ratings."""
+        ids = [s.account_id for s in self.seats]
+        return (len(self.seats) == 2 and not self.is_duplicate and all(s.kind == "human" for s in self.seats)
+                and None not in ids and ids[0] != ids[1])
     #: The chat so far (the last 100 lines; kept in memory only) and each seat's last line's time.
     chat: list[dict[str, Any]] = field(default_factory=list)
     last_chat: dict[int, float] = field(default_factory=dict)

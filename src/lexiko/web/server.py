@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -34,7 +36,7 @@ from typing import Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -79,10 +81,27 @@ class CreateGameIn(BaseModel):
 
 
 class JoinIn(BaseModel):
-    """Take an invited seat."""
+    """Take an invited seat (signed in: as your account, whatever ``name`` says)."""
 
     invite: str = Field(max_length=100)
+    name: str = Field(default="", max_length=100)
+
+
+class AccountIn(BaseModel):
+    """A name and a password: to sign up or to sign in."""
+
     name: str = Field(max_length=100)
+    password: str = Field(max_length=200)
+
+
+SESSION_COOKIE = "lexiko_session"
+"""The cookie that keeps a browser signed in (HttpOnly, SameSite=Lax)."""
+
+
+def csrf_token(session: str) -> str:
+    """The value a signed-in page sends in ``X-CSRF-Token`` with every request that uses
+    the session cookie: derived from the session key, which another site cannot read."""
+    return hashlib.sha256(b"lexiko-csrf:" + session.encode()).hexdigest()
 
 
 class _Connection:
@@ -146,6 +165,14 @@ class _RateLimited(ActionError):
     """Too many requests of one kind from one address."""
 
 
+class _Forbidden(ActionError):
+    """A request the server will not take from where it came."""
+
+
+class _Unauthorized(ActionError):
+    """Needs a signed-in account."""
+
+
 def _bearer(authorization: str | None) -> str | None:
     if authorization and authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
@@ -206,7 +233,8 @@ def create_app(
 
     @app.exception_handler(ActionError)
     async def _action_error(request: Request, exc: ActionError) -> JSONResponse:
-        status = 404 if isinstance(exc, NotFoundError) else 429 if isinstance(exc, _RateLimited) else 400
+        status = (404 if isinstance(exc, NotFoundError) else 429 if isinstance(exc, _RateLimited)
+                  else 403 if isinstance(exc, _Forbidden) else 401 if isinstance(exc, _Unauthorized) else 400)
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
@@ -259,9 +287,74 @@ def create_app(
     async def options(request: Request) -> dict[str, Any]:
         return service_of(request).options()
 
+    async def signed_in(request: Request) -> Any:
+        """The account of the request's session cookie, checking the CSRF header: a
+        request that carries the cookie without the page's token is refused (another
+        site may make a browser send the cookie, never the token)."""
+        session = request.cookies.get(SESSION_COOKIE)
+        if not session:
+            return None
+        sent = request.headers.get("x-csrf-token", "")
+        if not hmac.compare_digest(sent, csrf_token(session)):
+            raise _Forbidden("this request did not come from lexiko's own page (no CSRF token): reload the page")
+        account = await service_of(request).account_for(session)
+        return account
+
+    def me(account: Any, session: str) -> dict[str, Any]:
+        return {"name": account.name, "rating": round(account.rating), "rd": round(account.rd),
+                "games": account.games, "csrf": csrf_token(session)}
+
+    def with_session(data: dict[str, Any], session: str, request: Request) -> JSONResponse:
+        resp = JSONResponse(data)
+        resp.set_cookie(SESSION_COOKIE, session, max_age=30 * 86400, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https", path="/")
+        return resp
+
+    @app.post("/api/accounts")
+    async def sign_up(body: AccountIn, request: Request) -> JSONResponse:
+        """Make an account (optional: games by invitation need none) and sign in."""
+        if not rates.signin(request.client.host if request.client else "?"):
+            raise _RateLimited("too many attempts from your address: wait a minute")
+        account, session = await service_of(request).sign_up(body.name, body.password)
+        return with_session(me(account, session), session, request)
+
+    @app.post("/api/session")
+    async def sign_in(body: AccountIn, request: Request) -> JSONResponse:
+        """Sign in with a name and password."""
+        if not rates.signin(request.client.host if request.client else "?"):
+            raise _RateLimited("too many attempts from your address: wait a minute")
+        account, session = await service_of(request).sign_in(body.name, body.password)
+        return with_session(me(account, session), session, request)
+
+    @app.delete("/api/session")
+    async def sign_out(request: Request) -> Response:
+        """Sign out (this browser)."""
+        await signed_in(request)
+        session = request.cookies.get(SESSION_COOKIE)
+        if session:
+            await service_of(request).sign_out(session)
+        resp = Response(status_code=204)
+        resp.delete_cookie(SESSION_COOKIE, path="/")
+        return resp
+
+    @app.get("/api/me")
+    async def who_am_i(request: Request) -> dict[str, Any]:
+        """The signed-in account (and the CSRF token its page sends), or 401."""
+        session = request.cookies.get(SESSION_COOKIE)
+        account = await service_of(request).account_for(session)
+        if account is None or session is None:
+            raise _Unauthorized("not signed in")
+        return me(account, session)
+
+    @app.get("/api/ratings")
+    async def ratings(request: Request) -> list[dict[str, Any]]:
+        """The rated players, best first."""
+        return await service_of(request).top_ratings()
+
     @app.post("/api/games")
     async def create_game(body: CreateGameIn, request: Request) -> dict[str, Any]:
         svc = service_of(request)
+        account = await signed_in(request)
         if not rates.game(request.client.host if request.client else "?"):
             raise _RateLimited(f"too many new games from your address (at most {rates.limits.games}): "
                                "wait, or play the ones you have")
@@ -271,6 +364,7 @@ def create_app(
             seats=[SeatRequest(s.kind, s.name) for s in body.seats],
             seed=body.seed,
             listed=body.public,
+            account=account,
         )
 
     @app.get("/api/lobby")
@@ -293,7 +387,8 @@ def create_app(
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
-        return await service_of(request).join(game_id, body.invite, body.name)
+        account = await signed_in(request)
+        return await service_of(request).join(game_id, body.invite, body.name, account)
 
     @app.get("/api/games/{game_id}/state")
     async def state(game_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:

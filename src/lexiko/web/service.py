@@ -56,7 +56,8 @@ from lexiko.web.options import (
     rules_from_request,
     rules_to_json,
 )
-from lexiko.web.store import SeatSpec, Store, hash_token, new_token
+from lexiko.web.ratings import Rating, after_game
+from lexiko.web.store import Account, ConflictError, SeatSpec, Store, hash_token, new_token
 from lexiko.web.views import lobby_info, state_for
 from lexiko.wordlists import ENGLISH_TILE_SETS
 
@@ -73,6 +74,26 @@ BOT_KINDS: dict[str, str] = {
 }
 """Computer players a seat can hold, weakest first: kind -> description (the ones that
 work in this installation are listed by :func:`available_bots`)."""
+
+SESSION_DAYS = 30
+"""How long a browser stays signed in."""
+
+
+def _make_hasher() -> Any:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
+_HASHER = _make_hasher()
+"""Passwords are kept as Argon2id hashes (argon2-cffi), never as they were typed."""
+
+
+def _password(password: object) -> str:
+    if not isinstance(password, str) or not 8 <= len(password) <= 200:
+        raise ActionError("a password has 8 to 200 characters")
+    return password
+
 
 DEFAULT_MINUTES = 25
 """The clock of each player in a game between people when the request names none."""
@@ -315,6 +336,7 @@ class GameService:
         seats: Sequence[SeatRequest],
         seed: int | None = None,
         listed: bool = False,
+        account: Account | None = None,
     ) -> dict[str, Any]:
         """Create a game. The first human seat is the creator's; the other human seats
         get invitation links. Returns the id, the creator's seat and secret token, and
@@ -359,7 +381,10 @@ class GameService:
                 label = "Computer" if bots == 1 else f"Computer {i + 1}"
                 specs.append(Seat(i, s.kind, label))
             elif i == creator:
-                specs.append(Seat(i, "human", clean_name(s.name), token_hash=hash_token(token)))
+                if account is not None:  # signed in: the seat is the account's, under its name
+                    specs.append(Seat(i, "human", account.name, token_hash=hash_token(token), account_id=account.id))
+                else:
+                    specs.append(Seat(i, "human", clean_name(s.name), token_hash=hash_token(token)))
             else:
                 name = clean_name(s.name) if s.name else None
                 specs.append(Seat(i, "human", name, invite=secrets.token_urlsafe(12)))
@@ -381,7 +406,7 @@ class GameService:
             game_id,
             rules_json=rules_to_json(rules),
             seed=seed,
-            seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, s.invite) for s in specs],
+            seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, s.invite, s.account_id) for s in specs],
             seeded=seeded,
             listed=listed,
         )
@@ -413,10 +438,11 @@ class GameService:
                 if names_alike(a, b):
                     raise ActionError(f"two players' names look alike ({a}, {b}): choose another")
 
-    async def join(self, game_id: str, invite: str, name: object) -> dict[str, Any]:
-        """Take the seat an invitation is for; returns the seat and the player's token."""
+    async def join(self, game_id: str, invite: str, name: object, account: Account | None = None) -> dict[str, Any]:
+        """Take the seat an invitation is for (as the signed-in account, if any);
+        returns the seat and the player's token."""
         live = await self.get(game_id)
-        player_name = clean_name(name)
+        player_name = account.name if account is not None else clean_name(name)
         async with live.lock:
             seat = next((s for s in live.seats if s.invite and hmac.compare_digest(s.invite, invite)), None)
             if seat is None or seat.taken:
@@ -426,11 +452,12 @@ class GameService:
             try:
                 await self._db(
                     self.store.claim_seat, live.id, seat.index, invite=invite, name=player_name,
-                    token_hash=hash_token(token),
+                    token_hash=hash_token(token), account_id=account.id if account is not None else None,
                 )
             except Exception as e:
                 raise ActionError(f"could not take the seat: {e}") from None
             seat.name, seat.token_hash, seat.invite = player_name, hash_token(token), None
+            seat.account_id = account.id if account is not None else None
             if live.ready:
                 await self._start(live)
             else:
@@ -438,6 +465,7 @@ class GameService:
         return {"game_id": live.id, "seat": seat.index, "token": token}
 
     async def _start(self, live: LiveGame) -> None:
+        await self._read_ratings(live)
         started = time.time()
         live.start(started)
         await self._db(self.store.start_game, live.id, started)
@@ -463,7 +491,7 @@ class GameService:
                 raise NotFoundError("no such game")
             rules = rules_from_json(stored.rules_json)
             lexicon = await self.lexicon_for(rules)
-            seats = [Seat(s.seat, s.kind, s.name, s.token_hash, s.invite) for s in stored.seats]
+            seats = [Seat(s.seat, s.kind, s.name, s.token_hash, s.invite, s.account_id) for s in stored.seats]
             live = LiveGame(stored.id, rules, stored.seed, seats, lexicon, review_json=stored.review,
                             seeded=stored.seeded, listed=stored.listed)
             if stored.started_at is not None:
@@ -611,12 +639,13 @@ class GameService:
                 raise ActionError("a rematch can be asked for once the game is over")
             if live.rematch is not None:
                 raise ActionError("the rematch has already been made")
-            seats = [Seat(s.index, s.kind, s.name, token_hash=s.token_hash) for s in live.seats]
+            seats = [Seat(s.index, s.kind, s.name, token_hash=s.token_hash, account_id=s.account_id)
+                     for s in live.seats]
             game_id = secrets.token_urlsafe(9)
             seed = secrets.randbelow(2**63)
             await self._db(
                 self.store.create_game, game_id, rules_json=rules_to_json(live.rules), seed=seed,
-                seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, None) for s in seats],
+                seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, None, s.account_id) for s in seats],
             )
             again = LiveGame(game_id, live.rules, seed, seats, live.lexicon)
             again.idle_since = time.monotonic()
@@ -665,6 +694,91 @@ class GameService:
         return True
 
     async def _save(self, live: LiveGame) -> None:
+        await self._save_action(live)
+        if live.status == "over" and live.rated and live.game is not None:
+            await self._rate(live)
+
+    async def _read_ratings(self, live: LiveGame) -> None:
+        ids = [s.account_id for s in live.seats if s.account_id is not None]
+        if ids:
+            accounts = await self._db(self.store.accounts, ids)
+            live.ratings = {i: a.rating for i, a in accounts.items()}
+
+    async def _rate(self, live: LiveGame) -> None:
+        """The ratings of a rated game's players after its result (once, whatever
+        happens: the database refuses a second time)."""
+        g = live.game
+        assert g is not None
+        a_id, b_id = live.seats[0].account_id, live.seats[1].account_id
+        assert a_id is not None and b_id is not None
+        try:
+            accounts = await self._db(self.store.accounts, [a_id, b_id])
+            a, b = accounts[a_id], accounts[b_id]
+            winners = g.winners()
+            score_a = 0.5 if len(winners) == 2 else 1.0 if winners == [0] else 0.0
+            ra, rb = after_game(Rating(a.rating, a.rd, a.vol), Rating(b.rating, b.rd, b.vol), score_a)
+            done = await self._db(self.store.rate_game, live.id,
+                                  {a_id: (ra.rating, ra.rd, ra.vol), b_id: (rb.rating, rb.rd, rb.vol)})
+        except Exception:
+            log.exception("the ratings of game %s could not be updated", live.id)
+            return
+        if done:
+            live.ratings = {a_id: ra.rating, b_id: rb.rating}
+            live.view_cache.clear()
+
+    # -- accounts (optional: invitation by link works without one) --------------------
+
+    async def sign_up(self, name: object, password: object) -> tuple[Account, str]:
+        """A new account, signed in: returns it and the session's secret key."""
+        account_name = clean_name(name)
+        secret = _password(password)
+        digest = await asyncio.to_thread(_HASHER.hash, secret)
+        try:
+            account = await self._db(self.store.create_account, account_name, account_name.casefold(), digest)
+        except ConflictError:
+            raise ActionError(f"the name {account_name} is taken: choose another, or sign in") from None
+        return account, await self._new_session(account)
+
+    async def sign_in(self, name: object, password: object) -> tuple[Account, str]:
+        """Check a name and password; returns the account and a new session's key."""
+        from argon2.exceptions import VerificationError
+
+        wrong = ActionError("wrong name or password")
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise wrong
+        key = " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+        found = await self._db(self.store.account_login, key)
+        if found is None:
+            await asyncio.to_thread(_HASHER.hash, "x" * 12)  # the same time as a wrong password
+            raise wrong
+        account, digest = found
+        try:
+            await asyncio.to_thread(_HASHER.verify, digest, password)
+        except VerificationError:
+            raise wrong from None
+        if _HASHER.check_needs_rehash(digest):
+            await self._db(self.store.set_password_hash, account.id, await asyncio.to_thread(_HASHER.hash, password))
+        return account, await self._new_session(account)
+
+    async def _new_session(self, account: Account) -> str:
+        key = new_token()
+        await self._db(self.store.create_session, hash_token(key), account.id, time.time() + SESSION_DAYS * 86400)
+        return key
+
+    async def account_for(self, session: str | None) -> Account | None:
+        """The account of a browser's session key (None: not signed in)."""
+        if not session:
+            return None
+        return await self._db(self.store.session_account, hash_token(session), time.time())
+
+    async def sign_out(self, session: str) -> None:
+        await self._db(self.store.delete_session, hash_token(session))
+
+    async def top_ratings(self) -> list[dict[str, Any]]:
+        return [{"name": a.name, "rating": round(a.rating), "rd": round(a.rd), "games": a.games}
+                for a in await self._db(self.store.top_accounts)]
+
+    async def _save_action(self, live: LiveGame) -> None:
         a = live.actions[-1]
         g = live.game
         d = live.duplicate

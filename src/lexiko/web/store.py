@@ -53,6 +53,9 @@ __all__ = [
     "SeatRow",
     "ActionRow",
     "MetaRow",
+    "AccountRow",
+    "SessionRow",
+    "Account",
     "Store",
     "StoredGame",
     "SeatSpec",
@@ -124,6 +127,8 @@ class GameRow(Base):
     seeded: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: True when the game is listed in the lobby (anyone may join an open seat or watch).
     listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0", index=True)
+    #: True once the game's result has changed its players' ratings (it is done once).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: Wall-clock time (epoch seconds) when the game started: its first turn's clock.
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: Scores as JSON after the last action (for listings; the actions are the truth).
@@ -147,6 +152,35 @@ class SeatRow(Base):
     #: The invitation key of a seat not yet taken.
     invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The account of the person in the seat, when they were signed in.
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class AccountRow(Base):
+    """An optional account: a name, a hashed password and a Glicko-2 rating."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    #: The name casefolded: two accounts never share it.
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    rd: Mapped[float] = mapped_column(Float, default=350.0)
+    vol: Mapped[float] = mapped_column(Float, default=0.06)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session key, whose account, until when."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
+    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class ActionRow(Base):
@@ -181,6 +215,19 @@ class SeatSpec:
     name: str | None
     token_hash: str | None
     invite: str | None
+    account_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account as stored (without its password hash)."""
+
+    id: int
+    name: str
+    rating: float
+    rd: float
+    vol: float
+    games: int
 
 
 @dataclass(frozen=True)
@@ -295,17 +342,20 @@ class Store:
                         token_hash=sp.token_hash,
                         invite=sp.invite,
                         joined_at=_now() if sp.token_hash or sp.kind != "human" else None,
+                        account_id=sp.account_id,
                     )
                 )
 
-    def claim_seat(self, game_id: str, seat: int, *, invite: str, name: str, token_hash: str) -> None:
+    def claim_seat(
+        self, game_id: str, seat: int, *, invite: str, name: str, token_hash: str, account_id: int | None = None
+    ) -> None:
         """Give an invited seat to a player; raises ConflictError if it was taken meanwhile."""
         with self._sessions.begin() as s:
             res = s.execute(
                 update(SeatRow)
                 .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.invite == invite)
                 .where(SeatRow.token_hash.is_(None))
-                .values(name=name, token_hash=token_hash, invite=None, joined_at=_now())
+                .values(name=name, token_hash=token_hash, invite=None, joined_at=_now(), account_id=account_id)
             )
             if getattr(res, "rowcount", 0) != 1:
                 raise ConflictError("that seat has just been taken")
@@ -335,6 +385,79 @@ class Store:
                 )
         except IntegrityError:
             raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
+
+    # -- accounts ------------------------------------------------------------------
+
+    @staticmethod
+    def _account(row: AccountRow) -> Account:
+        return Account(row.id, row.name, row.rating, row.rd, row.vol, row.games)
+
+    def create_account(self, name: str, key: str, password_hash: str) -> Account:
+        """A new account; raises ConflictError if the name (casefolded) is taken."""
+        try:
+            with self._sessions.begin() as s:
+                row = AccountRow(name=name, key=key, password_hash=password_hash, rating=1500.0, rd=350.0,
+                                 vol=0.06, games=0)
+                s.add(row)
+                s.flush()
+                return self._account(row)
+        except IntegrityError:
+            raise ConflictError("that name is taken") from None
+
+    def account_login(self, key: str) -> tuple[Account, str] | None:
+        """The account with that casefolded name and its password hash, or None."""
+        with self._sessions() as s:
+            row = s.scalars(select(AccountRow).where(AccountRow.key == key)).first()
+            return (self._account(row), row.password_hash) if row is not None else None
+
+    def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        """Store a new hash of the same password (when the hashing parameters changed)."""
+        with self._sessions.begin() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
+
+    def accounts(self, ids: list[int]) -> dict[int, Account]:
+        """Accounts by id."""
+        if not ids:
+            return {}
+        with self._sessions() as s:
+            return {r.id: self._account(r) for r in s.scalars(select(AccountRow).where(AccountRow.id.in_(ids)))}
+
+    def top_accounts(self, limit: int = 50) -> list[Account]:
+        """Accounts with at least one rated game, best rating first."""
+        with self._sessions() as s:
+            q = select(AccountRow).where(AccountRow.games > 0).order_by(AccountRow.rating.desc()).limit(limit)
+            return [self._account(r) for r in s.scalars(q)]
+
+    def create_session(self, token_hash: str, account_id: int, expires_at: float) -> None:
+        """Remember a signed-in browser."""
+        with self._sessions.begin() as s:
+            s.add(SessionRow(token_hash=token_hash, account_id=account_id, expires_at=expires_at))
+
+    def session_account(self, token_hash: str, now: float) -> Account | None:
+        """The account of a session that has not expired, or None."""
+        with self._sessions() as s:
+            sess = s.get(SessionRow, token_hash)
+            if sess is None or sess.expires_at < now:
+                return None
+            row = s.get(AccountRow, sess.account_id)
+            return self._account(row) if row is not None else None
+
+    def delete_session(self, token_hash: str) -> None:
+        """Sign a browser out."""
+        with self._sessions.begin() as s:
+            s.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
+
+    def rate_game(self, game_id: str, ratings: dict[int, tuple[float, float, float]]) -> bool:
+        """Store the players' new ratings for a game, once: returns False (and changes
+        nothing) if the game was rated already. ``ratings``: account id -> (rating, rd, vol)."""
+        with self._sessions.begin() as s:
+            res = s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.rated.is_(False)).values(rated=True))
+            if getattr(res, "rowcount", 0) != 1:
+                return False
+            for account_id, (rating, rd, vol) in ratings.items():
+                s.execute(update(AccountRow).where(AccountRow.id == account_id)
+                          .values(rating=rating, rd=rd, vol=vol, games=AccountRow.games + 1))
+            return True
 
     def delete_waiting(self, before: datetime) -> list[str]:
         """Delete the games created before ``before`` that never started (nobody took
@@ -397,7 +520,7 @@ class Store:
                 rules_json=row.rules,
                 seed=int(row.seed),
                 started_at=row.started_at,
-                seats=[SeatSpec(x.seat, x.kind, x.name, x.token_hash, x.invite) for x in seats],
+                seats=[SeatSpec(x.seat, x.kind, x.name, x.token_hash, x.invite, x.account_id) for x in seats],
                 actions=[ActionData(a.seq, a.seat, a.text, float(a.at)) for a in acts],
                 review=row.review,
                 created_at=row.created_at,

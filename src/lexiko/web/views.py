@@ -213,6 +213,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "you": seat,
         "rematch": live.rematch,
         "watchers": sum(1 for x in live.listeners if x.seat is None),
+        "rated": live.rated,
         **({"seed": live.seed} if live.seeded else {}),
         **static,
         "seats": [
@@ -244,6 +245,9 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
             "time_left": g.time_left(i),
             "on_turn": not over and i == on_turn,
         }
+        acct = live.seats[i].account_id
+        if acct is not None and acct in live.ratings:
+            p["rating"] = round(live.ratings[acct])
         if over:
             p["rack"] = g.rack_text(i)
         players.append(p)

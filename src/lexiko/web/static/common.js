@@ -20,9 +20,22 @@ const Lx = {
     return e;
   },
 
-  /** Fetch JSON; throws an Error whose message is the server's. */
+  /** The signed-in account ({name, rating, csrf, ...}) or null; Lx.me() asks the server once. */
+  account: null,
+  _me: null,
+  me() {
+    if (!Lx._me) {
+      Lx._me = fetch("/api/me").then((r) => (r.ok ? r.json() : null)).catch(() => null)
+        .then((a) => { Lx.account = a; return a; });
+    }
+    return Lx._me;
+  },
+
+  /** Fetch JSON; throws an Error whose message is the server's. A signed-in page sends
+   *  its CSRF token with every request. */
   async api(path, options) {
     const opts = Object.assign({ headers: {} }, options || {});
+    if (Lx.account && Lx.account.csrf) opts.headers["X-CSRF-Token"] = Lx.account.csrf;
     if (opts.json !== undefined) {
       opts.body = JSON.stringify(opts.json);
       opts.headers["Content-Type"] = "application/json";

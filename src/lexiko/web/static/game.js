@@ -637,7 +637,8 @@
         class: "player" + (p.on_turn ? " on-turn" : "") + (p.seat === G.seat ? " me" : ""),
         dataset: { seat: p.seat }, role: "listitem", "aria-label": label,
       },
-      Lx.el("span", { class: "name", text: p.name + (p.seat === G.seat ? " (you)" : "") + (p.kind !== "human" && !/computer/i.test(p.name) ? " (computer)" : "") }),
+      Lx.el("span", { class: "name", text: p.name + (p.seat === G.seat ? " (you)" : "") + (p.kind !== "human" && !/computer/i.test(p.name) ? " (computer)" : "") },
+        p.rating !== undefined ? Lx.el("span", { class: "rating muted", text: ` ${p.rating}` }) : null),
       Lx.el("span", { class: "score", text: String(p.score) }),
       dup ? Lx.el("span", { class: "played" + (p.played ? "" : " muted"), text: p.played ? "played" : (st.status === "over" ? "" : "thinking") })
         : Lx.el("span", { class: "clock", dataset: { seat: p.seat }, text: Lx.clock(p.time_left) }),

@@ -8,6 +8,13 @@
   const err = document.getElementById("join-error");
 
   async function load() {
+    const me = await Lx.me();
+    if (me) {  // signed in: the seat is taken by the account, under its name
+      const input = document.getElementById("join-name");
+      input.value = me.name;
+      input.readOnly = true;
+      document.getElementById("game-summary").dataset.account = me.name;
+    }
     try {
       const info = await Lx.api(`/api/games/${encodeURIComponent(gameId)}`);
       document.getElementById("game-summary").textContent = "Rules: " + info.rules;

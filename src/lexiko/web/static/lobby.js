@@ -231,6 +231,54 @@
     if (items.length) document.getElementById("my-games").replaceChildren(...items);
   }
 
+  // -- the account (optional) -----------------------------------------------------------
+
+  function showAccount() {
+    const a = Lx.account;
+    document.getElementById("account-in").hidden = !a;
+    document.getElementById("account-form").hidden = !!a;
+    const you = document.getElementById("your-name");
+    if (a) {
+      document.getElementById("account-name").textContent = a.name;
+      document.getElementById("account-rating").textContent = `rating ${a.rating}, ${a.games} rated game${a.games === 1 ? "" : "s"}`;
+      you.value = a.name;
+    }
+    you.readOnly = !!a;
+  }
+
+  async function account(path) {
+    const err = document.getElementById("account-error");
+    err.textContent = "";
+    try {
+      Lx.account = await Lx.api(path, { json: { name: document.getElementById("account-user").value.trim(),
+        password: document.getElementById("account-password").value } });
+      document.getElementById("account-password").value = "";
+      showAccount();
+    } catch (e) {
+      err.textContent = e.message;
+    }
+  }
+
+  document.getElementById("account-form").addEventListener("submit", (ev) => { ev.preventDefault(); account("/api/session"); });
+  document.getElementById("sign-up").addEventListener("click", () => account("/api/accounts"));
+  document.getElementById("sign-out").addEventListener("click", async () => {
+    try { await Lx.api("/api/session", { method: "DELETE" }); } catch (e) { /* signed out anyway */ }
+    Lx.account = null;
+    showAccount();
+  });
+
+  async function loadRatings() {
+    try {
+      const top = await Lx.api("/api/ratings");
+      if (top.length) {
+        document.getElementById("ratings").replaceChildren(...top.slice(0, 10).map((r) =>
+          Lx.el("li", { class: "game-item" }, Lx.el("span", { text: r.name }), Lx.el("span", { class: "muted small", text: ` ${r.rating} ±${2 * r.rd} · ${r.games} games` }))));
+      }
+    } catch (e) { /* */ }
+  }
+
+  Lx.me().then(showAccount);
   init();
   loadLists();
+  loadRatings();
 })();

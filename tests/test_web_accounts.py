@@ -1,0 +1,133 @@
+"""Optional accounts and ratings, over real HTTP and WebSockets: sign-up and sign-in
+(Argon2 hashes, a session cookie, a CSRF token), a game between two signed-in people is
+rated once with Glicko-2, and invitation by link still works without an account."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from lexiko.web.ratings import Rating, after_game
+from lexiko.web.server import create_app
+from lexiko.web.testing import Connection, ThreadServer
+
+
+class Server:
+    def __init__(self, url: str, **kw: Any) -> None:
+        self.ts = ThreadServer(create_app(url, **kw)).start()
+        self.conns: list[Connection] = []
+        self.clients: list[httpx.Client] = []
+
+    def client(self) -> httpx.Client:
+        c = httpx.Client(base_url=self.ts.url, timeout=20)
+        self.clients.append(c)
+        return c
+
+    def connect(self, game_id: str, token: str | None) -> Connection:
+        c = Connection(self.ts.ws_url, game_id, token)
+        self.conns.append(c)
+        return c
+
+    def close(self) -> None:
+        for c in self.conns:
+            c.close()
+        for h in self.clients:
+            h.close()
+        self.ts.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'games.db'}")
+    yield s
+    s.close()
+
+
+def sign_up(http: httpx.Client, name: str, password: str = "correct horse") -> dict[str, Any]:
+    r = http.post("/api/accounts", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def test_sign_up_sign_in_sign_out(server: Server) -> None:
+    http = server.client()
+    me = sign_up(http, "Ann")
+    assert (me["name"], me["rating"], me["games"]) == ("Ann", 1500, 0)
+    cookie = http.cookies.get("lexiko_session")
+    assert cookie and me["csrf"] and http.get("/api/me").json() == me
+    other = server.client()
+    assert other.post("/api/accounts", json={"name": "ANN", "password": "another one"}).json() == {
+        "error": "the name ANN is taken: choose another, or sign in"}
+    assert other.post("/api/accounts", json={"name": "Cy", "password": "short"}).json() == {
+        "error": "a password has 8 to 200 characters"}
+    assert other.post("/api/session", json={"name": "Ann", "password": "wrong horse"}).json() == {
+        "error": "wrong name or password"}
+    assert other.post("/api/session", json={"name": "Nobody", "password": "correct horse"}).json() == {
+        "error": "wrong name or password"}
+    r = other.post("/api/session", json={"name": "ann", "password": "correct horse"})
+    assert r.status_code == 200 and r.json()["name"] == "Ann" and r.json()["csrf"] != me["csrf"]
+    # signing out needs the page's token too
+    assert http.delete("/api/session").status_code == 403
+    assert http.delete("/api/session", headers={"X-CSRF-Token": me["csrf"]}).status_code == 204
+    assert http.get("/api/me").status_code == 401 and http.get("/api/me").json() == {"error": "not signed in"}
+    assert other.get("/api/me").json()["name"] == "Ann"  # the other browser is still signed in
+
+
+def test_a_cookie_without_the_csrf_token_does_nothing(server: Server) -> None:
+    http = server.client()
+    sign_up(http, "Ann")
+    r = http.post("/api/games", json={"preset": "casual", "seats": [{"kind": "human"}, {"kind": "greedy"}]})
+    assert (r.status_code, r.json()) == (403, {
+        "error": "this request did not come from lexiko's own page (no CSRF token): reload the page"})
+
+
+def test_a_game_between_two_accounts_is_rated_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    server = Server(url)
+    try:
+        ann, bob = server.client(), server.client()
+        a, b = sign_up(ann, "Ann"), sign_up(bob, "Bob")
+        r = ann.post("/api/games", headers={"X-CSRF-Token": a["csrf"]},
+                     json={"preset": "casual", "seats": [{"kind": "human", "name": "ignored"}, {"kind": "human"}]})
+        game = r.json()
+        invite = game["invites"][0]["path"].rsplit("/", 1)[1]
+        j = bob.post(f"/api/games/{game['game_id']}/join", headers={"X-CSRF-Token": b["csrf"]},
+                     json={"invite": invite, "name": "whatever"}).json()
+        ca = server.connect(game["game_id"], game["token"])
+        cb = server.connect(game["game_id"], j["token"])
+        st = ca.wait_state(lambda s: s["status"] == "active")
+        assert st["rated"] is True and [(p["name"], p["rating"]) for p in st["players"]] == [("Ann", 1500),
+                                                                                              ("Bob", 1500)]
+        cb.act({"type": "resign"})
+        st = ca.wait_state(lambda s: s["status"] == "over" and s["players"][0]["rating"] != 1500)
+        ra, rb = after_game(Rating(), Rating(), 1.0)
+        assert [p["rating"] for p in st["players"]] == [round(ra.rating), round(rb.rating)] == [1662, 1338]
+        top = ann.get("/api/ratings").json()
+        assert top == [{"name": "Ann", "rating": 1662, "rd": round(ra.rd), "games": 1},
+                       {"name": "Bob", "rating": 1338, "rd": round(rb.rd), "games": 1}]
+    finally:
+        server.close()
+    again = Server(url)  # a restart replays the game: its result is not counted twice
+    try:
+        c = again.client()
+        again.connect(game["game_id"], None)
+        assert c.get("/api/ratings").json() == top
+    finally:
+        again.close()
+
+
+def test_invitation_by_link_needs_no_account_and_is_not_rated(server: Server) -> None:
+    ann, bob = server.client(), server.client()
+    a = sign_up(ann, "Ann")
+    r = ann.post("/api/games", headers={"X-CSRF-Token": a["csrf"]},
+                 json={"preset": "casual", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    invite = r["invites"][0]["path"].rsplit("/", 1)[1]
+    j = bob.post(f"/api/games/{r['game_id']}/join", json={"invite": invite, "name": "Bob"})  # no account
+    assert j.status_code == 200
+    st = server.connect(r["game_id"], r["token"]).state
+    assert st["rated"] is False and [p.get("rating") for p in st["players"]] == [1500, None]
