@@ -432,6 +432,8 @@ def add_parsers(subparsers: Any) -> None:
     a.add_argument("--seed", type=int, help="seed of the simulation, to repeat it")
     a.add_argument("--leaves", metavar="FILE", help="leave table file, or 'none' for the score alone")
     a.add_argument("--review", action="store_true", help="review every move of the game in FILE.gcg")
+    a.add_argument("--plot", metavar="FILE", help="with --review: draw the spread and the equity lost turn by turn "
+                   "into FILE (.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')")
     a.add_argument("--endgame", action="store_true", help="solve the endgame (the bag must be empty)")
     a.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds for --endgame or --sim")
     a.add_argument("--max-depth", type=positive_int, metavar="D", help="plies for --endgame")
@@ -519,6 +521,8 @@ def _header(game: Game, console: Console, show_board: bool) -> None:
 
 def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
     """``lexiko analyze``: the table of best moves, a review, or an endgame."""
+    if args.plot and not args.review:
+        raise LexikoError("--plot draws a game's review: add --review")
     if args.review:
         return _cmd_review(args, console)
     if args.endgame:
@@ -637,6 +641,10 @@ def _cmd_review(args: argparse.Namespace, console: Console) -> int:
     path = args.file if args.file is not None else args.board_gcg
     if path is None or args.cgp is not None:
         raise LexikoError("--review needs a GCG file")
+    if args.plot:
+        from lexiko import plots
+
+        plots.check_output(args.plot)
     game = gcg.load(path)
     lexicon = _lexicon_for(args, game, console)
     leaves = _leaves_from_args(args, game.tiles)
@@ -653,6 +661,13 @@ def _cmd_review(args: argparse.Namespace, console: Console) -> int:
                 f"{name}: {len(mine)} moves, {best} best, equity lost {total:.1f} ({total / len(mine):.1f} a move)",
                 highlight=False,
             )
+    if args.plot:
+        from lexiko import plots
+
+        fig = plots.review_figure(game.players, plots.review_series(game.history),
+                                  [(r.player, r.equity_lost) for r in turns])
+        plots.save(fig, args.plot)
+        console.print(f"plot written to {args.plot}", highlight=False, soft_wrap=True)
     return 0
 
 

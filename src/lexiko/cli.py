@@ -166,6 +166,14 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_render(args: argparse.Namespace, console: Console) -> int:
+    from lexiko import svg
+
+    svg.render_file(args.file, args.turn, args.output, size=args.size, coordinates=not args.no_coordinates)
+    console.print(f"wrote {args.output}", highlight=False, soft_wrap=True)
+    return 0
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -234,6 +242,27 @@ def build_parser() -> Parser:
                        "and running total, and show the moves and the final board.")
     r.add_argument("file", type=Path, metavar="FILE.gcg")
     r.set_defaults(func=cmd_replay)
+
+    d = sub.add_parser(
+        "render", help="draw the board of a GCG record as SVG or PNG",
+        description="Draw the board of a GCG record after a move as a picture: premium squares, tiles "
+        "with their values, blanks in another colour, the move's tiles highlighted. A .svg file is "
+        "written by lexiko itself; a .png file needs CairoSVG (pip install 'lexiko[png]').",
+        epilog="examples:\n  lexiko render game.gcg -o board.svg            # the final position\n"
+        "  lexiko render game.gcg --turn 12 -o turn12.png  # after the 12th move\n\n"
+        "--turn N is the board AFTER move N (moves: plays, exchanges and passes, counted from 1;\n"
+        "0 is the empty board); 'lexiko analyze --turn K' looks at the position BEFORE move K.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    d.add_argument("file", type=Path, metavar="FILE.gcg")
+    d.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
+                   help="the picture to write: .svg, or .png with CairoSVG")
+    d.add_argument("--turn", type=non_negative_int, default=None, metavar="N",
+                   help="draw the board after move N (default: the end of the record)")
+    d.add_argument("--size", type=positive_int, default=None, metavar="PIXELS",
+                   help="width of the picture in pixels (default: the drawing's own size)")
+    d.add_argument("--no-coordinates", action="store_true", help="leave out the row numbers and column letters")
+    d.set_defaults(func=cmd_render)
 
     from lexiko import analysis, selfplay, training
     from lexiko.web import add_serve_parser

@@ -216,6 +216,8 @@ class Stats:
     points: list[float] = field(default_factory=list)
     score_total: list[int] = field(default_factory=list)
     bingos: list[int] = field(default_factory=list)
+    #: Every game's final score, by seat (for distributions).
+    scores: list[list[int]] = field(default_factory=list)
     turns: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -226,6 +228,8 @@ class Stats:
         for name in ("wins", "points", "score_total", "bingos"):
             if not getattr(self, name):
                 setattr(self, name, [0] * n if name != "points" else [0.0] * n)
+        if not self.scores:
+            self.scores = [[] for _ in range(n)]
 
     def add(self, g: GameSummary) -> None:
         """Count one game."""
@@ -240,6 +244,7 @@ class Stats:
         for i, (s, b) in enumerate(zip(g.scores, g.bingos, strict=True)):
             self.score_total[i] += s
             self.bingos[i] += b
+            self.scores[i].append(s)
 
     def win_rate(self, seat: int) -> float:
         """Share of the games won (ties shared)."""
@@ -594,6 +599,12 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
         rules = rules.replace(lexicon=args.lexicon)
     if args.gcg_dir:
         output_folder(args.gcg_dir, "--gcg-dir", "game-*.gcg")
+    if args.plot:
+        from lexiko import plots
+
+        plots.check_output(args.plot)
+        if rules.variant == "duplicate":
+            raise LexikoError("--plot draws games between players, not duplicate games")
     if rules.variant == "duplicate":
         from lexiko.loading import load_lexicon
 
@@ -657,6 +668,13 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     )
     if args.gcg_dir:
         console.print(f"games written to {args.gcg_dir}", highlight=False)
+    if args.plot:
+        from lexiko import plots
+
+        fig = plots.autoplay_figure(stats.players, stats.scores, [stats.win_rate(i) for i in range(len(stats.players))],
+                                    [stats.win_interval(i) for i in range(len(stats.players))])
+        plots.save(fig, args.plot)
+        console.print(f"plot written to {args.plot}", highlight=False, soft_wrap=True)
     return 0
 
 
@@ -682,6 +700,8 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--force-jobs", action="store_true", help="use --jobs even when it is more than the cores")
     p.add_argument("--seed", type=int, default=0, help="seed: the same seed plays the same games (default: 0)")
     p.add_argument("--gcg-dir", metavar="DIR", help="write every game as a GCG file into DIR")
+    p.add_argument("--plot", metavar="FILE", help="draw the score distributions and win rates into FILE "
+                   "(.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
     p.add_argument("--rules", default="tournament", help="rules preset (default: tournament)")
     p.set_defaults(func=cmd_autoplay)
