@@ -1,0 +1,319 @@
+"""The environments of :mod:`lexiko.rl`: :class:`LexikoAEC` (PettingZoo, 2-4 agents)
+and :class:`LexikoEnv` (Gymnasium, one agent against lexiko's computer players), over
+one :class:`Observer` that turns a game into arrays and candidate moves."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from lexiko.bots import make_player
+from lexiko.bots.base import Player
+from lexiko.bots.static import default_leaves
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Pass, Place
+from lexiko.movegen import Candidate, generate
+from lexiko.rules import Rules, preset
+from lexiko.tiles import BLANK, LETTER_MASK
+
+__all__ = ["Observer", "LexikoAEC", "LexikoEnv", "FEATURES"]
+
+FEATURES = ("score", "leave", "equity", "tiles", "full_rack", "premiums", "exchange", "pass")
+"""What describes each candidate move, in the columns of ``obs["candidates"]`` (scores
+and equities in hundreds of points, leave values in fifties, tiles as a share of the rack)."""
+
+_PREMIUMS = "dtqDTQ"
+
+
+class Observer:
+    """A game seen as arrays: the candidates of the player on turn and the observation
+    of any player. ``k`` candidate slots (the best moves by equity, the pass always
+    among them)."""
+
+    def __init__(self, rules: Rules, lexicon: Lexicon, players: int, k: int = 32) -> None:
+        self.rules, self.lexicon, self.players, self.k = rules, lexicon, players, k
+        self.tiles = rules.tile_set
+        self.letters = self.tiles.size
+        lay = rules.board_layout
+        self.n = lay.size
+        self.leaves = default_leaves(self.tiles)
+        flat = "".join(lay.rows)
+        self.premium = np.array([[c == p for c in flat] for p in _PREMIUMS], dtype=np.float32).reshape(
+            len(_PREMIUMS), self.n, self.n)
+        self.premium_square = np.array([c in _PREMIUMS for c in flat], dtype=bool)
+        planes = self.letters + 1 + len(_PREMIUMS)
+        big = float(self.tiles.total)
+        self.space = spaces.Dict({
+            "board": spaces.Box(0.0, 1.0, (planes, self.n, self.n), np.float32),
+            "rack": spaces.Box(0.0, big, (self.letters + 1,), np.float32),
+            "unseen": spaces.Box(0.0, big, (self.letters + 1,), np.float32),
+            "scores": spaces.Box(-1e6, 1e6, (players,), np.float32),
+            "bag": spaces.Box(0.0, big, (1,), np.float32),
+            "candidates": spaces.Box(-1e6, 1e6, (k, len(FEATURES)), np.float32),
+            "action_mask": spaces.Box(0, 1, (k,), np.int8),
+        })
+        self._eye = np.eye(self.letters + 1, dtype=np.float32)
+
+    def candidates(self, game: Game) -> list[Candidate]:
+        """The moves the player on turn may choose: the best ``k`` by equity, the pass
+        always among them (last, if it did not make the list)."""
+        p = game.player_on_turn
+        found = generate(game.board, game.rack(p), self.lexicon, self.rules, bag_count=game.bag_count,
+                         best=self.k, leaves=self.leaves if game.bag_count else None)
+        if not any(isinstance(c.move, Pass) for c in found):
+            rack = game.rack(p)
+            passing = Candidate(Pass(), 0, self.leaves(rack) if self.leaves and game.bag_count else 0.0, rack)
+            found = [*found[: self.k - 1], passing]
+        return found
+
+    def _counts(self, codes: Sequence[int]) -> np.ndarray:
+        letters = np.frombuffer(bytes(codes), dtype=np.uint8) & LETTER_MASK
+        return np.bincount(letters, minlength=self.letters + 1).astype(np.float32)
+
+    def features(self, game: Game, cands: Sequence[Candidate]) -> tuple[np.ndarray, np.ndarray]:
+        """The candidates' features and the action mask."""
+        feats = np.zeros((self.k, len(FEATURES)), dtype=np.float32)
+        mask = np.zeros(self.k, dtype=np.int8)
+        size, full, n, prem = self.rules.rack_size, self.rules.bingo_tiles, self.n, self.premium_square
+        rows = []
+        for c in cands[: self.k]:
+            m = c.move
+            if isinstance(m, Place):
+                tiles = m.tile_count
+                premiums = sum(1 for r, col, _ in m.new_tiles() if prem[r * n + col])
+            else:
+                tiles = premiums = 0
+            rows.append((c.score / 100, (c.equity - c.score) / 50, c.equity / 100, tiles / size,
+                         tiles >= full, premiums / 4, isinstance(m, Exchange), isinstance(m, Pass)))
+        if rows:
+            feats[: len(rows)] = np.array(rows, dtype=np.float32)
+            mask[: len(rows)] = 1
+        return feats, mask
+
+    def observe(self, game: Game, seat: int, cands: Sequence[Candidate] | None) -> dict[str, np.ndarray]:
+        """What ``seat`` sees; ``cands`` are its moves when it is on turn (else none)."""
+        cells = np.frombuffer(game.board.cells, dtype=np.uint8)
+        letters = (cells & LETTER_MASK).astype(np.intp)
+        planes = self._eye[letters].T.reshape(self.letters + 1, self.n, self.n).copy()
+        planes[0] = ((cells & BLANK) != 0).reshape(self.n, self.n)  # plane 0: blanks (empty squares are 0)
+        free = (cells == 0).reshape(self.n, self.n)
+        board = np.concatenate([planes, self.premium * free])
+        scores = game.scores
+        order = [(seat + i) % self.players for i in range(self.players)]
+        if cands is None:
+            feats = np.zeros((self.k, len(FEATURES)), dtype=np.float32)
+            mask = np.zeros(self.k, dtype=np.int8)
+        else:
+            feats, mask = self.features(game, cands)
+        return {
+            "board": board.astype(np.float32, copy=False),
+            "rack": self._counts(game.rack(seat)),
+            "unseen": self._counts(game.unseen(seat)),
+            "scores": np.array([scores[i] for i in order], dtype=np.float32),
+            "bag": np.array([game.bag_count], dtype=np.float32),
+            "candidates": feats,
+            "action_mask": mask,
+        }
+
+    def outcome(self, game: Game, seat: int, reward: str) -> float:
+        """The final reward of ``seat``: +1/-1/0 by the result, or the spread / 100."""
+        scores = game.scores
+        if reward == "spread":
+            return (scores[seat] - max(s for i, s in enumerate(scores) if i != seat)) / 100
+        winners = game.winners()
+        if len(winners) == len(scores):
+            return 0.0
+        return 1.0 if seat in winners else -1.0
+
+
+def _setup(
+    rules: Rules | str, lexicon: Lexicon | str, words: Sequence[str] | None, players: int
+) -> tuple[Rules, Lexicon]:
+    r = preset(rules, players=players) if isinstance(rules, str) else rules
+    if words is not None:
+        return r, Lexicon.from_words(list(words), r.tile_set)
+    lex = lexicon if isinstance(lexicon, Lexicon) else Lexicon.load(lexicon or r.lexicon, r.tile_set)
+    return r, lex
+
+
+class LexikoAEC(AECEnv):  # type: ignore[misc]
+    """The game for 2-4 agents (``player_0``, ...), one move at a time (PettingZoo AEC).
+
+    ``rules``: a preset name or :class:`~lexiko.rules.Rules` (``casual`` by default: a
+    word not in the lexicon is refused, so no challenges); ``candidates``: the number of
+    action slots; ``reward``: ``"win"`` or ``"spread"``. ``seed_lexicon_words`` builds a
+    small lexicon from words (for examples and tests).
+    """
+
+    metadata = {"name": "lexiko_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        players: int = 2,
+        *,
+        rules: Rules | str = "casual",
+        lexicon: Lexicon | str = "",
+        candidates: int = 32,
+        reward: str = "win",
+        render_mode: str | None = None,
+        seed_lexicon_words: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__()
+        if not 2 <= players <= 4:
+            raise ValueError(f"lexiko's environment has 2 to 4 agents, not {players}")
+        if reward not in ("win", "spread"):
+            raise ValueError(f"reward is 'win' or 'spread', not {reward!r}")
+        self.rules, self.lexicon = _setup(rules, lexicon, seed_lexicon_words, players)
+        self.observer = Observer(self.rules, self.lexicon, players, candidates)
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.observation_spaces = {a: self.observer.space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(candidates) for a in self.possible_agents}
+        self.game: Game | None = None
+        self._cands: list[Candidate] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = seed if seed is not None else random.randrange(2**63)
+        self.game = Game(self.possible_agents, self.rules, seed=seed, lexicon=self.lexicon)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.player_on_turn]
+        self._cands = self.observer.candidates(self.game)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.game is not None, "call reset() first"
+        seat = self.possible_agents.index(agent)
+        on_turn = agent == self.agent_selection and not self.terminations.get(agent, False)
+        return self.observer.observe(self.game, seat, self._cands if on_turn else None)
+
+    def step(self, action: int | None) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        assert g is not None and action is not None
+        agent = self.agent_selection
+        if not 0 <= int(action) < len(self._cands):
+            raise ValueError(f"action {action} is masked out: {len(self._cands)} moves are open")
+        seat = self.possible_agents.index(agent)
+        g.apply(self._cands[int(action)].move, player=seat)
+        self._cumulative_rewards[agent] = 0.0
+        if g.is_over:
+            for i, a in enumerate(self.agents):
+                self.rewards[a] = self.observer.outcome(g, i, self.reward_kind)
+                self.terminations[a] = True
+            self._cands = []
+        else:
+            self.agent_selection = self.possible_agents[g.player_on_turn]
+            self._cands = self.observer.candidates(g)
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.game is None:
+            return None
+        return repr(self.game) + "\n" + str(self.game.board)
+
+    def close(self) -> None:
+        pass
+
+
+class LexikoEnv(gymnasium.Env):
+    """One agent against lexiko's computer players (``opponents``: kinds such as
+    ``static``, ``greedy``, ``random``). The agent takes seat 0, or turns about with
+    ``alternate=True`` (seat = episode number mod players). Same observations, actions
+    and rewards as :class:`LexikoAEC`.
+
+    >>> env = LexikoEnv(opponents=["greedy"], seed_lexicon_words=["QI", "AT", "TA", "EAT", "TEA", "ATE"])
+    >>> obs, info = env.reset(seed=1)
+    >>> sorted(obs)
+    ['action_mask', 'bag', 'board', 'candidates', 'rack', 'scores', 'unseen']
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        opponents: Sequence[str] = ("static",),
+        *,
+        rules: Rules | str = "casual",
+        lexicon: Lexicon | str = "",
+        candidates: int = 32,
+        reward: str = "win",
+        alternate: bool = False,
+        seed_lexicon_words: Sequence[str] | None = None,
+    ) -> None:
+        players = 1 + len(opponents)
+        self.rules, self.lexicon = _setup(rules, lexicon, seed_lexicon_words, players)
+        self.observer = Observer(self.rules, self.lexicon, players, candidates)
+        self.kinds = list(opponents)
+        self.reward_kind = reward
+        self.alternate = alternate
+        self.observation_space = self.observer.space
+        self.action_space = spaces.Discrete(candidates)
+        self.episodes = 0
+        self.game: Game | None = None
+        self.seat = 0
+        self._bots: dict[int, Player] = {}
+        self._cands: list[Candidate] = []
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**63))
+        players = len(self.kinds) + 1
+        self.seat = self.episodes % players if self.alternate else 0
+        self.episodes += 1
+        names = [f"player_{i}" for i in range(players)]
+        self.game = Game(names, self.rules, seed=game_seed, lexicon=self.lexicon)
+        others = [i for i in range(players) if i != self.seat]
+        self._bots = {i: make_player(k, self.lexicon, seed=game_seed + i)
+                      for i, k in zip(others, self.kinds, strict=True)}
+        self._advance()
+        return self._obs(), {"seat": self.seat}
+
+    def _advance(self) -> None:
+        g = self.game
+        assert g is not None
+        while not g.is_over and g.player_on_turn != self.seat:
+            p = g.player_on_turn
+            g.apply(self._bots[p].choose(g), player=p)
+        self._cands = [] if g.is_over else self.observer.candidates(g)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        assert self.game is not None
+        return self.observer.observe(self.game, self.seat, self._cands or None)
+
+    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        g = self.game
+        assert g is not None, "call reset() first"
+        if g.is_over:
+            raise RuntimeError("the game is over: call reset()")
+        if not 0 <= int(action) < len(self._cands):
+            raise ValueError(f"action {action} is masked out: {len(self._cands)} moves are open")
+        g.apply(self._cands[int(action)].move, player=self.seat)
+        self._advance()
+        done = g.is_over
+        reward = self.observer.outcome(g, self.seat, self.reward_kind) if done else 0.0
+        return self._obs(), reward, done, False, {"scores": list(g.scores)}
+
+    def render(self) -> str | None:
+        return None if self.game is None else str(self.game.board)
