@@ -429,6 +429,9 @@ def add_parsers(subparsers: Any) -> None:
                    help="play-outs per move (default: 200)")
     a.add_argument("--plies", type=positive_int, default=2, help="turns played out after each move (default: 2)")
     a.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes for --sim (default: 1)")
+    from lexiko.executors import add_arguments
+
+    add_arguments(a)
     a.add_argument("--seed", type=int, help="seed of the simulation, to repeat it")
     a.add_argument("--leaves", metavar="FILE", help="leave table file, or 'none' for the score alone")
     a.add_argument("--review", action="store_true", help="review every move of the game in FILE.gcg")
@@ -562,19 +565,27 @@ def _analyze_with_progress(
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return analyze_position(
-            game,
-            lexicon,
-            top=args.top,
-            leaves=leaves,
-            simulate=True,
-            iterations=args.iterations,
-            plies=args.plies,
-            jobs=max(1, args.jobs),
-            seed=args.seed,
-            time_limit=args.time_limit,
-            progress=progress,
-        )
+        from lexiko.executors import make_executor
+
+        executor, release = make_executor(args.executor, args.address, max(1, args.jobs))
+        try:
+            return analyze_position(
+                game,
+                lexicon,
+                top=args.top,
+                leaves=leaves,
+                simulate=True,
+                iterations=args.iterations,
+                plies=args.plies,
+                jobs=max(1, args.jobs),
+                executor=executor,
+                seed=args.seed,
+                time_limit=args.time_limit,
+                progress=progress,
+            )
+        finally:
+            if release is not None:
+                release()
 
 
 def _table(rows: Sequence[AnalysisRow], simulated: bool) -> Any:

@@ -626,6 +626,9 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     from lexiko.loading import load_lexicon
 
     load_lexicon(rules.lexicon, rules.tile_set, console)  # compile once, before the workers start
+    from lexiko.executors import make_executor
+
+    executor, release = make_executor(args.executor, args.address, jobs)
     with Progress(
         TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
     ) as bar:
@@ -634,16 +637,21 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
         def progress(phase: str, done: int, total: int) -> None:
             bar.update(task, completed=done)
 
-        stats = autoplay(
-            kinds,
-            args.games,
-            jobs=jobs,
-            seed=args.seed,
-            progress=progress,
-            lexicon=rules.lexicon,
-            rules=rules,
-            gcg_dir=args.gcg_dir,
-        )
+        try:
+            stats = autoplay(
+                kinds,
+                args.games,
+                jobs=jobs,
+                seed=args.seed,
+                executor=executor,
+                progress=progress,
+                lexicon=rules.lexicon,
+                rules=rules,
+                gcg_dir=args.gcg_dir,
+            )
+        finally:
+            if release is not None:
+                release()
     table = Table(title=f"{stats.games} games, {rules.name} rules, {rules.lexicon}")
     table.add_column("player")
     table.add_column("wins", justify="right")
@@ -700,6 +708,9 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--force-jobs", action="store_true", help="use --jobs even when it is more than the cores")
     p.add_argument("--seed", type=int, default=0, help="seed: the same seed plays the same games (default: 0)")
     p.add_argument("--gcg-dir", metavar="DIR", help="write every game as a GCG file into DIR")
+    from lexiko.executors import add_arguments
+
+    add_arguments(p)
     p.add_argument("--plot", metavar="FILE", help="draw the score distributions and win rates into FILE "
                    "(.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")

@@ -476,6 +476,9 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
 
     load_lexicon(rules.lexicon, rules.tile_set, console)  # compile once, before the workers start
     initial = LeaveTable.load(args.start, rules.tile_set) if args.start else None
+    from lexiko.executors import make_executor
+
+    executor, release = make_executor(args.executor, args.address, jobs)
     started = time.perf_counter()
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
@@ -487,16 +490,21 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
                 tasks[phase] = bar.add_task(phase, total=total)
             bar.update(tasks[phase], completed=done)
 
-        table = train(
-            args.games,
-            rounds=args.rounds,
-            lexicon=rules.lexicon,
-            rules=rules,
-            jobs=jobs,
-            seed=args.seed,
-            initial=initial,
-            progress=progress,
-        )
+        try:
+            table = train(
+                args.games,
+                rounds=args.rounds,
+                lexicon=rules.lexicon,
+                rules=rules,
+                jobs=jobs,
+                seed=args.seed,
+                executor=executor,
+                initial=initial,
+                progress=progress,
+            )
+        finally:
+            if release is not None:
+                release()
     out = _save_or_rescue(table, out, console)
     secs = time.perf_counter() - started
     console.print(
@@ -534,6 +542,9 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--out", required=True, metavar="FILE", help="file to write (.tsv, or .tsv.gz compressed)")
     p.add_argument("--jobs", type=non_negative_int, default=1, help="worker processes, 0 for one per core (default: 1)")
     p.add_argument("--force-jobs", action="store_true", help="use --jobs even when it is more than the cores")
+    from lexiko.executors import add_arguments
+
+    add_arguments(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default: 0)")
     p.add_argument("--start", metavar="FILE", help="table to start from (default: none, greedy play)")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
