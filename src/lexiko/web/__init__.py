@@ -80,6 +80,10 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--bot-delay", type=non_negative_float, default=0.8, metavar="SECONDS",
                    help="pause before each computer move, so people can follow (default: 0.8)")
+    p.add_argument("--redis-url", default=os.environ.get("LEXIKO_REDIS_URL"), metavar="URL",
+                   help="shared mode: several lexiko serve processes (any hosts) serve the same games, "
+                   "telling each other through Redis at URL (redis://host:6379/0); needs PostgreSQL "
+                   "(default: $LEXIKO_REDIS_URL, else one process on its own)")
     p.add_argument("--allow-seeds", action="store_true",
                    help="let a game between people be created with a chosen seed (for tests and analysis: "
                    "every player is then shown the seed; by default only a game of one person against "
@@ -159,6 +163,18 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
     except Exception as e:
         reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
         raise LexikoError(f"cannot use the database {url!r}: {reason}") from None
+    if args.redis_url:
+        if not desc.startswith("postgresql"):
+            raise LexikoError("--redis-url (several processes sharing games) needs PostgreSQL, which they all "
+                              "reach: give --database-url postgresql://...; SQLite is for one process")
+        try:
+            import redis
+
+            redis.from_url(args.redis_url, socket_connect_timeout=3).ping()
+        except ImportError:
+            raise LexikoError("--redis-url needs the redis package: pip install redis") from None
+        except Exception as e:
+            raise LexikoError(f"cannot reach Redis at {args.redis_url}: {e}") from None
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     from lexiko.web.limits import MAX_FRAME, Limits
 
@@ -166,7 +182,7 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
                    limits=Limits(games=f"{args.games_per_hour}/hour" if args.games_per_hour else None,
                                  connections=(f"{args.connections_per_minute}/minute"
                                               if args.connections_per_minute else None)),
-                   api_docs=args.api_docs, expire_hours=args.expire_hours)
+                   api_docs=args.api_docs, expire_hours=args.expire_hours, redis_url=args.redis_url)
     console.print(f"lexiko web app on [bold]http://{args.host}:{args.port}/[/bold]  (database: {desc})",
                   highlight=False, soft_wrap=True)
     # no per-message compression: states are a few kilobytes, and deflating each one

@@ -191,6 +191,7 @@ def create_app(
     api_docs: bool = False,
     expire_hours: float = 24.0,
     abandon_days: float = 7.0,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The web app on a database (SQLite path or URL, ``postgresql://...``). The schema is
     migrated at startup. ``lexicons`` are the word lists games may use (the first is the
@@ -200,7 +201,8 @@ def create_app(
     the computer, unless ``allow_seeds`` (tests, analysis); a seeded game shows its seed
     to every player. ``limits``: the rates of :mod:`lexiko.web.limits`; games nobody
     joined within ``expire_hours`` are deleted, and a game nobody has moved in for
-    ``abandon_days`` ends with the player on turn losing; ``api_docs`` serves the interactive API
+    ``abandon_days`` ends with the player on turn losing; ``redis_url`` turns on shared
+    mode (several processes on one PostgreSQL database, see :mod:`lexiko.web.bus`); ``api_docs`` serves the interactive API
     documentation at ``/api/docs`` (its page loads scripts from a CDN, so it is off by
     default)."""
     rates = RateLimits(limits)
@@ -208,9 +210,12 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database_url)
+        from lexiko.web.bus import Bus, RedisBus
+
+        bus = RedisBus(redis_url) if redis_url else Bus()
         service = GameService(
             store, lexicons=lexicons, bot_delay=bot_delay, clock_interval=clock_interval, idle_seconds=idle_seconds,
-            allow_seeds=allow_seeds, expire_hours=expire_hours, abandon_days=abandon_days,
+            allow_seeds=allow_seeds, expire_hours=expire_hours, abandon_days=abandon_days, bus=bus,
         )
         await service.open()
         app.state.service = service

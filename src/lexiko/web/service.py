@@ -35,6 +35,7 @@ from lexiko.lexicon import BUILTIN, Lexicon
 from lexiko.move import Exchange, Move, Place
 from lexiko.rules import PRESETS, Rules
 from lexiko.scoring import score_words, words_formed
+from lexiko.web.bus import Bus
 from lexiko.web.live import (
     ABORT,
     CLOSE,
@@ -205,8 +206,10 @@ class GameService:
         allow_seeds: bool = False,
         expire_hours: float = 24.0,
         abandon_days: float = 7.0,
+        bus: Bus | None = None,
     ) -> None:
         self.store = store
+        self.bus = bus if bus is not None else Bus()
         self.abandon_days = abandon_days
         self.allow_seeds = allow_seeds
         self.expire_hours = expire_hours
@@ -242,6 +245,7 @@ class GameService:
         self.up_since = time.time()
         self.down_since = await self._db(self.store.last_beat)
         await self._beat(force=True)
+        await self.bus.start(self._on_version)
         self._watch = asyncio.create_task(self._watch_clocks())
         self._resume = asyncio.create_task(self._resume_games())
 
@@ -276,6 +280,8 @@ class GameService:
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        with contextlib.suppress(Exception):
+            await self.bus.stop()
         with contextlib.suppress(Exception):
             self.store.beat(time.time())  # the clocks stop from now until the next start
         self._db_pool.shutdown(wait=True)
@@ -462,6 +468,7 @@ class GameService:
                 await self._start(live)
             else:
                 self._broadcast(live)
+            await self.bus.publish(live.id, -1)
         return {"game_id": live.id, "seat": seat.index, "token": token}
 
     async def _start(self, live: LiveGame) -> None:
@@ -785,10 +792,49 @@ class GameService:
         scores = json.dumps(g.scores if g is not None else [d.totals[p] for p in d.players] if d is not None else [])
         try:
             await self._db(self.store.append_action, live.id, a, status=live.status, scores_json=scores)
+        except ConflictError:  # another process stored an action of this number first
+            live.undo_last()
+            await self._sync(live)
+            self._broadcast(live)
+            raise ActionError("the game changed meanwhile (a move came first from elsewhere): "
+                              "look again and act on it") from None
         except Exception:
             log.exception("could not save action %d of game %s", a.seq, live.id)
             live.undo_last()
             raise ActionError("the server could not save this action, so it was not made: try again") from None
+        await self.bus.publish(live.id, live.version)
+
+    # -- shared mode: what other processes did ------------------------------------------
+
+    async def _on_version(self, game_id: str, version: int) -> None:
+        """Another process changed a game (``version`` -1: its seats): catch up if this
+        process holds it, and tell this process's clients."""
+        live = self._games.get(game_id)
+        if live is None or (version >= 0 and live.version >= version):
+            return
+        async with live.lock:
+            await self._sync(live)
+            self._broadcast(live)
+        self._kick_bots(live)
+
+    async def _sync(self, live: LiveGame) -> None:
+        """Bring a game in memory up to the database (call with its lock): seats taken
+        elsewhere, the start, and the actions it lacks, applied in order."""
+        stored = await self._db(self.store.load_game, live.id)
+        if stored is None:
+            return
+        for seat, st in zip(live.seats, stored.seats, strict=False):
+            seat.name, seat.token_hash, seat.invite, seat.account_id = st.name, st.token_hash, st.invite, st.account_id
+        try:
+            if stored.started_at is not None and live.started_at is None:
+                await self._read_ratings(live)
+                live.start(stored.started_at)
+            for a in stored.actions[live.version :]:
+                live.apply_text(a.seat, a.text, at=a.at)
+        except LexikoError as e:  # cannot follow: forget it, the next use rebuilds it
+            log.error("game %s could not catch up with the database: %s", live.id, e)
+            self._games.pop(live.id, None)
+        live.view_cache.clear()
 
     def preview(self, live: LiveGame, seat: int | None, message: dict[str, Any]) -> dict[str, Any]:
         """Score of the tiles a player has put on the board, before playing them: the
@@ -858,6 +904,7 @@ class GameService:
         return bot
 
     def _kick_bots(self, live: LiveGame) -> None:
+        """Let the bots of a game play (in shared mode, only where the game's lease is)."""
         if live.status != "active" or not any(s.is_bot for s in live.seats):
             return
         if live.bot_task is None or live.bot_task.done():
@@ -867,6 +914,8 @@ class GameService:
     async def _drive_duplicate_bots(self, live: LiveGame) -> None:
         """Each round, every bot that has not played thinks on a copy of the round (the
         people may play meanwhile) and submits; the round closes when all have played."""
+        if not await self.bus.hold(live.id):
+            return
         try:
             while True:
                 async with live.lock:
@@ -907,6 +956,8 @@ class GameService:
     async def _drive_bots(self, live: LiveGame) -> None:
         """Let the bots act while it is up to them: challenge a phony, accept a play that
         ends the game, or move on their turn. One action at a time, each saved and shown."""
+        if not await self.bus.hold(live.id):
+            return
         try:
             while True:
                 if self.bot_delay:
@@ -964,7 +1015,9 @@ class GameService:
 
     async def _watch_clocks(self) -> None:
         """Once a second: a player past the overtime allowed loses on time (the server
-        records the flag fall as the player's last action)."""
+        records the flag fall as the player's last action). In shared mode only the
+        process holding a game's lease does this, and takes over its bots when the
+        process that held it is gone."""
         while True:
             await asyncio.sleep(self.clock_interval)
             await self._beat()
@@ -973,7 +1026,10 @@ class GameService:
             self._evict_idle()
             for live in list(self._games.values()):
                 try:
-                    await self._check_flag(live)
+                    if live.status == "active" and await self.bus.hold(live.id):
+                        await self._check_flag(live)
+                        if self.bus.shared:
+                            self._kick_bots(live)
                 except Exception:
                     log.exception("clock check of game %s", live.id)
 
@@ -1089,6 +1145,8 @@ class GameService:
             busy = live.lock.locked() or (live.bot_task is not None and not live.bot_task.done())
             if live.idle_since is not None and now - live.idle_since > self.idle_seconds and not busy:
                 del self._games[gid]
+                if self.bus.shared:
+                    asyncio.get_running_loop().create_task(self.bus.release(gid))
                 for seat in range(len(live.seats)):
                     self._bots.pop((gid, seat), None)
 

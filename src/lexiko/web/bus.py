@@ -1,0 +1,149 @@
+"""What the processes serving one database tell each other (shared mode, Redis).
+
+One ``lexiko serve`` process with SQLite needs none of this (:class:`LocalBus`). With
+``--redis-url`` any number of processes, on any hosts, serve the same games from one
+PostgreSQL database:
+
+- **PostgreSQL is the source of truth.** An action is stored with its number in the
+  game (``actions`` has the primary key ``(game_id, seq)``): of two processes applying
+  an action to the same version of a game, the database takes one and refuses the
+  other, which then reads what it missed and answers its client. No action is ever
+  applied twice or lost. (A version check on the key, not a row lock: nothing waits,
+  and a process that dies holds nothing.)
+- **Redis carries the news**: after storing an action a process publishes
+  ``GAME VERSION`` on one channel; every process that holds the game in memory reads
+  the actions it lacks from the database and sends the new state to its own clients.
+- **Leases** (``SET key NX PX``, renewed every clock tick): of the processes holding a
+  game, only the one with its lease runs its clocks and its computer players, so a flag
+  falls once and a bot moves once; when that process dies, its lease expires within
+  :data:`LEASE_MS` and another takes over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+__all__ = ["Bus", "LocalBus", "RedisBus", "LEASE_MS", "CHANNEL"]
+
+log = logging.getLogger("lexiko.web")
+
+LEASE_MS = 5000
+"""How long a game's lease lasts without renewal (milliseconds)."""
+
+CHANNEL = "lexiko:games"
+"""The Redis channel of game versions."""
+
+Listener = Callable[[str, int], Awaitable[None]]
+
+
+class Bus:
+    """The single-process bus: nobody else to tell, every lease is ours."""
+
+    shared = False
+
+    async def start(self, on_version: Listener) -> None:
+        """Start listening (``on_version(game_id, version)`` for other processes' news)."""
+
+    async def stop(self) -> None:
+        """Stop listening and give back the leases."""
+
+    async def publish(self, game_id: str, version: int) -> None:
+        """Tell the other processes that a game reached ``version``."""
+
+    async def hold(self, game_id: str) -> bool:
+        """Take or renew the lease of a game; True when this process holds it."""
+        return True
+
+    async def release(self, game_id: str) -> None:
+        """Give a lease back (the game leaves this process's memory)."""
+
+
+LocalBus = Bus
+
+
+class RedisBus(Bus):
+    """The bus of shared mode, over Redis (the ``redis`` package's asyncio client)."""
+
+    shared = True
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        self.url = url
+        self.redis: Any = redis.from_url(url)
+        self.me = f"{socket.gethostname()}:{os.getpid()}"
+        self._task: asyncio.Task[None] | None = None
+        self._held: set[str] = set()
+
+    async def start(self, on_version: Listener) -> None:
+        await self.redis.ping()  # fail at start, with the reason, if Redis is not there
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(CHANNEL)
+
+        async def listen() -> None:
+            while True:
+                try:
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("lost the Redis channel; listening again")
+                    await asyncio.sleep(1)
+                    continue
+                if msg is None:
+                    continue
+                parts = bytes(msg["data"]).decode(errors="replace").split(" ")
+                if len(parts) != 3 or parts[2] == self.me:
+                    continue
+                with contextlib.suppress(ValueError):
+                    await on_version(parts[0], int(parts[1]))
+
+        self._task = asyncio.create_task(listen())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        for gid in list(self._held):
+            await self.release(gid)
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def publish(self, game_id: str, version: int) -> None:
+        try:
+            await self.redis.publish(CHANNEL, f"{game_id} {version} {self.me}")
+        except Exception:
+            log.exception("could not publish game %s at version %d", game_id, version)
+
+    async def hold(self, game_id: str) -> bool:
+        key = f"lexiko:lease:{game_id}"
+        try:
+            if await self.redis.set(key, self.me, nx=True, px=LEASE_MS):
+                self._held.add(game_id)
+                return True
+            owner = await self.redis.get(key)
+            if owner is not None and owner.decode() == self.me:
+                await self.redis.pexpire(key, LEASE_MS)
+                self._held.add(game_id)
+                return True
+        except Exception:
+            log.exception("could not take the lease of game %s", game_id)
+        self._held.discard(game_id)
+        return False
+
+    async def release(self, game_id: str) -> None:
+        if game_id not in self._held:
+            return
+        self._held.discard(game_id)
+        key = f"lexiko:lease:{game_id}"
+        with contextlib.suppress(Exception):
+            owner = await self.redis.get(key)
+            if owner is not None and owner.decode() == self.me:
+                await self.redis.delete(key)

@@ -1,0 +1,164 @@
+"""Shared mode: three ``lexiko serve`` processes on one PostgreSQL database, telling each
+other through Redis (real servers, loopback only). Two players connected to different
+processes play one game and see the same states; the same action sent to two processes
+at once is applied once; when the process running a game's computer player is killed,
+another takes it over within seconds."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from lexiko import movegen
+from lexiko.lexicon import Lexicon
+from lexiko.rules import preset
+from lexiko.web.testing import (
+    Connection,
+    ServerProcess,
+    board_from_rows,
+    free_port,
+    move_message,
+    new_game,
+    test_postgres,
+)
+
+RULES = preset("casual")
+REDIS = shutil.which("redis-server")
+pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (Debian: apt-get install redis-server)")
+
+
+@pytest.fixture(scope="module")
+def lex() -> Lexicon:
+    return Lexicon.load("TWL06")
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    assert REDIS is not None
+    port = free_port()
+    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import redis
+
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis(port=port).ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    with test_postgres() as url:
+        if url is None:
+            pytest.skip("PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset")
+        yield url
+
+
+@pytest.fixture
+def servers(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    extra = ["--redis-url", redis_url, "--allow-seeds", "--games-per-hour", "0", "--connections-per-minute", "0"]
+    procs = [ServerProcess(pg_url, extra=extra, bot_delay=2.0, log_path=tmp_path / f"server{i}.log") for i in range(3)]
+    for p in procs:
+        p.start()
+    try:
+        yield procs
+    finally:
+        for p in procs:
+            p.stop()
+    for i in range(3):
+        assert "Traceback" not in (tmp_path / f"server{i}.log").read_text()
+
+
+def best(state: dict[str, Any], lex: Lexicon) -> dict[str, Any]:
+    rack = tuple(RULES.tile_set.parse_token(f) for f in state["rack"])
+    cand = movegen.best_move(board_from_rows(state["board"], RULES), rack, lex, RULES, bag_count=state["bag_count"])
+    return move_message(cand.move, RULES.tile_set)
+
+
+def test_two_players_on_two_processes_play_one_game(servers: list[ServerProcess], lex: Lexicon) -> None:
+    a, b, _ = servers
+    with httpx.Client(base_url=a.url, timeout=20) as http:
+        gid, tokens = new_game(http, preset="casual", seed=5, options={"time_minutes": None})
+    ann, bob = Connection(a.ws_url, gid, tokens[0]), Connection(b.ws_url, gid, tokens[1])
+    try:
+        for _ in range(6):
+            v = max(ann.state["version"], bob.state["version"])
+            ann.wait_version(v)
+            bob.wait_version(v)
+            p = ann if ann.state["turn"] == 0 else bob
+            st = p.act(best(p.state, lex))
+            assert st["type"] == "state", st
+        v = max(ann.state["version"], bob.state["version"])
+        sa, sb = ann.wait_version(v), bob.wait_version(v)
+        assert v == 6 and sa["board"] == sb["board"] and [p["score"] for p in sa["players"]] == [
+            p["score"] for p in sb["players"]]
+        # a third process, which never saw the game, serves it as it is
+        with httpx.Client(base_url=servers[2].url, timeout=20) as http:
+            assert http.get(f"/api/games/{gid}/state").json()["version"] == 6
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_the_same_action_sent_to_two_processes_is_applied_once(servers: list[ServerProcess], lex: Lexicon) -> None:
+    a, b, _ = servers
+    with httpx.Client(base_url=a.url, timeout=20) as http:
+        gid, tokens = new_game(http, preset="casual", seed=9, options={"time_minutes": None})
+    first = 0 if Connection(a.ws_url, gid, tokens[0]).state["turn"] == 0 else 1
+    one, two = Connection(a.ws_url, gid, tokens[first]), Connection(b.ws_url, gid, tokens[first])  # two windows
+    try:
+        msg = best(one.state, lex)
+        one.send(msg)
+        two.send(msg)
+        answers = []
+        for c in (one, two):
+            while True:
+                m = c.recv()
+                if m["type"] == "error" or (m["type"] == "state" and m["version"] >= 1):
+                    answers.append(m)
+                    break
+        errors = [m for m in answers if m["type"] == "error"]
+        time.sleep(1.0)
+        with httpx.Client(base_url=a.url, timeout=20) as http:
+            state = http.get(f"/api/games/{gid}/state").json()
+        assert state["version"] == 1 and len(state["history"]) == 1  # applied once
+        assert len(errors) <= 1
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_killed_process_hands_its_computer_player_over(servers: list[ServerProcess], lex: Lexicon) -> None:
+    a, b, _ = servers
+    seats = [{"kind": "human", "name": "Cy"}, {"kind": "greedy"}]
+    with httpx.Client(base_url=a.url, timeout=20) as http:
+        gid, tokens = new_game(http, seats=seats, preset="casual", seed=31, options={"time_minutes": None})
+    cy = Connection(b.ws_url, gid, tokens[0])
+    try:
+        st = cy.wait_state(lambda s: s["turn"] == 0)
+        st = cy.act(best(st, lex))
+        version = st["version"]
+        a.kill()  # the process that created the game holds its lease; its bot waits 2 s before moving
+        killed = time.monotonic()
+        st = cy.wait_state(lambda s: s["version"] > version and s["turn"] == 0, timeout=25)
+        assert st["history"][-1]["player"] == 1  # the bot moved, from another process...
+        assert time.monotonic() - killed > 4  # once the dead process's lease ran out
+    finally:
+        cy.close()
