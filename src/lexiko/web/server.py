@@ -202,9 +202,9 @@ def create_app(
     to every player. ``limits``: the rates of :mod:`lexiko.web.limits`; games nobody
     joined within ``expire_hours`` are deleted, and a game nobody has moved in for
     ``abandon_days`` ends with the player on turn losing; ``redis_url`` turns on shared
-    mode (several processes on one PostgreSQL database, see :mod:`lexiko.web.bus`); ``api_docs`` serves the interactive API
-    documentation at ``/api/docs`` (its page loads scripts from a CDN, so it is off by
-    default)."""
+    mode (several processes on one PostgreSQL database, see :mod:`lexiko.web.bus`);
+    ``api_docs`` serves the interactive API documentation at ``/api/docs`` (its page
+    loads scripts from a CDN, so it is off by default)."""
     rates = RateLimits(limits)
 
     @asynccontextmanager
