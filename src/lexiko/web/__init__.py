@@ -84,6 +84,9 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="shared mode: several lexiko serve processes (any hosts) serve the same games, "
                    "telling each other through Redis at URL (redis://host:6379/0); needs PostgreSQL "
                    "(default: $LEXIKO_REDIS_URL, else one process on its own)")
+    p.add_argument("--behind-proxy", metavar="IPS",
+                   help="trust the X-Forwarded-For of a reverse proxy at these addresses (comma-separated, "
+                   "or '*'), so limits count each player's address, not the proxy's")
     p.add_argument("--allow-seeds", action="store_true",
                    help="let a game between people be created with a chosen seed (for tests and analysis: "
                    "every player is then shown the seed; by default only a game of one person against "
@@ -187,7 +190,10 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
                   highlight=False, soft_wrap=True)
     # no per-message compression: states are a few kilobytes, and deflating each one
     # costs more server time than anything else per move
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME,
+    proxied: dict[str, Any] = (
+        {"proxy_headers": True, "forwarded_allow_ips": args.behind_proxy} if args.behind_proxy else {}
+    )
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME, **proxied,
                 ws_per_message_deflate=False)
     return 0
 
