@@ -39,7 +39,14 @@ from websockets.asyncio.client import connect
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import Rules, preset
-from lexiko.web.testing import ServerProcess, TemporaryPostgres, board_from_rows, move_message
+from lexiko.web.testing import (
+    NginxProxy,
+    RedisServer,
+    ServerProcess,
+    TemporaryPostgres,
+    board_from_rows,
+    move_message,
+)
 
 
 @dataclass
@@ -116,7 +123,7 @@ async def seat_bot(ws_url: str, game_id: str, token: str, lex: Lexicon, rules: R
             await ws.send(json.dumps(action))
 
 
-async def run(args: argparse.Namespace, server: ServerProcess, pid: int | None) -> tuple[Stats, float, float]:
+async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) -> tuple[Stats, float, float]:
     rules = preset(args.rules)
     lex = Lexicon.load(rules.lexicon, rules.tile_set)
     stats = Stats()
@@ -134,12 +141,15 @@ async def run(args: argparse.Namespace, server: ServerProcess, pid: int | None) 
             j = await http.post(f"/api/games/{d['game_id']}/join", json={"invite": invite, "name": "B"})
             j.raise_for_status()
             seats += [(d["game_id"], d["token"]), (d["game_id"], j.json()["token"])]
-    cpu0 = _cpu_seconds(pid) if pid else float("nan")
+    def cpu_now() -> float:
+        return sum(_cpu_seconds(p) for p in pids) if pids and all(pids) else float("nan")
+
+    cpu0 = cpu_now()
     t0 = time.perf_counter()
     deadline = time.monotonic() + args.timeout
     await asyncio.gather(*(seat_bot(server.ws_url, g, t, lex, rules, stats, deadline, args.think) for g, t in seats))
     wall = time.perf_counter() - t0
-    return stats, wall, (_cpu_seconds(pid) if pid else float("nan")) - cpu0
+    return stats, wall, cpu_now() - cpu0
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -161,6 +171,9 @@ def main() -> int:
     ap.add_argument("--port", type=int, help="use a server already running on 127.0.0.1:PORT (e.g. under a profiler)")
     ap.add_argument("--pid", type=int, help="its process id, to report its CPU time")
     ap.add_argument("--timeout", type=float, default=300, help="stop after this many seconds (default: 300)")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="app processes in shared mode behind nginx (needs --postgres, redis-server and nginx; "
+                    "default: 1, no proxy)")
     args = ap.parse_args()
 
     tmp = tempfile.TemporaryDirectory(prefix="lexiko-load-")
@@ -174,19 +187,40 @@ def main() -> int:
     log_path.touch()
     # every client here has one address: no per-address limits on games and connections;
     # seeded games between the client players make runs comparable
-    server = ServerProcess(url, log_path=log_path, port=args.port,
-                           extra=["--games-per-hour", "0", "--connections-per-minute", "0", "--allow-seeds"])
-    if args.port is None:
+    extra = ["--games-per-hour", "0", "--connections-per-minute", "0", "--allow-seeds"]
+    redis: RedisServer | None = None
+    apps: list[ServerProcess] = []
+    proxy: NginxProxy | None = None
+    if args.processes > 1:
+        if pg is None:
+            sys.exit("--processes needs --postgres (shared mode runs on PostgreSQL)")
+        redis = RedisServer()
+        extra += ["--redis-url", redis.start(), "--behind-proxy", "127.0.0.1"]
+        apps = [ServerProcess(url, log_path=log_path, extra=extra) for _ in range(args.processes)]
+        for a in apps:
+            a.start()
+        proxy = NginxProxy([a.port for a in apps], Path(tmp.name)).start()
+    server = ServerProcess(url, log_path=log_path, port=proxy.port if proxy else args.port, extra=extra)
+    if args.port is None and proxy is None:
         server.start()
     try:
-        pid = args.pid or (server.proc.pid if server.proc is not None else None)
-        stats, wall, cpu = asyncio.run(run(args, server, pid))
+        pids = [a.proc.pid for a in apps if a.proc is not None] or (
+            [args.pid or (server.proc.pid if server.proc is not None else 0)])
+        stats, wall, cpu = asyncio.run(run(args, server, pids))
     finally:
         server.stop()
+        for a in apps:
+            a.stop()
+        if proxy is not None:
+            proxy.stop()
+        if redis is not None:
+            redis.stop()
         if pg is not None:
             pg.stop()
     lat = [x * 1000 for x in stats.latencies]
     db = "PostgreSQL" if "postgresql" in url else "SQLite" if args.port is None else "a running server"
+    if args.processes > 1:
+        db += f", {args.processes} processes in shared mode (Redis) behind nginx"
     think = f", {args.think:g} s thinking per move" if args.think else ""
     print(f"lexiko server load: {args.games} concurrent games, 2 WebSocket bots each{think}, {db}, loopback")
     print(f"  games finished      {stats.finished} / {args.games}")

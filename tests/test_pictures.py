@@ -49,7 +49,10 @@ def test_render_draws_the_board_after_a_move(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_render_to_png_at_a_size(tmp_path: Path) -> None:
-    pytest.importorskip("cairosvg", reason="PNG pictures need CairoSVG (pip install 'lexiko[png]')")
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):  # OSError: CairoSVG without the Cairo library
+        pytest.skip("PNG pictures need CairoSVG and the Cairo library (pip install 'lexiko[png]'; apt-get install libcairo2)")
     out = tmp_path / "board.png"
     assert main(["render", str(GAME), "--turn", "0", "-o", str(out), "--size", "450"]) == 0
     assert png_size(out) == (450, 450)

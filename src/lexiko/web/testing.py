@@ -32,6 +32,9 @@ from lexiko.tiles import BLANK, LETTER_MASK, TileSet
 
 __all__ = [
     "free_port",
+    "RedisServer",
+    "NginxProxy",
+    "nginx_config",
     "ServerProcess",
     "ThreadServer",
     "Connection",
@@ -441,3 +444,94 @@ def test_postgres() -> Iterator[str | None]:
 
 
 test_postgres.__test__ = False  # type: ignore[attr-defined]  # not a test for pytest
+
+
+class RedisServer:
+    """A throwaway ``redis-server`` on loopback (no persistence), for shared mode.
+
+    >>> RedisServer(port=9).url
+    'redis://127.0.0.1:9/0'
+    """
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port if port is not None else free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> str:
+        """Start it and wait until it answers; returns its URL."""
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is not installed (Debian: apt-get install redis-server)")
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return self.url
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"redis-server did not answer within {timeout} s")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+
+def nginx_config(listen: int, upstreams: Sequence[int], folder: Path) -> str:
+    """``deploy/nginx.conf`` of the source tree with this port, these app ports and
+    temporary files in ``folder`` (as the tests and the load benchmark run it)."""
+    import re
+
+    conf = (Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf").read_text()
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
+    conf = re.sub(r"(upstream lexiko \{\n)(.*?)(\n    \})", lambda m: m.group(1) + servers + m.group(3), conf,
+                  flags=re.S)
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+    for old, new in (("/run/nginx-lexiko.pid", folder / "nginx.pid"),
+                     ("/var/log/nginx/lexiko-error.log", folder / "error.log"),
+                     ("/var/lib/nginx/body", folder / "body"), ("/var/lib/nginx/proxy", folder / "proxy")):
+        conf = conf.replace(old, str(new))
+    return conf
+
+
+class NginxProxy(_Loopback):
+    """nginx with :func:`nginx_config` in front of app processes on loopback."""
+
+    def __init__(self, upstreams: Sequence[int], folder: Path, port: int | None = None) -> None:
+        self.port = port if port is not None else free_port()
+        self.upstreams = list(upstreams)
+        self.folder = folder
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10.0) -> NginxProxy:
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(binary):
+            raise RuntimeError("nginx is not installed (Debian: apt-get install nginx)")
+        conf = self.folder / "nginx.conf"
+        conf.write_text(nginx_config(self.port, self.upstreams, self.folder))
+        self.proc = subprocess.Popen([binary, "-c", str(conf), "-p", str(self.folder), "-g", "daemon off;"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            health = self.url + "/healthz"
+            with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(health, timeout=1) as r:
+                if json.loads(r.read()).get("ok"):
+                    return self
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"nginx did not start: see {self.folder / 'error.log'}")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
