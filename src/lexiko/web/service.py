@@ -794,7 +794,7 @@ class GameService:
             await self._db(self.store.append_action, live.id, a, status=live.status, scores_json=scores)
         except ConflictError:  # another process stored an action of this number first
             live.undo_last()
-            await self._sync(live)
+            await self._sync(live, seats=False)
             self._broadcast(live)
             raise ActionError("the game changed meanwhile (a move came first from elsewhere): "
                               "look again and act on it") from None
@@ -813,23 +813,28 @@ class GameService:
         if live is None or (version >= 0 and live.version >= version):
             return
         async with live.lock:
-            await self._sync(live)
+            await self._sync(live, seats=version < 0)
             self._broadcast(live)
         self._kick_bots(live)
 
-    async def _sync(self, live: LiveGame) -> None:
+    async def _sync(self, live: LiveGame, *, seats: bool = True) -> None:
         """Bring a game in memory up to the database (call with its lock): seats taken
-        elsewhere, the start, and the actions it lacks, applied in order."""
-        stored = await self._db(self.store.load_game, live.id)
-        if stored is None:
-            return
-        for seat, st in zip(live.seats, stored.seats, strict=False):
-            seat.name, seat.token_hash, seat.invite, seat.account_id = st.name, st.token_hash, st.invite, st.account_id
+        elsewhere and the start (``seats``), and the actions it lacks, applied in order."""
+        if seats or live.started_at is None:
+            stored = await self._db(self.store.load_game, live.id)
+            if stored is None:
+                return
+            for seat, st in zip(live.seats, stored.seats, strict=False):
+                seat.name, seat.token_hash, seat.invite = st.name, st.token_hash, st.invite
+                seat.account_id = st.account_id
+            started_at, missing = stored.started_at, stored.actions[live.version :]
+        else:
+            started_at, missing = live.started_at, await self._db(self.store.actions_after, live.id, live.version)
         try:
-            if stored.started_at is not None and live.started_at is None:
+            if started_at is not None and live.started_at is None:
                 await self._read_ratings(live)
-                live.start(stored.started_at)
-            for a in stored.actions[live.version :]:
+                live.start(started_at)
+            for a in missing:
                 live.apply_text(a.seat, a.text, at=a.at)
         except LexikoError as e:  # cannot follow: forget it, the next use rebuilds it
             log.error("game %s could not catch up with the database: %s", live.id, e)

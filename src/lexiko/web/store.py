@@ -472,6 +472,14 @@ class Store:
                 s.execute(delete(GameRow).where(GameRow.id.in_(ids)))
             return ids
 
+    def actions_after(self, game_id: str, seq: int) -> list[ActionData]:
+        """The actions of a game numbered ``seq`` and up, in order (what a process that
+        holds the game up to ``seq`` lacks)."""
+        with self._sessions() as s:
+            q = (select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= seq)
+                 .order_by(ActionRow.seq))
+            return [ActionData(a.seq, a.seat, a.text, float(a.at)) for a in s.scalars(q)]
+
     def listed_games(self, status: str, limit: int = 50) -> list[str]:
         """Ids of the listed games with that status, most recently changed first."""
         with self._sessions() as s:
