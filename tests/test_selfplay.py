@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import io
 import math
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -229,6 +230,28 @@ def test_autoplay_command(tmp_path: Path) -> None:
     ]:
         with pytest.raises(LexikoError, match=message):
             _run(argv)
+
+
+def test_autoplay_reads_a_leave_table_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--players static:FILE,static:FILE`` reads FILE once per process, not once per
+    player and game (a full table takes seconds to read); a changed file is read again."""
+    path = tmp_path / "t.tsv"
+    LeaveTable(E, {(19,): 9.0}).save(path)
+    calls: list[str] = []
+    real_load = LeaveTable.load
+
+    def counting_load(p: str, tiles: object = None) -> LeaveTable:
+        calls.append(str(p))
+        return real_load(p, tiles)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LeaveTable, "load", staticmethod(counting_load))
+    status, out = _run(["autoplay", "--games", "3", "--players", f"static:{path},static:{path}"])
+    assert status == 0 and "static:t 1" in out
+    assert len(calls) == 1
+    path.write_text(LeaveTable(E, {(19,): 5.0}).dumps())
+    os.utime(path, ns=(1, 1))  # a different modification time whatever the clock's resolution
+    assert make_player(f"static:{path}", Lexicon.from_words(["QI"])).table.value("S") == 5.0
+    assert len(calls) == 2
 
 
 def test_train_leaves_command(tmp_path: Path) -> None:

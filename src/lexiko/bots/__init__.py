@@ -17,7 +17,8 @@ kind or by strength level (:data:`LEVELS`).
 from __future__ import annotations
 
 import importlib
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 from lexiko.bots.base import Player, last_play_is_phony
 from lexiko.bots.greedy import GreedyBot
@@ -25,8 +26,22 @@ from lexiko.bots.random_bot import RandomBot
 from lexiko.bots.static import StaticBot
 from lexiko.errors import LexikoError
 from lexiko.lexicon import Lexicon
+from lexiko.tiles import TileSet
 
-__all__ = ["Player", "GreedyBot", "RandomBot", "StaticBot", "make_player", "KINDS", "LEVELS", "last_play_is_phony"]
+if TYPE_CHECKING:
+    from lexiko.leaves import LeaveTable
+
+__all__ = [
+    "Player",
+    "GreedyBot",
+    "RandomBot",
+    "StaticBot",
+    "make_player",
+    "load_table",
+    "KINDS",
+    "LEVELS",
+    "last_play_is_phony",
+]
 
 KINDS = ("random", "greedy", "static", "sim")
 """Kinds of computer player :func:`make_player` knows, weakest first."""
@@ -35,12 +50,48 @@ LEVELS = {"beginner": "random", "easy": "greedy", "medium": "static", "hard": "s
 """Strength levels and the kind of player each stands for."""
 
 
+_TABLE_CACHE_SIZE = 8
+_tables: dict[tuple[str, int, int, str], LeaveTable] = {}
+
+
+def load_table(path: str | os.PathLike[str], tiles: TileSet) -> LeaveTable:
+    """The leave table in the file ``path`` (:meth:`lexiko.leaves.LeaveTable.load`),
+    read once per process: later calls for the same unchanged file (same resolved path,
+    size and modification time) return the same object, which its players share and must
+    not change. Self-play builds fresh players for every game; a full table takes
+    seconds to read.
+
+    >>> import tempfile
+    >>> from lexiko.leaves import LeaveTable
+    >>> from lexiko.tiles import ENGLISH
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.tsv")
+    >>> LeaveTable(ENGLISH, {(19,): 9.0}).save(path)
+    >>> load_table(path, ENGLISH) is load_table(path, ENGLISH)
+    True
+    """
+    from lexiko.leaves import LeaveTable
+
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return LeaveTable.load(path, tiles)  # let load say what is wrong
+    key = (real, st.st_mtime_ns, st.st_size, tiles.name)
+    hit = _tables.get(key)
+    if hit is None or hit.tiles is not tiles:
+        hit = LeaveTable.load(path, tiles)
+        if len(_tables) >= _TABLE_CACHE_SIZE:
+            _tables.clear()
+        _tables[key] = hit
+    return hit
+
+
 def make_player(kind: str, lexicon: Lexicon, *, seed: int | None = None, name: str | None = None, **kw: Any) -> Player:
     """A computer player of a kind (:data:`KINDS`) or level (:data:`LEVELS`).
 
     ``seed`` seeds the players that draw at random (``random``, ``sim``); ``name``
     defaults to the kind. ``static:FILE`` is the static player with the leave table in
-    FILE (see :meth:`lexiko.leaves.LeaveTable.load`); other keyword arguments go to the
+    FILE (read once per process: :func:`load_table`); other keyword arguments go to the
     player's class (``table=`` for ``static``, the simulation options for ``sim``).
     Raises :class:`~lexiko.errors.LexikoError` for an unknown kind.
     """
@@ -56,9 +107,7 @@ def make_player(kind: str, lexicon: Lexicon, *, seed: int | None = None, name: s
         return GreedyBot(lexicon, name=label, **kw)
     if base == "static":
         if arg:
-            from lexiko.leaves import LeaveTable
-
-            kw["table"] = LeaveTable.load(arg, lexicon.tiles)
+            kw["table"] = load_table(arg, lexicon.tiles)
         return StaticBot(lexicon, name=label, **kw)
     if base == "sim":
         # the simulation player lives in its own module, imported only when asked for
