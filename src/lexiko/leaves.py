@@ -205,11 +205,21 @@ class LeaveTable:
         return "\n".join(out) + "\n"
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the table; gzip-compressed when the name ends in ``.gz``. The file is
-        written beside its place and renamed, so a failed write (a full disk) never
-        leaves half a table under the name."""
+        """Write the table; gzip-compressed when the name ends in ``.gz``; as KLV2 or CSV
+        for other engines when it ends in ``.klv2`` or ``.csv`` (the stored leaves only:
+        the model for other leaves has no place there). The file is written beside its
+        place and renamed, so a failed write (a full disk) never leaves half a table
+        under the name."""
+        from lexiko import leave_formats
+
         p = Path(path)
-        data = self.dumps().encode("utf-8")
+        stored = [(k, v) for k, v in self._values.items() if k]
+        if p.suffix == ".klv2":
+            data = leave_formats.write_klv2(stored)
+        elif p.suffix == ".csv":
+            data = leave_formats.write_csv((self.tiles.format(k), v) for k, v in stored).encode("utf-8")
+        else:
+            data = self.dumps().encode("utf-8")
         if p.suffix == ".gz":
             data = gzip.compress(data, compresslevel=9, mtime=0)
         part = p.with_name(f".{p.name}.part")
@@ -241,10 +251,33 @@ class LeaveTable:
             data = p.read_bytes()
         except OSError as e:
             raise LexikoError(f"cannot read leave table {p}: {e.strerror}") from None
+        if p.suffix.lower() in (".klv2", ".klv", ".csv"):
+            return cls._from_other_engine(data, p, tiles or ENGLISH)
         try:
             return cls.from_bytes(data, tiles, str(p))
         except (OSError, EOFError, UnicodeDecodeError) as e:
             raise LexikoError(f"{p}: not a leave table ({e})") from None
+
+    @classmethod
+    def _from_other_engine(cls, data: bytes, p: Path, tiles: TileSet) -> LeaveTable:
+        """A KLV2, KLV or CSV file (:mod:`lexiko.leave_formats`): its leaves as stored
+        values; any other leave is worth 0, as in the engines that write them."""
+        from lexiko import leave_formats
+
+        values: dict[Leave, float] = {}
+        if p.suffix.lower() == ".csv":
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise LexikoError(f"{p}: not a CSV leave file (not UTF-8 text)") from None
+            for leave, v in leave_formats.read_csv(text, str(p)):
+                values[tiles.rack_sort(tiles.parse(leave))] = v
+        else:
+            for codes, v in leave_formats.read_klv(data, str(p)):
+                if any(c > tiles.size for c in codes):
+                    raise LexikoError(f"{p}: tile {max(codes)} is not in the {tiles.name} tile set")
+                values[tiles.rack_sort(codes)] = v
+        return cls(tiles, values, meta={"source": p.name})
 
     @classmethod
     def loads(cls, text: str, tiles: TileSet | None = None, source: str = "<text>") -> LeaveTable:
