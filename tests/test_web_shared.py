@@ -162,3 +162,18 @@ def test_a_killed_process_hands_its_computer_player_over(servers: list[ServerPro
         assert time.monotonic() - killed > 4  # once the dead process's lease ran out
     finally:
         cy.close()
+
+
+def test_chat_reaches_players_on_other_processes(servers: list[ServerProcess]) -> None:
+    a, b, _ = servers
+    with httpx.Client(base_url=a.url, timeout=20) as http:
+        gid, tokens = new_game(http, preset="casual", seed=None, options={"time_minutes": None})
+    ann, bob = Connection(a.ws_url, gid, tokens[0]), Connection(b.ws_url, gid, tokens[1])
+    try:
+        ann.send({"type": "chat", "text": "hello from process one"})
+        assert ann.recv("chat")["text"] == "hello from process one"
+        line = bob.recv("chat")
+        assert (line["from"], line["text"]) == ("Ann", "hello from process one")
+    finally:
+        ann.close()
+        bob.close()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import socket
@@ -40,6 +41,10 @@ CHANNEL = "lexiko:games"
 """The Redis channel of game versions."""
 
 Listener = Callable[[str, int], Awaitable[None]]
+Talker = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+CHAT_CHANNEL = "lexiko:chat"
+"""The Redis channel of chat lines (a game's players may be on different processes)."""
 
 
 class Bus:
@@ -47,14 +52,18 @@ class Bus:
 
     shared = False
 
-    async def start(self, on_version: Listener) -> None:
-        """Start listening (``on_version(game_id, version)`` for other processes' news)."""
+    async def start(self, on_version: Listener, on_chat: Talker | None = None) -> None:
+        """Start listening (``on_version(game_id, version)`` for other processes' news,
+        ``on_chat(game_id, line)`` for their players' chat)."""
 
     async def stop(self) -> None:
         """Stop listening and give back the leases."""
 
     async def publish(self, game_id: str, version: int) -> None:
         """Tell the other processes that a game reached ``version``."""
+
+    async def publish_chat(self, game_id: str, line: dict[str, Any]) -> None:
+        """Pass a chat line to the other processes."""
 
     async def hold(self, game_id: str) -> bool:
         """Take or renew the lease of a game; True when this process holds it."""
@@ -81,10 +90,10 @@ class RedisBus(Bus):
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
 
-    async def start(self, on_version: Listener) -> None:
+    async def start(self, on_version: Listener, on_chat: Talker | None = None) -> None:
         await self.redis.ping()  # fail at start, with the reason, if Redis is not there
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
+        await pubsub.subscribe(CHANNEL, CHAT_CHANNEL)
 
         async def listen() -> None:
             while True:
@@ -97,6 +106,12 @@ class RedisBus(Bus):
                     await asyncio.sleep(1)
                     continue
                 if msg is None:
+                    continue
+                if msg.get("channel") in (CHAT_CHANNEL, CHAT_CHANNEL.encode()):
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        data = json.loads(bytes(msg["data"]))
+                        if data.get("sender") != self.me and on_chat is not None:
+                            await on_chat(str(data["game"]), dict(data["line"]))
                     continue
                 parts = bytes(msg["data"]).decode(errors="replace").split(" ")
                 if len(parts) != 3 or parts[2] == self.me:
@@ -121,6 +136,12 @@ class RedisBus(Bus):
             await self.redis.publish(CHANNEL, f"{game_id} {version} {self.me}")
         except Exception:
             log.exception("could not publish game %s at version %d", game_id, version)
+
+    async def publish_chat(self, game_id: str, line: dict[str, Any]) -> None:
+        try:
+            await self.redis.publish(CHAT_CHANNEL, json.dumps({"game": game_id, "line": line, "sender": self.me}))
+        except Exception:
+            log.exception("could not pass on a chat line of game %s", game_id)
 
     async def hold(self, game_id: str) -> bool:
         key = f"lexiko:lease:{game_id}"

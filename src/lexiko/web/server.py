@@ -530,7 +530,7 @@ def create_app(
                     elif kind == "state":
                         conn.post(svc.state(live, seat))
                     elif kind == "chat":
-                        svc.chat(live, seat, msg)
+                        await svc.chat(live, seat, msg)
                     elif kind == "ping":
                         conn.post({"type": "pong", "id": msg.get("id")})
                     else:

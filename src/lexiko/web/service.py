@@ -245,7 +245,7 @@ class GameService:
         self.up_since = time.time()
         self.down_since = await self._db(self.store.last_beat)
         await self._beat(force=True)
-        await self.bus.start(self._on_version)
+        await self.bus.start(self._on_version, self._on_chat)
         self._watch = asyncio.create_task(self._watch_clocks())
         self._resume = asyncio.create_task(self._resume_games())
 
@@ -1092,7 +1092,17 @@ class GameService:
         elif listener.seat is None and live.game is not None:
             self._broadcast(live)
 
-    def chat(self, live: LiveGame, seat: int | None, message: dict[str, Any]) -> None:
+    async def _on_chat(self, game_id: str, line: dict[str, Any]) -> None:
+        """A chat line of a player connected to another process."""
+        live = self._games.get(game_id)
+        if live is None:
+            return
+        live.chat.append(line)
+        del live.chat[:-100]
+        for listener in list(live.listeners):
+            listener.post(line)
+
+    async def chat(self, live: LiveGame, seat: int | None, message: dict[str, Any]) -> None:
         """A player's chat line, sent to everyone watching the game (players and
         spectators; each may mute a player on their page). Spectators only read."""
         if seat is None:
@@ -1115,6 +1125,7 @@ class GameService:
         del live.chat[:-100]
         for listener in list(live.listeners):
             listener.post(line)
+        await self.bus.publish_chat(live.id, line)
 
     async def lookup(self, live: LiveGame, word: str) -> dict[str, Any]:
         """Whether a word is valid in the game's lexicon and rules, and, once the game is
