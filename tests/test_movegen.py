@@ -282,6 +282,41 @@ def test_kernel_leave_table_matches_python(monkeypatch: pytest.MonkeyPatch) -> N
     assert movegen._Rack(ENGLISH.parse("AB"), ENGLISH).table(lambda leave: len(leave)) == [0.0, 1.0, 1.0, 2.0]
 
 
+@needs_kernel
+def test_packed_leave_table_gives_the_tables_values() -> None:
+    """The kernel reads a LeaveTable packed (no Python call per sub-rack): stored values
+    and the fallback model give the same doubles as the table's lookup."""
+    from array import array
+
+    from lexiko import _kernel
+    from lexiko.leaves import LeaveTable
+
+    model = LeaveTable(
+        ENGLISH,
+        {(): 0.0, (19,): 8.25, (0,): 25.5, (5, 18, 19): 12.0, (1, 0, 0): 33.0, (5,) * 10: 1.0},
+        tile_values={0: [24.0, 10.0], 19: [8.0, 1.5], 5: [1.0, -3.0, -6.0, -8.0]},
+        balance={(1, 0): 0.5, (3, 0): -4.0, (0, 9): -30.0},
+        offset=-0.75,
+    )
+    rng = random.Random(7)
+    racks = [ENGLISH.parse(r) for r in ("AEINRST", "AEINS??", "EEEEEEEEEEEE", "?", "", "SSSSTT?", "ZZ??")]
+    racks += [[rng.randrange(27) for _ in range(rng.randrange(12))] for _ in range(300)]
+    for table in (model, LeaveTable.default(), LeaveTable.zeros()):
+        packed = table.packed()
+        assert packed is not None and table.packed() is packed  # built once
+        for rack in racks:
+            counts = bytes(movegen._Rack(rack, ENGLISH).counts)
+            want, got = array("d"), array("d")
+            want.frombytes(_kernel.leave_table(counts, table.lookup))
+            got.frombytes(_kernel.leave_values(counts, packed))
+            assert got == want, ENGLISH.format(rack)
+    # what the format cannot hold is left to the Python look-up
+    assert LeaveTable(ENGLISH, {(5,) * 11: 1.0}).packed() is None
+    with pytest.raises(ValueError, match="not a packed leave map"):
+        _kernel.leave_values(bytes(64), b"x" * 100)
+    assert LeaveTable.of(model.lookup) is model and LeaveTable.of(_leave_value) is None
+
+
 @needs_shared
 @needs_kernel
 def test_leave_table_agrees_between_backends(twl06: Lexicon) -> None:

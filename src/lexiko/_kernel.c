@@ -2426,7 +2426,809 @@ out:
     return result;
 }
 
+/* -- packed leave maps --------------------------------------------------------------
+ *
+ * A lexiko.leaves.LeaveTable the kernel reads directly (no Python call per sub-rack):
+ * a LeaveMapHead (the fallback model: a constant, terms per code and number of copies,
+ * a term per count of vowels and consonants) followed by an open-addressing hash table
+ * of the stored leaves. A leave's key is 1, then 6 bits per tile, codes ascending
+ * (blanks, code 0, first): leaves of up to LM_MAXLEN tiles. The value of a leave is the
+ * stored one, else offset + the terms of each code present (letters by code, then the
+ * blanks: the order lexiko.leaves adds them in, so the sum is the same double) + the
+ * balance term.
+ */
+#define LM_MAGIC 0x31304D4C4B584CULL /* "LXKLM01" */
+#define LM_K 32                     /* copies with terms: a rack's tiles at most */
+#define LM_B 33                     /* balance table side: vowels, consonants 0..32 */
+#define LM_MAXLEN 10                /* longest stored leave */
+#define LM_HASH(key, bits) ((uint64_t)((key) * 0x9E3779B97F4A7C15ULL) >> (64 - (bits)))
+
+typedef struct {
+    uint64_t magic, bits;
+    double offset;
+    uint8_t vowel[64];
+    double terms[64][LM_K + 1][2];
+    double balance[LM_B][LM_B];
+} LeaveMapHead;
+
+typedef struct {
+    uint64_t key;
+    double value;
+} LeaveSlot;
+
+/* The map in a buffer, or NULL with a Python error set. */
+static const LeaveMapHead *leave_map_of(const Py_buffer *b)
+{
+    const LeaveMapHead *h = (const LeaveMapHead *)b->buf;
+    if ((size_t)b->len < sizeof(LeaveMapHead) || h->magic != LM_MAGIC || h->bits < 1 || h->bits > 40 ||
+        (size_t)b->len != sizeof(LeaveMapHead) + ((size_t)1 << h->bits) * sizeof(LeaveSlot)) {
+        PyErr_SetString(PyExc_ValueError, "not a packed leave map (lexiko.leaves.LeaveTable.packed)");
+        return NULL;
+    }
+    return h;
+}
+
+static double leave_map_value(const LeaveMapHead *h, const int *codes, const int *digit, int nc, int size)
+{
+    const LeaveSlot *slots = (const LeaveSlot *)(h + 1);
+    if (size <= LM_MAXLEN) {
+        uint64_t key = 1;
+        for (int j = 0; j < nc; j++) /* codes ascending, the blank (0) first */
+            for (int k = 0; k < digit[j]; k++)
+                key = key << 6 | (uint64_t)codes[j];
+        uint64_t mask = ((uint64_t)1 << h->bits) - 1;
+        for (uint64_t i = LM_HASH(key, h->bits);; i = (i + 1) & mask) {
+            if (slots[i].key == key)
+                return slots[i].value;
+            if (!slots[i].key)
+                break;
+        }
+    }
+    double total = h->offset;
+    int vowels = 0, consonants = 0;
+    int first = nc && codes[0] == 0;
+    for (int j = first; j <= nc; j++) { /* letters by code, then the blanks */
+        int at = j < nc ? j : 0;
+        if (j == nc && !first)
+            break;
+        int k = digit[at], c = codes[at];
+        if (!k)
+            continue;
+        if (c) {
+            if (h->vowel[c])
+                vowels += k;
+            else
+                consonants += k;
+        }
+        if (k > LM_K)
+            k = LM_K;
+        total += h->terms[c][k][0];
+        total += h->terms[c][k][1];
+    }
+    if (vowels < LM_B && consonants < LM_B)
+        total += h->balance[vowels][consonants];
+    return total;
+}
+
+/*
+ * leave_map(keys, values, bits, offset, vowels, terms, balance) -> bytes: a packed leave
+ * map: keys (uint64, as above, distinct) and their values (doubles), 2**bits slots (more
+ * than the keys), the model: offset, vowels (64 bytes, 1 for a vowel's code), terms
+ * (64 * (LM_K + 1) * 2 doubles: what k copies of code c add), balance (LM_B * LM_B
+ * doubles, by vowels then consonants).
+ */
+static PyObject *k_leave_map(PyObject *self, PyObject *args)
+{
+    Py_buffer keys, values, vowels, terms, balance;
+    int bits;
+    double offset;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*idy*y*y*:leave_map", &keys, &values, &bits, &offset, &vowels, &terms, &balance))
+        return NULL;
+    size_t n = (size_t)keys.len / sizeof(uint64_t);
+    if (keys.len % (Py_ssize_t)sizeof(uint64_t) || (size_t)values.len != n * sizeof(double) || bits < 1 ||
+        bits > 40 || n >= ((size_t)1 << bits) || vowels.len != 64 ||
+        (size_t)terms.len != sizeof(((LeaveMapHead *)0)->terms) ||
+        (size_t)balance.len != sizeof(((LeaveMapHead *)0)->balance)) {
+        PyErr_SetString(PyExc_ValueError, "bad leave map arguments");
+        goto out;
+    }
+    size_t nslots = (size_t)1 << bits;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(sizeof(LeaveMapHead) + nslots * sizeof(LeaveSlot)));
+    if (!result)
+        goto out;
+    LeaveMapHead *h = (LeaveMapHead *)PyBytes_AS_STRING(result);
+    memset(h, 0, sizeof(LeaveMapHead) + nslots * sizeof(LeaveSlot));
+    h->magic = LM_MAGIC;
+    h->bits = (uint64_t)bits;
+    h->offset = offset;
+    memcpy(h->vowel, vowels.buf, 64);
+    memcpy(h->terms, terms.buf, sizeof h->terms);
+    memcpy(h->balance, balance.buf, sizeof h->balance);
+    LeaveSlot *slots = (LeaveSlot *)(h + 1);
+    const uint64_t *kb = (const uint64_t *)keys.buf;
+    const double *vb = (const double *)values.buf;
+    for (size_t j = 0; j < n; j++) {
+        if (!kb[j]) {
+            Py_CLEAR(result);
+            PyErr_SetString(PyExc_ValueError, "leave key 0");
+            goto out;
+        }
+        for (uint64_t i = LM_HASH(kb[j], bits);; i = (i + 1) & (nslots - 1)) {
+            if (!slots[i].key || slots[i].key == kb[j]) {
+                slots[i].key = kb[j];
+                slots[i].value = vb[j];
+                break;
+            }
+        }
+    }
+out:
+    PyBuffer_Release(&keys);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&vowels);
+    PyBuffer_Release(&terms);
+    PyBuffer_Release(&balance);
+    return result;
+}
+
+/* Fill vals[idx] for every sub-rack of the rack with counts full[] (the index order of
+ * generate()). */
+static void leave_map_fill(const LeaveMapHead *h, const uint8_t *full, double *vals, uint64_t nleaves)
+{
+    int codes[64], digit[64], nc = 0, size = 0;
+    for (int c = 0; c < 64; c++)
+        if (full[c]) {
+            codes[nc] = c;
+            digit[nc++] = 0;
+        }
+    for (uint64_t idx = 0; idx < nleaves; idx++) {
+        vals[idx] = leave_map_value(h, codes, digit, nc, size);
+        for (int j = 0; j < nc; j++) { /* next index */
+            if (digit[j] < full[codes[j]]) {
+                digit[j]++;
+                size++;
+                break;
+            }
+            size -= digit[j];
+            digit[j] = 0;
+        }
+    }
+}
+
+/* leave_values(counts, map) -> bytes: what leave_table(counts, table) gives for the
+ * LeaveTable packed in map, computed here. */
+static PyObject *k_leave_values(PyObject *self, PyObject *args)
+{
+    Py_buffer counts, map;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*:leave_values", &counts, &map))
+        return NULL;
+    const LeaveMapHead *h = leave_map_of(&map);
+    if (!h)
+        goto out;
+    if (counts.len != 64) {
+        PyErr_SetString(PyExc_ValueError, "counts needs 64 bytes");
+        goto out;
+    }
+    const uint8_t *full = (const uint8_t *)counts.buf;
+    uint64_t nleaves = 1;
+    for (int c = 0; c < 64; c++) {
+        nleaves *= (uint64_t)full[c] + 1;
+        if (nleaves > MAX_LEAVES) {
+            PyErr_SetString(PyExc_ValueError, "rack too large");
+            goto out;
+        }
+    }
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(nleaves * sizeof(double)));
+    if (result)
+        leave_map_fill(h, full, (double *)PyBytes_AS_STRING(result), nleaves);
+out:
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&map);
+    return result;
+}
+
+/* -- play-outs: the static player's turns in the kernel ------------------------------
+ *
+ * playout() plays whole turns of the static player for every seat (each with its own
+ * packed leave map) from a position until the game ends or a number of turns is done:
+ * best placement by equity (the leave map's values while the bag holds tiles; once it is
+ * empty, going out earns twice the other racks' value and each tile kept costs twice
+ * its own), against the best exchange and the pass, ties broken as lexiko.movegen's
+ * sort_key does; tiles drawn from the end of the bag; an exchange returns its tiles and
+ * shuffles the bag with Python's own generator (MT19937 and random.shuffle, from the
+ * state random.getstate() gives), so a game played here is the game lexiko.game.Game
+ * plays with lexiko.bots.StaticBot, move for move.
+ */
+
+typedef struct {
+    uint32_t mt[624];
+    uint32_t index;
+} PyMT;
+
+static uint32_t pymt_next(PyMT *r)
+{
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (r->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < 623; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (r->mt[623] & 0x80000000U) | (r->mt[0] & 0x7fffffffU);
+        r->mt[623] = r->mt[396] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->index = 0;
+    }
+    y = r->mt[r->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random._randbelow_with_getrandbits(n), n < 2**32 */
+static uint32_t pymt_below(PyMT *r, uint32_t n)
+{
+    int k = 0;
+    while (k < 32 && (n >> k))
+        k++;
+    uint32_t x;
+    do
+        x = pymt_next(r) >> (32 - k);
+    while (x >= n);
+    return x;
+}
+
+/* random.shuffle */
+static void pymt_shuffle(PyMT *r, uint8_t *x, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)pymt_below(r, (uint32_t)i + 1);
+        uint8_t t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+}
+
+#define PO_MAXP 8     /* seats */
+#define PO_MAXBAG 1024
+
+typedef struct {
+    /* fixed for the play-out */
+    const uint32_t *kwg;
+    uint32_t nk;
+    const uint8_t *depth;
+    const uint64_t *ana;
+    uint64_t ana_mask, alphabet;
+    int n, start_r, start_c, sym_dirs;
+    const uint8_t *lmult, *wmult;
+    uint8_t values[128];
+    int bingo_tiles;
+    int32_t bonus[MAXN + 1];
+    int first_min, rack_size, exchange_min_bag, scoreless_limit, passes_only, exchange_scoreless, end_double;
+    int np;
+    const LeaveMapHead *maps[PO_MAXP];
+    /* the position */
+    uint8_t cells[MAXN * MAXN];
+    uint8_t rack[PO_MAXP][64];
+    int rack_n[PO_MAXP];
+    uint8_t bag[PO_MAXBAG];
+    int nb;
+    long long scores[PO_MAXP], before[PO_MAXP]; /* before: the scores before the end's adjustments */
+    int turn, scoreless_run, over;
+    const char *end_reason;
+    PyMT rng;
+    /* counts */
+    int turns, bingos[PO_MAXP], exchanges[PO_MAXP];
+    Gen *g;
+} PlayOut;
+
+/* One placement, exchange or pass of the player on turn, as generate() and the static
+ * player choose it. kind: 0 placement (m), 1 exchange (ex, nex), 2 pass. -1: no memory. */
+static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
+{
+    int p = po->turn;
+    const uint8_t *full = po->rack[p];
+    Gen *g = po->g;
+    /* the leave values of the rack's sub-racks */
+    uint64_t nleaves = 1;
+    for (int c = 0; c < 64; c++)
+        nleaves *= (uint64_t)full[c] + 1;
+    if (nleaves > (1u << 16))
+        return -1;
+    double *vals = (double *)malloc(nleaves * sizeof(double));
+    if (!vals)
+        return -1;
+    if (po->nb > 0) {
+        leave_map_fill(po->maps[p], full, vals, nleaves);
+    } else {
+        int others = 0;
+        for (int q = 0; q < po->np; q++)
+            if (q != p)
+                for (int c = 0; c < 64; c++)
+                    others += po->rack[q][c] * (c ? po->values[c] : 0);
+        int codes[64], digit[64], nc = 0;
+        for (int c = 0; c < 64; c++)
+            if (full[c]) {
+                codes[nc] = c;
+                digit[nc++] = 0;
+            }
+        for (uint64_t idx = 0; idx < nleaves; idx++) {
+            if (!idx) {
+                vals[idx] = 2.0 * (double)others;
+            } else {
+                double v = 0.0;
+                for (int j = 0; j < nc; j++)
+                    v += 2.0 * (double)(digit[j] * (codes[j] ? po->values[codes[j]] : 0));
+                vals[idx] = -v;
+            }
+            for (int j = 0; j < nc; j++) {
+                if (digit[j] < full[codes[j]]) {
+                    digit[j]++;
+                    break;
+                }
+                digit[j] = 0;
+            }
+        }
+    }
+    uint32_t fullidx = (uint32_t)(nleaves - 1);
+    /* the best of the exchanges and the pass */
+    int can_ex = po->nb >= po->exchange_min_bag;
+    double best_eq = vals[fullidx]; /* the pass */
+    int best_kind = 2;
+    uint8_t best_ex[64];
+    int best_nex = 0;
+    if (can_ex) {
+        int codes[64], digit[64], nc = 0, kept = 0;
+        for (int c = 0; c < 64; c++)
+            if (full[c]) {
+                codes[nc] = c;
+                digit[nc++] = 0;
+            }
+        int total = po->rack_n[p];
+        for (uint32_t idx = 0; idx < fullidx; idx++) {
+            int nx = total - kept;
+            if (nx <= po->nb) {
+                double eq = 0.0 + vals[idx];
+                uint8_t cur[64];
+                int nn = 0;
+                if (eq >= best_eq) {
+                    for (int j = 0; j < nc; j++) /* letters by code, then blanks */
+                        if (codes[j])
+                            for (int k = digit[j]; k < full[codes[j]]; k++)
+                                cur[nn++] = (uint8_t)codes[j];
+                    if (nc && codes[0] == 0)
+                        for (int k = digit[0]; k < full[0]; k++)
+                            cur[nn++] = 0;
+                }
+                if (eq > best_eq || (eq == best_eq && best_kind == 2)) {
+                    best_eq = eq;
+                    best_kind = 1;
+                    memcpy(best_ex, cur, (size_t)nn);
+                    best_nex = nn;
+                } else if (eq == best_eq) {
+                    int mn = nn < best_nex ? nn : best_nex;
+                    int cmp = memcmp(cur, best_ex, (size_t)mn);
+                    if (cmp < 0 || (cmp == 0 && nn < best_nex)) {
+                        memcpy(best_ex, cur, (size_t)nn);
+                        best_nex = nn;
+                    }
+                }
+            }
+            for (int j = 0; j < nc; j++) {
+                if (digit[j] < full[codes[j]]) {
+                    digit[j]++;
+                    kept++;
+                    break;
+                }
+                kept -= digit[j];
+                digit[j] = 0;
+            }
+        }
+    }
+    /* the best placement */
+    memset(g, 0, sizeof(Gen));
+    g->kwg = po->kwg;
+    g->nk = po->nk;
+    g->n = po->n;
+    memcpy(g->values, po->values, 128);
+    memcpy(g->rack, full, 64);
+    uint64_t nl = 1;
+    for (int c = 0; c < 64; c++) {
+        g->radix[c] = (uint32_t)nl;
+        g->rack_left += full[c];
+        if (full[c])
+            nl *= (uint64_t)full[c] + 1;
+    }
+    g->full_leave = (uint32_t)(nl - 1);
+    g->leave_values = vals;
+    g->depth = po->depth;
+    if (po->ana) {
+        g->alphabet = po->alphabet;
+        g->ana = po->ana;
+        g->ana_mask = po->ana_mask;
+    }
+    g->has_ext = 1;
+    g->ext_floor = best_eq;
+    g->bingo_tiles = po->bingo_tiles;
+    memcpy(g->bonus, po->bonus, sizeof g->bonus);
+    g->min_tiles = po->first_min;
+    g->dirs = po->sym_dirs;
+    g->mode = MODE_BEST;
+    g->best_n = 1;
+    g->prune = prune_setup(g, full, (uint32_t)nl);
+    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
+    run(g);
+    int kind = best_kind;
+    if (g->oom) {
+        kind = -1;
+    } else if (g->nmoves && g->moves[0].equity >= best_eq) {
+        *m = g->moves[0];
+        kind = 0;
+    } else if (kind == 1) {
+        memcpy(ex, best_ex, (size_t)best_nex);
+        *nex = best_nex;
+    }
+    free(g->moves);
+    free(g->maxsub);
+    g->moves = NULL;
+    g->maxsub = NULL;
+    free(vals);
+    return kind;
+}
+
+static int po_rack_value(const PlayOut *po, int p)
+{
+    int v = 0;
+    for (int c = 1; c < 64; c++)
+        v += po->rack[p][c] * po->values[c];
+    return v;
+}
+
+static void po_draw(PlayOut *po, int p, int k)
+{
+    for (int i = 0; i < k && po->nb > 0; i++) {
+        po->rack[p][po->bag[--po->nb]]++;
+        po->rack_n[p]++;
+    }
+}
+
+static void po_count(PlayOut *po, int scoreless, int is_pass)
+{
+    int counts = po->passes_only ? is_pass : scoreless;
+    po->scoreless_run = counts ? po->scoreless_run + 1 : 0;
+}
+
+static void po_finish(PlayOut *po, const char *reason, int out_player)
+{
+    po->over = 1;
+    po->end_reason = reason;
+    memcpy(po->before, po->scores, sizeof po->before);
+    if (out_player >= 0) {
+        int left = 0;
+        for (int q = 0; q < po->np; q++)
+            if (q != out_player)
+                left += po_rack_value(po, q);
+        if (po->end_double && po->np == 2) {
+            po->scores[out_player] += 2 * left;
+        } else {
+            po->scores[out_player] += left;
+            for (int q = 0; q < po->np; q++)
+                if (q != out_player)
+                    po->scores[q] -= po_rack_value(po, q);
+        }
+    } else {
+        for (int q = 0; q < po->np; q++)
+            po->scores[q] -= po_rack_value(po, q);
+    }
+}
+
+/* Play one turn; appends (player, kind, row, col, down, tiles, score) to log when given.
+ * Returns 0, or -1 with a Python error set. */
+static int po_turn(PlayOut *po, PyObject *log)
+{
+    Move m;
+    uint8_t ex[64];
+    int nex = 0, p = po->turn;
+    int kind = po_choose(po, &m, ex, &nex);
+    if (kind < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    po->turns++;
+    if (log) {
+        PyObject *item;
+        if (kind == 0)
+            item = Py_BuildValue("(iiiiiy#i)", p, 0, m.row, m.col, m.down, (const char *)m.tiles, (Py_ssize_t)m.len,
+                                 m.score);
+        else
+            item = Py_BuildValue("(iiiiiy#i)", p, kind, 0, 0, 0, (const char *)ex, (Py_ssize_t)(kind == 1 ? nex : 0), 0);
+        if (!item || PyList_Append(log, item) < 0) {
+            Py_XDECREF(item);
+            return -1;
+        }
+        Py_DECREF(item);
+    }
+    if (kind == 0) {
+        int placed = 0, n = po->n;
+        for (int j = 0; j < m.len; j++) {
+            uint8_t t = m.tiles[j];
+            if (!t)
+                continue;
+            int r = m.down ? m.row + j : m.row, c = m.down ? m.col : m.col + j;
+            po->cells[r * n + c] = t;
+            if (t & BLANK_FLAG)
+                po->rack[p][0]--;
+            else
+                po->rack[p][t]--;
+            po->rack_n[p]--;
+            placed++;
+        }
+        po->scores[p] += m.score;
+        if (placed >= po->bingo_tiles)
+            po->bingos[p]++;
+        po->first_min = 1;
+        po->sym_dirs = 2;
+        po_count(po, m.score == 0, 0);
+        po_draw(po, p, po->rack_size - po->rack_n[p]);
+        if (!po->rack_n[p] && !po->nb) {
+            po_finish(po, "out", p);
+            return 0;
+        }
+    } else if (kind == 1) {
+        for (int j = 0; j < nex; j++) {
+            po->rack[p][ex[j]]--;
+            po->rack_n[p]--;
+        }
+        po_draw(po, p, nex);
+        for (int j = 0; j < nex; j++)
+            po->bag[po->nb++] = ex[j];
+        pymt_shuffle(&po->rng, po->bag, po->nb);
+        po->exchanges[p]++;
+        po_count(po, po->exchange_scoreless, 0);
+    } else {
+        po_count(po, 1, 1);
+    }
+    if (po->scoreless_limit && po->scoreless_run >= po->scoreless_limit) {
+        po_finish(po, "scoreless", -1);
+        return 0;
+    }
+    po->turn = (p + 1) % po->np;
+    return 0;
+}
+
+/*
+ * playout(kwg, depths, anagrams, size, cells, letter_mult, word_mult, values, bingo_tiles,
+ *         bonuses, first_min, start_row, start_col, first_dirs, rules, racks, bag, scores,
+ *         turn, scoreless_run, maps, rng_state, max_turns, log)
+ *   -> (cells, racks, bag, scores, turn, scoreless_run, end_reason, rng_state, turns,
+ *       bingos, exchanges, scores_before_end)
+ *
+ * kwg, depths, anagrams, size, cells, multipliers, values, first_min, start and
+ * first_dirs as for generate(); bonuses: int32s by number of tiles (what a play of k
+ * tiles earns on top of its words); rules: (rack_size, exchange_min_bag,
+ * scoreless_turn_limit, scoreless_passes_only, exchange_is_scoreless, end_double); racks:
+ * bytes of tile codes per seat; bag: bytes, drawn from the end; maps: a packed leave map
+ * per seat; rng_state: the 625 ints of random.getstate()[1]; max_turns: stop after so
+ * many turns (-1: at the end of the game); log: None or a list to append each turn to,
+ * as (player, kind 0 play / 1 exchange / 2 pass, row, col, down, tiles, score).
+ * end_reason is None while the game goes on.
+ */
+static PyObject *k_playout(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg, cells, lmult, wmult, values, bonuses;
+    PyObject *depth_obj, *ana_obj, *rules, *racks, *bag, *scores, *maps, *rng_state, *log;
+    int size, bingo_tiles, first_min, start_r, start_c, first_dirs, turn, scoreless_run, max_turns;
+    Py_buffer depths, anas;
+    int have_depths = 0, have_anas = 0;
+    Py_buffer mapbuf[PO_MAXP];
+    int nmaps = 0;
+    PyObject *result = NULL;
+    PlayOut *po = NULL;
+    memset(&depths, 0, sizeof depths);
+    memset(&anas, 0, sizeof anas);
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOOOOiiOOiO:playout", &kwg, &depth_obj, &ana_obj, &size, &cells,
+                          &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
+                          &first_dirs, &rules, &racks, &bag, &scores, &turn, &scoreless_run, &maps, &rng_state,
+                          &max_turns, &log))
+        return NULL;
+    if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
+        wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4) {
+        PyErr_SetString(PyExc_ValueError, "playout: bad board, values, bonuses or kwg buffer");
+        goto out;
+    }
+    po = (PlayOut *)calloc(1, sizeof(PlayOut));
+    if (po)
+        po->g = (Gen *)calloc(1, sizeof(Gen));
+    if (!po || !po->g) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    po->kwg = (const uint32_t *)kwg.buf;
+    po->nk = (uint32_t)(kwg.len / 4);
+    if (depth_obj != Py_None) {
+        if (PyObject_GetBuffer(depth_obj, &depths, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_depths = 1;
+        if ((size_t)depths.len != (size_t)po->nk) {
+            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
+            goto out;
+        }
+        po->depth = (const uint8_t *)depths.buf;
+    }
+    if (ana_obj != Py_None) {
+        if (PyObject_GetBuffer(ana_obj, &anas, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_anas = 1;
+        size_t slots = (size_t)anas.len / sizeof(uint64_t);
+        if (anas.len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
+            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
+            goto out;
+        }
+        const uint64_t *ab = (const uint64_t *)anas.buf;
+        po->alphabet = ab[0] & ~(uint64_t)1;
+        po->ana = ab + 1;
+        po->ana_mask = slots - 2;
+    }
+    po->n = size;
+    memcpy(po->cells, cells.buf, (size_t)cells.len);
+    po->lmult = (const uint8_t *)lmult.buf;
+    po->wmult = (const uint8_t *)wmult.buf;
+    memcpy(po->values, values.buf, 128);
+    po->bingo_tiles = bingo_tiles;
+    {
+        const int32_t *b = (const int32_t *)bonuses.buf;
+        Py_ssize_t nb = bonuses.len / 4;
+        for (int k = 0; k <= MAXN; k++)
+            po->bonus[k] = b[k < nb ? k : nb - 1];
+    }
+    po->first_min = first_min;
+    po->start_r = start_r;
+    po->start_c = start_c;
+    po->sym_dirs = first_dirs == 1 ? 1 : 2;
+    if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
+                          &po->passes_only, &po->exchange_scoreless, &po->end_double))
+        goto out;
+    if (!PyList_Check(racks) || !PyList_Check(scores) || !PyList_Check(maps) || !PyBytes_Check(bag) ||
+        (log != Py_None && !PyList_Check(log))) {
+        PyErr_SetString(PyExc_TypeError, "playout: racks, scores and maps are lists, bag is bytes, log a list or None");
+        goto out;
+    }
+    po->np = (int)PyList_GET_SIZE(racks);
+    if (po->np < 1 || po->np > PO_MAXP || PyList_GET_SIZE(scores) != po->np || PyList_GET_SIZE(maps) != po->np ||
+        turn < 0 || turn >= po->np || PyBytes_GET_SIZE(bag) > PO_MAXBAG) {
+        PyErr_SetString(PyExc_ValueError, "playout: a rack, a score and a leave map per seat; turn a seat");
+        goto out;
+    }
+    for (int p = 0; p < po->np; p++) {
+        PyObject *r = PyList_GET_ITEM(racks, p);
+        if (!PyBytes_Check(r)) {
+            PyErr_SetString(PyExc_TypeError, "playout: racks are bytes");
+            goto out;
+        }
+        const uint8_t *t = (const uint8_t *)PyBytes_AS_STRING(r);
+        for (Py_ssize_t i = 0; i < PyBytes_GET_SIZE(r); i++) {
+            if (t[i] >= 64) {
+                PyErr_SetString(PyExc_ValueError, "playout: a rack code above 63");
+                goto out;
+            }
+            po->rack[p][t[i]]++;
+            po->rack_n[p]++;
+        }
+        if (po->rack_n[p] > PRUNE_MAX_RACK) {
+            PyErr_SetString(PyExc_ValueError, "playout: a rack of more than 15 tiles");
+            goto out;
+        }
+        po->scores[p] = PyLong_AsLongLong(PyList_GET_ITEM(scores, p));
+        if (PyErr_Occurred())
+            goto out;
+        if (PyObject_GetBuffer(PyList_GET_ITEM(maps, p), &mapbuf[p], PyBUF_SIMPLE) < 0)
+            goto out;
+        nmaps++;
+        po->maps[p] = leave_map_of(&mapbuf[p]);
+        if (!po->maps[p])
+            goto out;
+    }
+    po->nb = (int)PyBytes_GET_SIZE(bag);
+    memcpy(po->bag, PyBytes_AS_STRING(bag), (size_t)po->nb);
+    for (int i = 0; i < po->nb; i++)
+        if (po->bag[i] >= 64) {
+            PyErr_SetString(PyExc_ValueError, "playout: a bag code above 63");
+            goto out;
+        }
+    po->turn = turn;
+    po->scoreless_run = scoreless_run;
+    if (!PyTuple_Check(rng_state) || PyTuple_GET_SIZE(rng_state) != 625) {
+        PyErr_SetString(PyExc_ValueError, "playout: rng_state is random.getstate()[1]");
+        goto out;
+    }
+    for (int i = 0; i < 625; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(rng_state, i));
+        if (PyErr_Occurred())
+            goto out;
+        if (i < 624)
+            po->rng.mt[i] = (uint32_t)v;
+        else
+            po->rng.index = (uint32_t)v;
+    }
+    {
+        int done = 0;
+        while (!po->over && (max_turns < 0 || done < max_turns)) {
+            if (po->turns > 100000) {
+                PyErr_SetString(PyExc_RuntimeError, "playout: the game did not end");
+                goto out;
+            }
+            if (po_turn(po, log == Py_None ? NULL : log) < 0)
+                goto out;
+            done++;
+        }
+    }
+    {
+        PyObject *rk = PyList_New(po->np), *sc = PyList_New(po->np), *bg = PyList_New(po->np),
+                 *exs = PyList_New(po->np), *st = PyTuple_New(625), *bf = PyList_New(po->np);
+        if (!rk || !sc || !bg || !exs || !st || !bf) {
+            Py_XDECREF(bf);
+            Py_XDECREF(rk);
+            Py_XDECREF(sc);
+            Py_XDECREF(bg);
+            Py_XDECREF(exs);
+            Py_XDECREF(st);
+            goto out;
+        }
+        for (int p = 0; p < po->np; p++) {
+            uint8_t t[64 * 4];
+            int k = 0;
+            for (int c = 1; c < 64; c++)
+                for (int j = 0; j < po->rack[p][c]; j++)
+                    t[k++] = (uint8_t)c;
+            for (int j = 0; j < po->rack[p][0]; j++)
+                t[k++] = 0;
+            PyList_SET_ITEM(rk, p, PyBytes_FromStringAndSize((const char *)t, k));
+            PyList_SET_ITEM(sc, p, PyLong_FromLongLong(po->scores[p]));
+            PyList_SET_ITEM(bg, p, PyLong_FromLong(po->bingos[p]));
+            PyList_SET_ITEM(exs, p, PyLong_FromLong(po->exchanges[p]));
+            PyList_SET_ITEM(bf, p, PyLong_FromLongLong(po->over ? po->before[p] : po->scores[p]));
+        }
+        for (int i = 0; i < 624; i++)
+            PyTuple_SET_ITEM(st, i, PyLong_FromUnsignedLong(po->rng.mt[i]));
+        PyTuple_SET_ITEM(st, 624, PyLong_FromUnsignedLong(po->rng.index));
+        result = Py_BuildValue("(y#Ny#NiizNiNNN)", (const char *)po->cells, (Py_ssize_t)(size * size), rk,
+                               (const char *)po->bag, (Py_ssize_t)po->nb, sc, po->turn, po->scoreless_run,
+                               po->end_reason, st, po->turns, bg, exs, bf);
+    }
+out:
+    for (int i = 0; i < nmaps; i++)
+        PyBuffer_Release(&mapbuf[i]);
+    if (po) {
+        free(po->g);
+        free(po);
+    }
+    if (have_depths)
+        PyBuffer_Release(&depths);
+    if (have_anas)
+        PyBuffer_Release(&anas);
+    PyBuffer_Release(&kwg);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&lmult);
+    PyBuffer_Release(&wmult);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&bonuses);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"playout", k_playout, METH_VARARGS,
+     "playout(...) -> tuple: the static player's turns from a position, in the kernel (see lexiko.bots.playout)."},
+    {"leave_map", k_leave_map, METH_VARARGS,
+     "leave_map(keys, values, bits, offset, vowels, terms, balance) -> bytes: a packed leave table."},
+    {"leave_values", k_leave_values, METH_VARARGS,
+     "leave_values(counts, map) -> bytes: the value of every sub-rack by a packed leave table, as doubles."},
     {"setup", k_setup, METH_VARARGS, "setup(Place, Candidate): the classes generate() builds."},
     {"leave_table", k_leave_table, METH_VARARGS,
      "leave_table(counts, leaves) -> bytes: float(leaves(t)) of every sub-rack t, as doubles (for generate)."},
@@ -2453,7 +3255,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 6) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 7) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from lexiko.errors import LexikoError
 from lexiko.tiles import ENGLISH, TileSet, tile_set
@@ -120,6 +120,7 @@ class LeaveTable:
         self._vowel = [False] + [_is_vowel(f) for f in tiles.letters]
         self._terms: dict[tuple[int, int], tuple[float, ...]] = {}  # (code, copies): what fallback adds
         self._memo = _Memo(self, self._values)
+        self._packed: bytes | None | Literal[False] = False  # not built yet
         self.lookup: Callable[[Leave], float] = self._memo.__getitem__
         """``lookup(leave)``: the value of a leave in rack order (a bound dict method)."""
 
@@ -163,6 +164,33 @@ class LeaveTable:
         if k > len(vs):
             return (sum(vs[:k]), (k - len(vs)) * vs[-1])
         return (sum(vs[:k]),)
+
+    @staticmethod
+    def of(leaves: object) -> LeaveTable | None:
+        """The table ``leaves`` is, or whose :attr:`lookup` it is; None for anything else.
+
+        >>> t = LeaveTable.default()
+        >>> LeaveTable.of(t) is t and LeaveTable.of(t.lookup) is t and LeaveTable.of(len) is None
+        True
+        """
+        if isinstance(leaves, LeaveTable):
+            return leaves
+        owner = getattr(leaves, "__self__", None)
+        return owner.table if isinstance(owner, _Memo) else None
+
+    def packed(self) -> bytes | None:
+        """The table as the compiled kernel reads it (``_kernel.leave_map``): values for
+        every sub-rack of a rack without a Python call each. Built once and kept: a table
+        is not to be changed once used. None without the kernel, or for a table the
+        format cannot hold (a stored leave of more than 10 tiles, codes above 63).
+
+        >>> t = LeaveTable.default()
+        >>> t.packed() is None or t.packed() is t.packed()
+        True
+        """
+        if self._packed is False:
+            self._packed = _pack(self)
+        return self._packed
 
     def __len__(self) -> int:
         return len(self._values)
@@ -389,6 +417,48 @@ def _leave_parser(tiles: TileSet) -> Callable[[str], Leave]:
         return tiles.rack_sort(codes)
 
     return slow
+
+
+_PACK_K = 32  # the kernel's LM_K, LM_B, LM_MAXLEN
+_PACK_B = 33
+_PACK_MAXLEN = 10
+
+
+def _pack(table: LeaveTable) -> bytes | None:
+    """:meth:`LeaveTable.packed`, built."""
+    from array import array
+
+    try:
+        from lexiko._kernel import leave_map  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # not built, or built before leave maps
+        return None
+    if any(len(k) > _PACK_MAXLEN or any(not 0 <= c < 64 for c in k) for k in table._values):
+        return None
+    if any(not 0 <= c < 64 for c in table.tile_values) or any(
+        a >= _PACK_B or b >= _PACK_B for a, b in table.balance
+    ):
+        return None
+    keys = array("Q")
+    vals = array("d")
+    for leave, v in table._values.items():
+        key = 1
+        for c in sorted(leave):
+            key = key << 6 | c
+        keys.append(key)
+        vals.append(v)
+    bits = max(10, (2 * len(keys)).bit_length())
+    terms = array("d", bytes(8 * 64 * (_PACK_K + 1) * 2))
+    for code in table.tile_values:
+        for k in range(1, _PACK_K + 1):
+            t = table._copy_terms(code, k)
+            for j, x in enumerate(t):
+                terms[(code * (_PACK_K + 1) + k) * 2 + j] = x
+    balance = array("d", bytes(8 * _PACK_B * _PACK_B))
+    for (v, c), x in table.balance.items():
+        balance[v * _PACK_B + c] = x
+    vowels = bytes(1 if i < len(table._vowel) and table._vowel[i] else 0 for i in range(64))
+    packed: bytes = leave_map(keys, vals, bits, table.offset, vowels, terms, balance)
+    return packed
 
 
 @lru_cache(maxsize=8)

@@ -35,12 +35,13 @@ from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Literal, Protocol, cast
+from typing import Literal, NamedTuple, Protocol, cast
 
 from lexiko import clabbers as _clabbers
 from lexiko import kwg as _kwg
 from lexiko.board import Board
 from lexiko.layouts import Layout
+from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import TOURNAMENT, Rules
@@ -139,8 +140,16 @@ class _Kernel(Protocol):
 
     def leave_table(self, counts: bytes, leaves: LeaveValue, /) -> bytes: ...
 
+    def leave_map(
+        self, keys: object, values: object, bits: int, offset: float, vowels: bytes, terms: object, balance: object, /
+    ) -> bytes: ...
 
-_KERNEL_ABI = 6  # the calling convention of _kernel.generate; bumped on every change
+    def leave_values(self, counts: bytes, packed: bytes, /) -> bytes: ...
+
+    def playout(self, *args: object) -> tuple[object, ...]: ...
+
+
+_KERNEL_ABI = 7  # the calling convention of _kernel.generate; bumped on every change
 
 
 def _load_kernel() -> _Kernel | None:
@@ -156,6 +165,13 @@ def _load_kernel() -> _Kernel | None:
 
 _kernel = _load_kernel()
 _warned = False
+
+
+def compiled() -> _Kernel:
+    """The compiled kernel; RuntimeError when it is not built (see :func:`kernel_available`)."""
+    if _kernel is None:
+        raise RuntimeError("lexiko._kernel is not built")
+    return _kernel
 
 
 def kernel_available() -> bool:
@@ -293,12 +309,23 @@ class _Rack:
         the kernel's doubles (it builds the sub-racks without Python tuple operations)."""
         if _kernel is not None:
             out = array("d")
-            out.frombytes(_kernel.leave_table(bytes(self.counts), leaves))
+            packed = _packed_table(leaves)
+            if packed is not None:
+                out.frombytes(_kernel.leave_values(bytes(self.counts), packed))
+            else:
+                out.frombytes(_kernel.leave_table(bytes(self.counts), leaves))
             return out
         counts = self.counts
         letters = tuple(counts[c] for c in self.codes if c)
         tiles = tuple(c for c in self.codes if c for _ in range(counts[c])) + (0,) * counts[0]
         return list(map(float, map(leaves, [take(tiles) for take in _sub_racks(letters, counts[0])])))
+
+
+def _packed_table(leaves: LeaveValue) -> bytes | None:
+    """The kernel's form of ``leaves`` when it is a :class:`~lexiko.leaves.LeaveTable` or
+    its ``lookup`` (:meth:`~lexiko.leaves.LeaveTable.packed`), else None."""
+    table = LeaveTable.of(leaves)
+    return table.packed() if table is not None else None
 
 
 _SubRack = Callable[[tuple[int, ...]], tuple[int, ...]]
@@ -433,6 +460,42 @@ def _kernel_call(
         anagrams,
         floor,
         _bonuses(rules),
+    )
+
+
+class KernelBoard(NamedTuple):
+    """What the compiled kernel needs of a board, its lexicon and rules (for engines that
+    drive it over many turns, as :mod:`lexiko.bots.playout` does)."""
+
+    kwg: Sequence[int]
+    depths: bytes
+    anagrams: bytes
+    letter_mult: bytes
+    word_mult: bytes
+    values: bytes
+    bonuses: array[int]
+    first_min: int
+    start: tuple[int, int]
+    first_dirs: int
+
+
+def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
+    """The kernel's view of ``board`` under ``rules`` with ``lexicon`` (not Clabbers).
+
+    >>> from lexiko.lexicon import Lexicon
+    >>> k = kernel_board(Board.empty(), Lexicon.from_words(["QI"]), TOURNAMENT)
+    >>> k.first_min, k.start, k.first_dirs, k.bonuses[7]
+    (2, (7, 7), 1, 50)
+    """
+    _check(board, lexicon, rules)
+    if _kernel is None:
+        raise RuntimeError("lexiko._kernel is not built")
+    depths, anagrams = _prune_data(lexicon.kwg)
+    lm, wm = _multipliers(board.layout)
+    bonuses = array("i", [rules.bonus(k) for k in range(KERNEL_MAX_SIZE + 1)])
+    return KernelBoard(
+        lexicon.kwg, depths, anagrams, lm, wm, _values(board.tiles), bonuses,
+        _first_min(board, rules), board.layout.start, _directions(board),
     )
 
 

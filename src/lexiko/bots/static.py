@@ -5,6 +5,7 @@ analysis) share: the default table, and the values once the bag is empty."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from lexiko.bots.base import last_play_is_phony
@@ -66,15 +67,16 @@ def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
     >>> f(()), f(ENGLISH.parse("Z"))
     (22.0, -20.0)
     """
-    bonus = 2.0 * tiles.rack_value(others)
-    values = [0.0] + [2.0 * v for v in tiles.values]
+    return _endgame_table(tiles, 2.0 * tiles.rack_value(others))
 
-    def value(leave: tuple[int, ...]) -> float:
-        if not leave:
-            return bonus
-        return -sum(values[c] for c in leave)
 
-    return value
+@lru_cache(maxsize=1024)
+def _endgame_table(tiles: TileSet, bonus: float) -> LeaveTable:
+    """:func:`endgame_leaves` as a table (the kernel reads it without calling Python):
+    the empty leave stored at ``bonus``, every other leave by the model, minus twice
+    each tile's value. Kept: the same few bonuses come back game after game."""
+    penalty = {code: [-2.0 * v] for code, v in enumerate(tiles.values, start=1) if v}
+    return LeaveTable(tiles, {(): bonus}, tile_values=penalty, meta={"note": "values once the bag is empty"})
 
 
 class _Memo:
