@@ -45,6 +45,7 @@ __all__ = [
     "Action",
     "Position",
     "WordJudge",
+    "DrawState",
 ]
 
 EventKind = Literal[
@@ -169,6 +170,19 @@ class _Pending:
 
 
 _AUTO = "auto"
+
+
+@dataclass(frozen=True)
+class DrawState:
+    """:meth:`Game.draw_state`: the bag (drawn from the end), the racks as held, the
+    scores, the player on turn, the scoreless run and ``random.getstate()``."""
+
+    bag: tuple[int, ...]
+    racks: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...]
+    turn: int
+    scoreless_run: int
+    rng_state: tuple[object, ...]
 
 
 @dataclass
@@ -687,6 +701,24 @@ class Game:
             if not st.racks[p]:
                 g._draw(p, base.rack_size)
         return g
+
+    def draw_state(self) -> DrawState:
+        """What decides the tiles drawn from here on: the bag in drawing order, the racks
+        and the random generator's state (an exchange shuffles the bag with it), with the
+        scores, the player on turn and the run of scoreless turns. For engines that play
+        the game on by themselves (:mod:`lexiko.bots.playout` plays the same game the
+        bots would play through :meth:`apply`).
+
+        >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None, first_player=0)
+        >>> d = g.draw_state()
+        >>> len(d.bag), d.racks[0] == tuple(g._s.racks[0]), d.turn, d.scores
+        (86, True, 0, (0, 0))
+        """
+        s = self._s
+        return DrawState(
+            tuple(s.bag), tuple(tuple(r) for r in s.racks), tuple(s.scores), s.turn, s.scoreless_run,
+            self._rng.getstate(),
+        )
 
     def copy(self) -> Game:
         """An independent copy (for simulations); the copy's shuffles follow the same seed."""

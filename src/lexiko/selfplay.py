@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from lexiko.bots.base import Player
+    from lexiko.bots.playout import Playout
     from lexiko.duplicate import DuplicateGame
+    from lexiko.leaves import LeaveTable
 
 __all__ = [
     "play_game",
@@ -175,6 +177,22 @@ class GameSummary:
                     bingos[ev.player] -= 1
         winners = tuple(game.winners()) if not game.rules.teams else ()
         return cls(index, tuple(game.scores), winners, tuple(bingos), turns, game.end_reason)
+
+    @classmethod
+    def of_playout(cls, index: int, r: Playout, rules: Rules) -> GameSummary:
+        """The summary of a game played in the kernel (:func:`lexiko.bots.playout.play_out`)."""
+        return cls(index, r.scores, _winners(r.scores, r.scores_before_end, rules), r.bingos, r.turns, r.end_reason)
+
+
+def _winners(scores: Sequence[int], before: Sequence[int], rules: Rules) -> tuple[int, ...]:
+    """:meth:`Game.winners` of a game without teams or forfeits, from its final scores
+    and those before the end's adjustments."""
+    best = max(scores)
+    top = [p for p, x in enumerate(scores) if x == best]
+    if len(top) > 1 and rules.tiebreak == "before-adjustment" and before:
+        best_before = max(before[p] for p in top)
+        top = [p for p in top if before[p] == best_before]
+    return tuple(top)
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -363,9 +381,22 @@ class _PlayResult:
     cpu: float
 
 
+def _kernel_tables(players: Sequence[Player], lexicon: Lexicon, rules: Rules) -> list[LeaveTable] | None:
+    """The leave tables of the seats when every seat is a plain static player of
+    ``lexicon`` and the kernel plays these rules (:mod:`lexiko.bots.playout`), else None."""
+    from lexiko.bots import StaticBot
+    from lexiko.bots.playout import unsupported
+
+    if not all(type(p) is StaticBot and p.lexicon is lexicon for p in players):
+        return None
+    tables = [p.table for p in players if isinstance(p, StaticBot)]
+    return tables if unsupported(rules, len(players), tables) is None else None
+
+
 def _play_chunk(task: _PlayTask) -> _PlayResult:
     from lexiko import gcg
     from lexiko.bots import make_player
+    from lexiko.bots.playout import play_out
 
     t0 = time.process_time()
     lexicon = worker_lexicon(task.spec)
@@ -376,6 +407,12 @@ def _play_chunk(task: _PlayTask) -> _PlayResult:
             make_player(k, lexicon, seed=game_seed(task.seed, i, f"player-{j}"), name=name)
             for j, (k, name) in enumerate(zip(task.kinds, task.names, strict=True))
         ]
+        tables = _kernel_tables(players, lexicon, task.rules) if task.gcg_dir is None else None
+        if tables is not None:  # the same game, played in the kernel
+            start = Game(_unique([p.name for p in players]), task.rules, seed=game_seed(task.seed, i),
+                         lexicon=None, first_player=i % n)
+            out.append(GameSummary.of_playout(i, play_out(start, tables, lexicon), task.rules))
+            continue
         game = play_game(players, task.rules, seed=game_seed(task.seed, i), first_player=i % n)
         out.append(GameSummary.of(i, game))
         if task.gcg_dir is not None:

@@ -1,0 +1,161 @@
+"""The static player's turns played in the compiled kernel: whole games, or a few turns
+of a simulation, without a Python call per turn.
+
+:func:`play_out` takes a :class:`~lexiko.game.Game` where it stands and plays on as
+:class:`~lexiko.bots.StaticBot` would for every seat (each with its own leave table),
+move for move the same game: the same best move by equity, the same ties, the same
+draws from the bag, and an exchange shuffles the bag with the game's own random
+generator (the kernel runs Python's Mersenne Twister from its state). It returns the
+result, not a new :class:`Game`: what self-play statistics and simulations need.
+
+Only what the kernel plays is accepted (:func:`unsupported` says why not): classic
+rules without clocks, teams, target scores or exchange limits; leave tables the kernel
+can read (:meth:`~lexiko.leaves.LeaveTable.packed`); a game whose last play stands (a
+play the next player may still challenge stands unless it is a phony).
+
+>>> from lexiko.game import Game
+>>> from lexiko.lexicon import Lexicon
+>>> from lexiko.leaves import LeaveTable
+>>> lex = Lexicon.from_words(["QI", "QIS", "IS", "SI", "AI", "AA", "AB", "BA"])
+>>> g = Game(["A", "B"], seed=4, lexicon=None, first_player=0)
+>>> r = play_out(g, [LeaveTable.zeros()] * 2, lex)
+>>> r.end_reason, len(r.scores), r.turns > 0
+('scoreless', 2, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from lexiko import movegen
+from lexiko.board import Board
+from lexiko.bots.base import last_play_is_phony
+from lexiko.game import Game
+from lexiko.leaves import LeaveTable
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Move, Pass, Place
+from lexiko.rules import Rules
+
+__all__ = ["Playout", "Turn", "play_out", "unsupported"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a play-out: the player, the move and its score."""
+
+    player: int
+    move: Move
+    score: int
+
+
+@dataclass(frozen=True)
+class Playout:
+    """Where a play-out stopped: the board, racks (rack order), bag, scores (after the
+    end's adjustments when the game ended; ``scores_before_end`` before them), the
+    player on turn, the scoreless run, why the game ended (None: it goes on), the
+    generator's state, and per seat the bingos and exchanges made; ``turns`` played and,
+    when asked for, each :class:`Turn`."""
+
+    board: Board
+    racks: tuple[tuple[int, ...], ...]
+    bag: tuple[int, ...]
+    scores: tuple[int, ...]
+    scores_before_end: tuple[int, ...]
+    turn: int
+    scoreless_run: int
+    end_reason: str | None
+    rng_state: tuple[object, ...]
+    turns: int
+    bingos: tuple[int, ...]
+    exchanges: tuple[int, ...]
+    log: tuple[Turn, ...] = ()
+
+
+def unsupported(rules: Rules, players: int, tables: Sequence[LeaveTable] = ()) -> str | None:
+    """Why the kernel cannot play these rules or tables (None when it can).
+
+    >>> unsupported(Rules(), 2) is None, unsupported(Rules(time_minutes=25), 2)
+    (True, 'clocks')
+    """
+    checks = [
+        (not movegen.kernel_available(), "the compiled kernel is not built"),
+        (rules.variant != "classic", f"the {rules.variant} variant"),
+        (rules.teams, "teams"),
+        (rules.time_minutes is not None or rules.match_minutes is not None, "clocks"),
+        (rules.target_score is not None, "a target score"),
+        (rules.max_exchanges_per_player is not None or rules.exchange_min_same_letter is not None, "exchange limits"),
+        (rules.board_layout.size > movegen.KERNEL_MAX_SIZE, "a board larger than the kernel's"),
+        (rules.rack_size > 15, "racks of more than 15 tiles"),
+        (not 1 <= players <= 8, f"{players} players"),
+        (any(t.packed() is None for t in tables), "a leave table the kernel cannot read"),
+    ]
+    return next((why for bad, why in checks if bad), None)
+
+
+def play_out(
+    game: Game, tables: Sequence[LeaveTable], lexicon: Lexicon, *, max_turns: int | None = None, log: bool = False
+) -> Playout:
+    """Play ``game`` on from where it stands as :class:`~lexiko.bots.StaticBot` with
+    ``tables[seat]`` for each seat and ``lexicon``, to its end or for ``max_turns``
+    turns. ``game`` itself is not changed. ``log``: also return each turn.
+
+    Raises ValueError naming what the kernel does not play (:func:`unsupported`).
+    """
+    why = unsupported(game.rules, len(game.players), tables)
+    if why is None and len(tables) != len(game.players):
+        why = f"{len(tables)} leave tables for {len(game.players)} players"
+    if why is None and (game.is_over or game.awaiting_final_challenge):
+        why = "a game that is over or whose last play awaits a challenge"
+    if why is None and game.awaiting_challenge and last_play_is_phony(game, lexicon):
+        why = "a phony awaiting a challenge"
+    if why is not None:
+        raise ValueError(f"cannot play out in the kernel: {why}")
+    rules = game.rules
+    board = game.board
+    k = movegen.kernel_board(board, lexicon, rules)
+    d = game.draw_state()
+    version, state, gauss = d.rng_state
+    entries: list[tuple[int, int, int, int, int, bytes, int]] | None = [] if log else None
+    out = movegen.compiled().playout(
+        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
+        rules.bingo_tiles, k.bonuses, k.first_min, k.start[0], k.start[1], k.first_dirs,
+        (rules.rack_size, rules.exchange_min_bag, rules.scoreless_turn_limit, int(rules.scoreless_passes_only),
+         int(rules.exchange_is_scoreless), int(rules.end_rack_rule == "double")),
+        [bytes(r) for r in d.racks], bytes(d.bag), list(d.scores), d.turn, d.scoreless_run,
+        [t.packed() for t in tables], state, -1 if max_turns is None else max_turns, entries,
+    )
+    cells, racks, bag, scores, turn, run, reason, new_state, turns, bingos, exchanges, before = cast(_Out, out)
+    return Playout(
+        Board(cells, board.layout, board.tiles),
+        tuple(tuple(r) for r in racks),
+        tuple(bag),
+        tuple(scores),
+        tuple(before),
+        turn,
+        run,
+        reason,
+        (version, new_state, gauss),
+        turns,
+        tuple(bingos),
+        tuple(exchanges),
+        tuple(_turn(e) for e in entries) if entries is not None else (),
+    )
+
+
+_Out = tuple[
+    bytes, list[bytes], list[int], bytes, int, int, "str | None", tuple[int, ...], int, list[int], list[int], list[int]
+]
+
+
+def _turn(e: tuple[int, int, int, int, int, bytes, int]) -> Turn:
+    player, kind, row, col, down, tiles, score = e
+    move: Move
+    if kind == 0:
+        move = Place(row, col, bool(down), tuple(tiles))
+    elif kind == 1:
+        move = Exchange(tuple(tiles))
+    else:
+        move = Pass()
+    return Turn(player, move, score)

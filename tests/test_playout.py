@@ -1,0 +1,83 @@
+"""The static player's turns in the kernel (lexiko.bots.playout) play the game
+lexiko.game.Game plays with StaticBot, move for move: same moves, scores, draws,
+exchange shuffles and ending."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexiko import movegen
+from lexiko.bots import StaticBot
+from lexiko.bots.playout import play_out, unsupported
+from lexiko.game import Game
+from lexiko.leaves import LeaveTable
+from lexiko.lexicon import Lexicon
+from lexiko.rules import EIGHT_TILE, LEXULOUS, TOURNAMENT, Rules
+from lexiko.selfplay import game_seed, play_game
+
+pytestmark = pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
+
+
+def _turns(g: Game) -> list[tuple[int, object, int]]:
+    return [(e.player, e.move, e.score) for e in g.history if e.kind in ("play", "exchange", "pass")]
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "games"),
+    [(TOURNAMENT, 2, 24), (Rules(), 3, 6), (EIGHT_TILE, 2, 4), (LEXULOUS, 2, 4)],
+    ids=["tournament", "three-players", "eight-tile", "lexulous"],
+)
+def test_play_out_is_the_static_players_game(twl06: Lexicon, rules: Rules, seats: int, games: int) -> None:
+    tables = [LeaveTable.default(), LeaveTable.zeros(), LeaveTable.default()][:seats]
+    exchanges = 0
+    for i in range(games):
+        seed = game_seed(5, i)
+        bots = [StaticBot(twl06, t, f"p{j}") for j, t in enumerate(tables)]
+        g = play_game(bots, rules, seed=seed, first_player=i % seats)
+        start = Game([b.name for b in bots], rules, seed=seed, lexicon=None, first_player=i % seats)
+        r = play_out(start, tables, twl06, log=True)
+        assert [(t.player, t.move, t.score) for t in r.log] == _turns(g)
+        assert (r.scores, r.end_reason, r.scores_before_end) == (tuple(g.scores), g.end_reason, tuple(g.scores_before_end or ()))
+        assert r.board == g.board and r.bag == () and r.racks == tuple(g.rack(p) for p in range(seats))
+        bingos = [0] * seats
+        for p, move, _ in _turns(g):
+            bingos[p] += getattr(move, "tile_count", 0) >= rules.bingo_tiles
+        assert list(r.bingos) == bingos and r.turns == len(r.log)
+        assert start.history == [] and start.bag_count == len(start.draw_state().bag)  # the game is untouched
+        exchanges += sum(r.exchanges)
+    if rules is TOURNAMENT:
+        assert exchanges > 0  # the bag was shuffled by the kernel as Python shuffles it
+
+
+def test_a_few_turns_then_the_game_goes_on(twl06: Lexicon) -> None:
+    t = LeaveTable.default()
+    g = Game(["a", "b"], seed=11, lexicon=None, first_player=1)
+    r = play_out(g, [t, t], twl06, max_turns=5, log=True)
+    assert r.turns == 5 and r.end_reason is None
+    for turn in r.log:  # the same moves through Game reach the same state
+        assert StaticBot(twl06, t).choose(g) == turn.move
+        g.apply(turn.move)
+    d = g.draw_state()
+    assert (r.board, r.bag, r.scores, r.turn, r.scoreless_run) == (g.board, d.bag, d.scores, d.turn, d.scoreless_run)
+    assert r.racks == tuple(g.rack(p) for p in range(2)) and r.rng_state == d.rng_state
+    rest = play_out(g, [t, t], twl06)
+    assert rest.end_reason is not None and rest.turns > 10
+
+
+def test_what_the_kernel_does_not_play(twl06: Lexicon) -> None:
+    t = LeaveTable.default()
+    assert unsupported(TOURNAMENT, 2, [t, t]) is None
+    assert unsupported(Rules(time_minutes=25), 2) == "clocks"
+    assert unsupported(Rules(teams=True, max_players=4), 4) == "teams"
+    assert unsupported(Rules(target_score=100), 2) == "a target score"
+    assert unsupported(TOURNAMENT, 2, [LeaveTable(values={(5,) * 11: 1.0})]) == "a leave table the kernel cannot read"
+    g = Game(["a", "b"], Rules(time_minutes=25), seed=1, lexicon=None)
+    with pytest.raises(ValueError, match="cannot play out in the kernel: clocks"):
+        play_out(g, [t, t], twl06)
+    g = Game(["a", "b"], seed=1, lexicon=None)
+    with pytest.raises(ValueError, match="cannot play out in the kernel: 1 leave tables for 2 players"):
+        play_out(g, [t], twl06)
+    g.set_rack(g.player_on_turn, "QXAEIOU")
+    g.play("8G QX")  # a phony under the double challenge rule: the bot would challenge it
+    with pytest.raises(ValueError, match="cannot play out in the kernel: a phony awaiting a challenge"):
+        play_out(g, [t, t], twl06)
