@@ -81,3 +81,38 @@ def test_what_the_kernel_does_not_play(twl06: Lexicon) -> None:
     g.play("8G QX")  # a phony under the double challenge rule: the bot would challenge it
     with pytest.raises(ValueError, match="cannot play out in the kernel: a phony awaiting a challenge"):
         play_out(g, [t, t], twl06)
+
+
+@pytest.mark.parametrize(("plies", "bag_left"), [(2, 60), (4, 3), (3, 0)])
+def test_simulation_turns_in_the_kernel_give_the_same_results(
+    twl06: Lexicon, monkeypatch: pytest.MonkeyPatch, plies: int, bag_left: int
+) -> None:
+    """The simulation plays the turns after each candidate in the kernel when it can: the
+    same values as the Python play-outs, iteration for iteration (here mid-game, near
+    the end with exchanges impossible, and with the bag empty)."""
+    from lexiko.bots import simulation
+
+    t = LeaveTable.default()
+    g = Game(["a", "b"], seed=21, lexicon=None, first_player=0)
+    while g.bag_count > bag_left:
+        g.apply(StaticBot(twl06, t).choose(g))
+    pos = g.position()
+
+    def run() -> list[tuple[str, float, float, float]]:
+        res = simulation.simulate(pos, twl06, candidates=6, iterations=30, plies=plies, seed=9)
+        return [(r.candidate.notation(), r.mean, r.stdev, r.win_rate) for r in res]
+
+    calls = []
+    kernel_turns = simulation.static_turns
+
+    def counted(*a: object, **k: object) -> object:
+        calls.append(1)
+        return kernel_turns(*a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(simulation, "static_turns", counted)
+    fast = run()
+    assert len(calls) > 0  # the kernel played (all but the play-outs a candidate ends)
+    monkeypatch.setattr(simulation, "unsupported", lambda *a: "the Python play-outs, for the test")
+    calls.clear()
+    assert run() == fast and not calls
+    assert len(fast) == 6

@@ -2726,6 +2726,8 @@ typedef struct {
     PyMT rng;
     /* counts */
     int turns, bingos[PO_MAXP], exchanges[PO_MAXP];
+    uint8_t kept[PO_MAXP][64]; /* each seat's tiles kept on its last move (counts) */
+    int kept_bag[PO_MAXP];     /* and the tiles in the bag after it; -1: no move yet */
     Gen *g;
 } PlayOut;
 
@@ -2976,7 +2978,9 @@ static int po_turn(PlayOut *po, PyObject *log)
         po->first_min = 1;
         po->sym_dirs = 2;
         po_count(po, m.score == 0, 0);
+        memcpy(po->kept[p], po->rack[p], 64);
         po_draw(po, p, po->rack_size - po->rack_n[p]);
+        po->kept_bag[p] = po->nb;
         if (!po->rack_n[p] && !po->nb) {
             po_finish(po, "out", p);
             return 0;
@@ -2986,13 +2990,17 @@ static int po_turn(PlayOut *po, PyObject *log)
             po->rack[p][ex[j]]--;
             po->rack_n[p]--;
         }
+        memcpy(po->kept[p], po->rack[p], 64);
         po_draw(po, p, nex);
         for (int j = 0; j < nex; j++)
             po->bag[po->nb++] = ex[j];
         pymt_shuffle(&po->rng, po->bag, po->nb);
+        po->kept_bag[p] = po->nb;
         po->exchanges[p]++;
         po_count(po, po->exchange_scoreless, 0);
     } else {
+        memcpy(po->kept[p], po->rack[p], 64);
+        po->kept_bag[p] = po->nb;
         po_count(po, 1, 1);
     }
     if (po->scoreless_limit && po->scoreless_run >= po->scoreless_limit) {
@@ -3008,7 +3016,7 @@ static int po_turn(PlayOut *po, PyObject *log)
  *         bonuses, first_min, start_row, start_col, first_dirs, rules, racks, bag, scores,
  *         turn, scoreless_run, maps, rng_state, max_turns, log)
  *   -> (cells, racks, bag, scores, turn, scoreless_run, end_reason, rng_state, turns,
- *       bingos, exchanges, scores_before_end)
+ *       bingos, exchanges, scores_before_end, kept)
  *
  * kwg, depths, anagrams, size, cells, multipliers, values, first_min, start and
  * first_dirs as for generate(); bonuses: int32s by number of tiles (what a play of k
@@ -3018,7 +3026,8 @@ static int po_turn(PlayOut *po, PyObject *log)
  * per seat; rng_state: the 625 ints of random.getstate()[1]; max_turns: stop after so
  * many turns (-1: at the end of the game); log: None or a list to append each turn to,
  * as (player, kind 0 play / 1 exchange / 2 pass, row, col, down, tiles, score).
- * end_reason is None while the game goes on.
+ * end_reason is None while the game goes on; kept: per seat, the tiles it kept on its
+ * last move (rack order) and the tiles in the bag after that move, or (None, -1).
  */
 static PyObject *k_playout(PyObject *self, PyObject *args)
 {
@@ -3144,6 +3153,8 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         }
     po->turn = turn;
     po->scoreless_run = scoreless_run;
+    for (int p = 0; p < PO_MAXP; p++)
+        po->kept_bag[p] = -1;
     if (!PyTuple_Check(rng_state) || PyTuple_GET_SIZE(rng_state) != 625) {
         PyErr_SetString(PyExc_ValueError, "playout: rng_state is random.getstate()[1]");
         goto out;
@@ -3171,8 +3182,10 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
     }
     {
         PyObject *rk = PyList_New(po->np), *sc = PyList_New(po->np), *bg = PyList_New(po->np),
-                 *exs = PyList_New(po->np), *st = PyTuple_New(625), *bf = PyList_New(po->np);
-        if (!rk || !sc || !bg || !exs || !st || !bf) {
+                 *exs = PyList_New(po->np), *st = PyTuple_New(625), *bf = PyList_New(po->np),
+                 *kp = PyList_New(po->np);
+        if (!rk || !sc || !bg || !exs || !st || !bf || !kp) {
+            Py_XDECREF(kp);
             Py_XDECREF(bf);
             Py_XDECREF(rk);
             Py_XDECREF(sc);
@@ -3190,6 +3203,16 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
             for (int j = 0; j < po->rack[p][0]; j++)
                 t[k++] = 0;
             PyList_SET_ITEM(rk, p, PyBytes_FromStringAndSize((const char *)t, k));
+            int kk = 0;
+            uint8_t u[64 * 4];
+            for (int c = 1; c < 64; c++)
+                for (int j = 0; j < po->kept[p][c]; j++)
+                    u[kk++] = (uint8_t)c;
+            for (int j = 0; j < po->kept[p][0]; j++)
+                u[kk++] = 0;
+            PyList_SET_ITEM(kp, p, po->kept_bag[p] < 0 ? Py_BuildValue("(Oi)", Py_None, -1)
+                                                       : Py_BuildValue("(y#i)", (const char *)u, (Py_ssize_t)kk,
+                                                                       po->kept_bag[p]));
             PyList_SET_ITEM(sc, p, PyLong_FromLongLong(po->scores[p]));
             PyList_SET_ITEM(bg, p, PyLong_FromLong(po->bingos[p]));
             PyList_SET_ITEM(exs, p, PyLong_FromLong(po->exchanges[p]));
@@ -3198,9 +3221,9 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         for (int i = 0; i < 624; i++)
             PyTuple_SET_ITEM(st, i, PyLong_FromUnsignedLong(po->rng.mt[i]));
         PyTuple_SET_ITEM(st, 624, PyLong_FromUnsignedLong(po->rng.index));
-        result = Py_BuildValue("(y#Ny#NiizNiNNN)", (const char *)po->cells, (Py_ssize_t)(size * size), rk,
+        result = Py_BuildValue("(y#Ny#NiizNiNNNN)", (const char *)po->cells, (Py_ssize_t)(size * size), rk,
                                (const char *)po->bag, (Py_ssize_t)po->nb, sc, po->turn, po->scoreless_run,
-                               po->end_reason, st, po->turns, bg, exs, bf);
+                               po->end_reason, st, po->turns, bg, exs, bf, kp);
     }
 out:
     for (int i = 0; i < nmaps; i++)

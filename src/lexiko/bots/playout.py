@@ -38,7 +38,7 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import Rules
 
-__all__ = ["Playout", "Turn", "play_out", "unsupported"]
+__all__ = ["Playout", "Turn", "play_out", "static_turns", "unsupported"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ class Playout:
     """Where a play-out stopped: the board, racks (rack order), bag, scores (after the
     end's adjustments when the game ended; ``scores_before_end`` before them), the
     player on turn, the scoreless run, why the game ended (None: it goes on), the
-    generator's state, and per seat the bingos and exchanges made; ``turns`` played and,
+    generator's state, per seat the bingos and exchanges made and what it kept on its
+    last move with the tiles then in the bag (None: no move); ``turns`` played and,
     when asked for, each :class:`Turn`."""
 
     board: Board
@@ -70,6 +71,7 @@ class Playout:
     turns: int
     bingos: tuple[int, ...]
     exchanges: tuple[int, ...]
+    kept: tuple[tuple[tuple[int, ...], int] | None, ...]
     log: tuple[Turn, ...] = ()
 
 
@@ -112,40 +114,88 @@ def play_out(
         why = "a phony awaiting a challenge"
     if why is not None:
         raise ValueError(f"cannot play out in the kernel: {why}")
-    rules = game.rules
-    board = game.board
-    k = movegen.kernel_board(board, lexicon, rules)
     d = game.draw_state()
-    version, state, gauss = d.rng_state
+    return static_turns(
+        game.board, d.racks, d.bag, d.scores, d.turn, d.scoreless_run, d.rng_state, lexicon, game.rules, tables,
+        max_turns=max_turns, log=log,
+    )
+
+
+def static_turns(
+    board: Board,
+    racks: Sequence[Sequence[int]],
+    bag: Sequence[int],
+    scores: Sequence[int],
+    turn: int,
+    scoreless_run: int,
+    rng_state: tuple[object, ...],
+    lexicon: Lexicon,
+    rules: Rules,
+    tables: Sequence[LeaveTable],
+    *,
+    max_turns: int | None = None,
+    log: bool = False,
+) -> Playout:
+    """:func:`play_out` from a position given piece by piece (the bag drawn from its end,
+    ``rng_state`` as :func:`random.getstate` gives it), for simulations that deal the
+    unseen tiles themselves. The caller has checked :func:`unsupported`."""
+    k = _board_args(board, lexicon, rules)
+    version, state, gauss = rng_state
     entries: list[tuple[int, int, int, int, int, bytes, int]] | None = [] if log else None
     out = movegen.compiled().playout(
         k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
-        rules.bingo_tiles, k.bonuses, k.first_min, k.start[0], k.start[1], k.first_dirs,
-        (rules.rack_size, rules.exchange_min_bag, rules.scoreless_turn_limit, int(rules.scoreless_passes_only),
-         int(rules.exchange_is_scoreless), int(rules.end_rack_rule == "double")),
-        [bytes(r) for r in d.racks], bytes(d.bag), list(d.scores), d.turn, d.scoreless_run,
+        rules.bingo_tiles, k.bonuses, rules.first_play_min_tiles, k.start[0], k.start[1],
+        k.first_dirs if board.is_empty else 2, _rules_args(rules),
+        [bytes(r) for r in racks], bytes(bag), list(scores), turn, scoreless_run,
         [t.packed() for t in tables], state, -1 if max_turns is None else max_turns, entries,
     )
-    cells, racks, bag, scores, turn, run, reason, new_state, turns, bingos, exchanges, before = cast(_Out, out)
+    cells, new_racks, new_bag, new_scores, new_turn, run, reason, new_state, turns, bingos, exchanges, before, kept = (
+        cast(_Out, out)
+    )
     return Playout(
         Board(cells, board.layout, board.tiles),
-        tuple(tuple(r) for r in racks),
-        tuple(bag),
-        tuple(scores),
+        tuple(tuple(r) for r in new_racks),
+        tuple(new_bag),
+        tuple(new_scores),
         tuple(before),
-        turn,
+        new_turn,
         run,
         reason,
         (version, new_state, gauss),
         turns,
         tuple(bingos),
         tuple(exchanges),
+        tuple((tuple(t), n) if t is not None else None for t, n in kept),
         tuple(_turn(e) for e in entries) if entries is not None else (),
     )
 
 
+_args_cache: dict[tuple[int, int, int], tuple[Lexicon, Rules, Board, movegen.KernelBoard]] = {}
+
+
+def _board_args(board: Board, lexicon: Lexicon, rules: Rules) -> movegen.KernelBoard:
+    """:func:`lexiko.movegen.kernel_board` for an empty board of this layout (the play-out
+    decides what is empty), kept per lexicon, rules and layout."""
+    key = (id(lexicon), id(rules), id(board.layout))
+    hit = _args_cache.get(key)
+    if hit is None or hit[0] is not lexicon or hit[1] is not rules or hit[2].layout is not board.layout:
+        empty = Board.empty(board.layout, board.tiles)
+        if len(_args_cache) > 64:
+            _args_cache.clear()
+        hit = _args_cache[key] = (lexicon, rules, empty, movegen.kernel_board(empty, lexicon, rules))
+    return hit[3]
+
+
+def _rules_args(rules: Rules) -> tuple[int, int, int, int, int, int]:
+    return (
+        rules.rack_size, rules.exchange_min_bag, rules.scoreless_turn_limit, int(rules.scoreless_passes_only),
+        int(rules.exchange_is_scoreless), int(rules.end_rack_rule == "double"),
+    )
+
+
 _Out = tuple[
-    bytes, list[bytes], list[int], bytes, int, int, "str | None", tuple[int, ...], int, list[int], list[int], list[int]
+    bytes, list[bytes], bytes, list[int], int, int, "str | None", tuple[int, ...], int, list[int], list[int], list[int],
+    "list[tuple[bytes | None, int]]",
 ]
 
 

@@ -51,8 +51,10 @@ from statistics import fmean, stdev
 
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
+from lexiko.bots.playout import static_turns, unsupported
 from lexiko.bots.static import LeavesArg, _fast, endgame_leaves, resolve_leaves
 from lexiko.game import Game, Position
+from lexiko.leaves import LeaveTable
 from lexiko.lexicon import BUILTIN, Lexicon
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.movegen import Candidate, LeaveValue, generate
@@ -172,7 +174,7 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
     lex = _task_lexicon(task)
     leaves = _task_leaves(task, lex.tiles)
     board = task.board
-    sim = _Playout(lex, task.rules, leaves, task.plies)
+    sim = _Playout(lex, task.rules, leaves, task.plies, 1 + len(task.opp_sizes))
     out: list[list[tuple[float, float]]] = []
     for i in range(task.start, task.stop):
         rng = random.Random(task.seed * 1_000_003 + i)
@@ -199,12 +201,18 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
 class _Playout:
     """One play-out: a candidate, then ``plies`` turns of the static policy."""
 
-    def __init__(self, lex: Lexicon, rules: Rules, leaves: LeaveValue | None, plies: int) -> None:
+    def __init__(self, lex: Lexicon, rules: Rules, leaves: LeaveValue | None, plies: int, players: int = 2) -> None:
         self.lex = lex
         self.rules = rules
         self.tiles = lex.tiles
         self.leaves = leaves
         self.plies = plies
+        # the turns after the candidate in the kernel (lexiko.bots.playout), when it plays
+        # these rules with this table: the same turns, without Python per turn
+        table = LeaveTable.of(leaves)
+        self.kernel: list[LeaveTable] | None = None
+        if table is not None and unsupported(rules, players, [table]) is None:
+            self.kernel = [table] * players
 
     def run(
         self,
@@ -226,6 +234,18 @@ class _Playout:
         ended = False
         p = 0
         for ply in range(self.plies + 1):
+            if ply == 1 and self.kernel is not None:
+                r = static_turns(
+                    board, racks, bag, deltas, p, scoreless, rng.getstate(), self.lex, rules, self.kernel,
+                    max_turns=self.plies,
+                )
+                deltas = list(r.scores)
+                racks = [list(x) for x in r.racks]
+                bag = list(r.bag)
+                ended = r.end_reason is not None
+                if r.kept[0] is not None:
+                    own_leave, own_leave_bag = r.kept[0]
+                break
             if ply == 0:
                 m, s, kept = move, score, leave
             else:
@@ -245,7 +265,7 @@ class _Playout:
                     del bag[-draw:]
                 racks[p] = new
                 deltas[p] += s
-                scoreless = 0 if s > 0 else scoreless + 1
+                scoreless = 0 if s > 0 or rules.scoreless_passes_only else scoreless + 1
             elif isinstance(m, Exchange):
                 new = list(kept)
                 draw = min(len(m.tiles), len(bag))
@@ -254,7 +274,7 @@ class _Playout:
                 bag.extend(m.tiles)
                 rng.shuffle(bag)
                 racks[p] = new
-                scoreless = scoreless + 1 if rules.exchange_is_scoreless else 0
+                scoreless = scoreless + 1 if rules.exchange_is_scoreless and not rules.scoreless_passes_only else 0
             else:
                 kept = tuple(rack)
                 scoreless += 1
@@ -263,7 +283,7 @@ class _Playout:
             if not racks[p] and not bag and isinstance(m, Place):
                 others = [t for q in range(n) if q != p for t in racks[q]]
                 v = tiles.rack_value(others)
-                if rules.end_rack_rule == "double":
+                if rules.end_rack_rule == "double" and n == 2:  # a two-player rule, as in Game
                     deltas[p] += 2 * v
                 else:
                     deltas[p] += v
