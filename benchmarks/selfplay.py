@@ -2,7 +2,9 @@
 
 1. Games per second on one core (one process, no pool) for greedy against greedy and
    static against static, by wall clock and by processor time (the processor-time
-   figure is the one to compare when other work shares the machine).
+   figure is the one to compare when other work shares the machine). Static against
+   static is played in the kernel (lexiko.bots.playout); the same games with each turn
+   through Game are timed too.
 2. The static player (score + the shipped leave table) against the greedy one over
    --match games on --jobs workers: win rate with its 95% Wilson interval, mean scores.
 
@@ -18,9 +20,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
+from lexiko.bots import StaticBot
 from lexiko.lexicon import Lexicon
-from lexiko.selfplay import Stats, autoplay
+from lexiko.selfplay import Stats, autoplay, game_seed, play_game
 
 
 def load() -> str:
@@ -52,6 +56,19 @@ def main(argv: list[str] | None = None) -> int:
             autoplay(kinds, 5, seed=args.seed + 1, lexicon=lexicon)  # warm up: tables, caches
             s = autoplay(kinds, args.speed, seed=args.seed, lexicon=lexicon)
             print(speed_line(" vs ".join(kinds), s))
+        # the same static games with each turn through Game (what autoplay does when
+        # records are written or a seat is not a plain static player)
+        bots = [StaticBot(lexicon, name="a"), StaticBot(lexicon, name="b")]
+        t0 = time.process_time()
+        turns = 0
+        for i in range(args.speed):
+            g = play_game(bots, seed=game_seed(args.seed, i), first_player=i % 2)
+            turns += sum(1 for e in g.history if e.kind in ("play", "exchange", "pass"))
+        cpu = time.process_time() - t0
+        print(
+            f"{'static, via Game':<18} {args.speed:>6} games  {'':>21}{args.speed / cpu:6.1f} games per CPU-second  "
+            f"{turns / args.speed:.1f} turns a game"
+        )
     if args.match:
         print(f"\nstatic against greedy, {args.match} games on {args.jobs} job(s), seats alternating:")
         s = autoplay(["static", "greedy"], args.match, jobs=args.jobs, seed=args.seed, lexicon=args.lexicon)

@@ -116,3 +116,31 @@ def test_simulation_turns_in_the_kernel_give_the_same_results(
     calls.clear()
     assert run() == fast and not calls
     assert len(fast) == 6
+
+
+def test_training_in_the_kernel_learns_the_same_table(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """train() plays its games in the kernel when it can; the observations, and so the
+    table, are those of the games played turn by turn through Game."""
+    from lexiko.bots import playout
+    from lexiko.training import train
+
+    first = train(6, rounds=2, lexicon=twl06, seed=3, min_count=1)
+    monkeypatch.setattr(playout, "unsupported", lambda *a: "the Python games, for the test")
+    second = train(6, rounds=2, lexicon=twl06, seed=3, min_count=1)
+    assert first.dumps() == second.dumps() and len(first) > 10
+
+
+def test_the_log_says_what_each_player_kept(twl06: Lexicon) -> None:
+    t = LeaveTable.default()
+    g = Game(["a", "b"], seed=8, lexicon=None, first_player=0)
+    r = play_out(g, [t, t], twl06, log=True)
+    for turn in r.log:
+        rack = g.rack(turn.player)
+        g.apply(turn.move)
+        kept = list(rack)
+        for tile in turn.move.rack_tiles() if hasattr(turn.move, "rack_tiles") else getattr(turn.move, "tiles", ()):
+            kept.remove(tile)
+        assert (turn.kept, turn.bag) == (tuple(kept), g.bag_count)
+        if g.awaiting_final_challenge:
+            g.apply("accept")
+    assert g.is_over and tuple(g.scores) == r.scores

@@ -2931,32 +2931,20 @@ static void po_finish(PlayOut *po, const char *reason, int out_player)
     }
 }
 
-/* Play one turn; appends (player, kind, row, col, down, tiles, score) to log when given.
+/* Play one turn; appends (player, kind, row, col, down, tiles, score, kept, bag) to log
+ * when given (kept: the tiles kept, rack order; bag: tiles in the bag after the move).
  * Returns 0, or -1 with a Python error set. */
 static int po_turn(PlayOut *po, PyObject *log)
 {
     Move m;
     uint8_t ex[64];
-    int nex = 0, p = po->turn;
+    int nex = 0, p = po->turn, out = 0;
     int kind = po_choose(po, &m, ex, &nex);
     if (kind < 0) {
         PyErr_NoMemory();
         return -1;
     }
     po->turns++;
-    if (log) {
-        PyObject *item;
-        if (kind == 0)
-            item = Py_BuildValue("(iiiiiy#i)", p, 0, m.row, m.col, m.down, (const char *)m.tiles, (Py_ssize_t)m.len,
-                                 m.score);
-        else
-            item = Py_BuildValue("(iiiiiy#i)", p, kind, 0, 0, 0, (const char *)ex, (Py_ssize_t)(kind == 1 ? nex : 0), 0);
-        if (!item || PyList_Append(log, item) < 0) {
-            Py_XDECREF(item);
-            return -1;
-        }
-        Py_DECREF(item);
-    }
     if (kind == 0) {
         int placed = 0, n = po->n;
         for (int j = 0; j < m.len; j++) {
@@ -2981,10 +2969,7 @@ static int po_turn(PlayOut *po, PyObject *log)
         memcpy(po->kept[p], po->rack[p], 64);
         po_draw(po, p, po->rack_size - po->rack_n[p]);
         po->kept_bag[p] = po->nb;
-        if (!po->rack_n[p] && !po->nb) {
-            po_finish(po, "out", p);
-            return 0;
-        }
+        out = !po->rack_n[p] && !po->nb;
     } else if (kind == 1) {
         for (int j = 0; j < nex; j++) {
             po->rack[p][ex[j]]--;
@@ -3002,6 +2987,31 @@ static int po_turn(PlayOut *po, PyObject *log)
         memcpy(po->kept[p], po->rack[p], 64);
         po->kept_bag[p] = po->nb;
         po_count(po, 1, 1);
+    }
+    if (log) {
+        uint8_t u[64 * 4];
+        int k = 0;
+        for (int c = 1; c < 64; c++)
+            for (int j = 0; j < po->kept[p][c]; j++)
+                u[k++] = (uint8_t)c;
+        for (int j = 0; j < po->kept[p][0]; j++)
+            u[k++] = 0;
+        PyObject *item;
+        if (kind == 0)
+            item = Py_BuildValue("(iiiiiy#iy#i)", p, 0, m.row, m.col, m.down, (const char *)m.tiles, (Py_ssize_t)m.len,
+                                 m.score, (const char *)u, (Py_ssize_t)k, po->nb);
+        else
+            item = Py_BuildValue("(iiiiiy#iy#i)", p, kind, 0, 0, 0, (const char *)ex, (Py_ssize_t)(kind == 1 ? nex : 0),
+                                 0, (const char *)u, (Py_ssize_t)k, po->nb);
+        if (!item || PyList_Append(log, item) < 0) {
+            Py_XDECREF(item);
+            return -1;
+        }
+        Py_DECREF(item);
+    }
+    if (out) {
+        po_finish(po, "out", p);
+        return 0;
     }
     if (po->scoreless_limit && po->scoreless_run >= po->scoreless_limit) {
         po_finish(po, "scoreless", -1);
@@ -3025,7 +3035,8 @@ static int po_turn(PlayOut *po, PyObject *log)
  * bytes of tile codes per seat; bag: bytes, drawn from the end; maps: a packed leave map
  * per seat; rng_state: the 625 ints of random.getstate()[1]; max_turns: stop after so
  * many turns (-1: at the end of the game); log: None or a list to append each turn to,
- * as (player, kind 0 play / 1 exchange / 2 pass, row, col, down, tiles, score).
+ * as (player, kind 0 play / 1 exchange / 2 pass, row, col, down, tiles, score, kept,
+ * bag): kept the tiles kept (rack order), bag the tiles in the bag after the move.
  * end_reason is None while the game goes on; kept: per seat, the tiles it kept on its
  * last move (rack order) and the tiles in the bag after that move, or (None, -1).
  */

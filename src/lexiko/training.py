@@ -367,7 +367,9 @@ _tables: dict[str, LeaveTable] = {}
 def _train_chunk(task: _TrainTask) -> _TrainResult:
     """Play the task's games (static against static) and return the observations."""
     from lexiko import selfplay
+    from lexiko.bots.playout import play_out, unsupported
     from lexiko.bots.static import StaticBot
+    from lexiko.game import Game
 
     t0 = time.process_time()
     lexicon = selfplay.worker_lexicon(task.spec)
@@ -376,12 +378,21 @@ def _train_chunk(task: _TrainTask) -> _TrainResult:
         _tables.clear()
         table = _tables[task.key] = LeaveTable.from_bytes(task.table, task.rules.tile_set)
     rows: list[tuple[bytes, int, bytes]] = []
+    in_kernel = unsupported(task.rules, 2, [table]) is None
     for g in task.games:
         game_seed = selfplay.game_seed(task.seed, g, f"train-{task.round}")
-        players = [StaticBot(lexicon, table, name="static 1"), StaticBot(lexicon, table, name="static 2")]
-        rec = _Recorder()
-        selfplay.play_game(players, task.rules, seed=game_seed, first_player=g % 2, observer=rec)
-        for seq in rec.moves:
+        names = ["static 1", "static 2"]
+        if in_kernel:  # the same game, its turns played in the kernel
+            start = Game(names, task.rules, seed=game_seed, lexicon=None, first_player=g % 2)
+            moves: list[list[tuple[bytes, int, int]]] = [[], []]
+            for t in play_out(start, [table, table], lexicon, log=True).log:
+                moves[t.player].append((bytes(t.kept), t.score, t.bag))
+        else:
+            players = [StaticBot(lexicon, table, name=names[0]), StaticBot(lexicon, table, name=names[1])]
+            rec = _Recorder()
+            selfplay.play_game(players, task.rules, seed=game_seed, first_player=g % 2, observer=rec)
+            moves = rec.moves
+        for seq in moves:
             for (la, _, bag_a), (lb, sb, bag_b) in zip(seq, seq[1:], strict=False):
                 if bag_a > 0 and bag_b > 0:
                     rows.append((la, sb, lb))

@@ -43,11 +43,14 @@ __all__ = ["Playout", "Turn", "play_out", "static_turns", "unsupported"]
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn of a play-out: the player, the move and its score."""
+    """One turn of a play-out: the player, the move, its score, the tiles the player kept
+    (rack order) and the tiles left in the bag after the move (and its draw)."""
 
     player: int
     move: Move
     score: int
+    kept: tuple[int, ...] = ()
+    bag: int = 0
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ def static_turns(
     unseen tiles themselves. The caller has checked :func:`unsupported`."""
     k = _board_args(board, lexicon, rules)
     version, state, gauss = rng_state
-    entries: list[tuple[int, int, int, int, int, bytes, int]] | None = [] if log else None
+    entries: list[_Entry] | None = [] if log else None
     out = movegen.compiled().playout(
         k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
         rules.bingo_tiles, k.bonuses, rules.first_play_min_tiles, k.start[0], k.start[1],
@@ -199,8 +202,11 @@ _Out = tuple[
 ]
 
 
-def _turn(e: tuple[int, int, int, int, int, bytes, int]) -> Turn:
-    player, kind, row, col, down, tiles, score = e
+_Entry = tuple[int, int, int, int, int, bytes, int, bytes, int]
+
+
+def _turn(e: _Entry) -> Turn:
+    player, kind, row, col, down, tiles, score, kept, bag = e
     move: Move
     if kind == 0:
         move = Place(row, col, bool(down), tuple(tiles))
@@ -208,4 +214,4 @@ def _turn(e: tuple[int, int, int, int, int, bytes, int]) -> Turn:
         move = Exchange(tuple(tiles))
     else:
         move = Pass()
-    return Turn(player, move, score)
+    return Turn(player, move, score, tuple(kept), bag)
