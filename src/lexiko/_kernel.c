@@ -2934,16 +2934,29 @@ static void po_finish(PlayOut *po, const char *reason, int out_player)
 /* Play one turn; appends (player, kind, row, col, down, tiles, score, kept, bag) to log
  * when given (kept: the tiles kept, rack order; bag: tiles in the bag after the move).
  * Returns 0, or -1 with a Python error set. */
+static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, int nex, PyObject *log);
+
 static int po_turn(PlayOut *po, PyObject *log)
 {
     Move m;
+    memset(&m, 0, sizeof m);
     uint8_t ex[64];
-    int nex = 0, p = po->turn, out = 0;
+    int nex = 0;
     int kind = po_choose(po, &m, ex, &nex);
     if (kind < 0) {
         PyErr_NoMemory();
         return -1;
     }
+    return po_apply(po, kind, &m, ex, nex, log);
+}
+
+/* Make the move of the player on turn: kind 0 the placement *mp, 1 the exchange of ex
+ * (returned to the bag in that order), 2 a pass; then the draw, the end of the game or
+ * the next player. The tiles must be on the rack. */
+static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, int nex, PyObject *log)
+{
+    Move m = *mp;
+    int p = po->turn, out = 0;
     po->turns++;
     if (kind == 0) {
         int placed = 0, n = po->n;
@@ -3256,7 +3269,348 @@ out:
     return result;
 }
 
+/* -- simulation: the play-outs of many iterations in one call ------------------------ */
+
+/* random.Random(n) for an integer 0 <= n < 2**128: init_by_array on n's 32-bit words. */
+static void pymt_seed(PyMT *r, unsigned __int128 n)
+{
+    uint32_t key[4];
+    int len = 0;
+    do {
+        key[len++] = (uint32_t)n;
+        n >>= 32;
+    } while (n && len < 4);
+    uint32_t *mt = r->mt;
+    mt[0] = 19650218U;
+    for (int i = 1; i < 624; i++)
+        mt[i] = (1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i);
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+        if (j >= len)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    r->index = 624;
+}
+
+/* The value of the leave with counts kept[] by the map. */
+static double leave_map_counts(const LeaveMapHead *h, const uint8_t *kept)
+{
+    int codes[64], digit[64], nc = 0, size = 0;
+    for (int c = 0; c < 64; c++)
+        if (kept[c]) {
+            codes[nc] = c;
+            digit[nc++] = kept[c];
+            size += kept[c];
+        }
+    return leave_map_value(h, codes, digit, nc, size);
+}
+
+typedef struct {
+    int kind; /* 0 placement, 1 exchange, 2 pass */
+    Move m;
+    uint8_t ex[64];
+    int nex;
+} SimCand;
+
+/*
+ * simulate(kwg, depths, anagrams, size, cells, letter_mult, word_mult, values, bingo_tiles,
+ *          bonuses, first_min, start_row, start_col, first_dirs, rules, map, rack, unseen,
+ *          opp_sizes, scores, scoreless_run, candidates, plies, seed_base, start, stop)
+ *   -> [[(value, win) per candidate] per iteration start..stop-1]
+ *
+ * What lexiko.bots.simulation's play-outs compute, iteration for iteration: iteration
+ * i shuffles unseen with random.Random(seed_base + i), deals the opponents' racks
+ * (opp_sizes, bytes) from its start and leaves the rest as the bag; candidate j is made
+ * (candidates: (kind, row, col, down, tiles, score)) with random.Random(seed_base + i +
+ * 7919 * (j + 1)) for any shuffle, then plies static turns follow. seed_base: 16 bytes,
+ * little-endian. scores: the player's first, then the opponents' in turn order.
+ */
+static PyObject *k_simulate(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg, cells, lmult, wmult, values, bonuses, map, rack, unseen, opp, seedb;
+    PyObject *depth_obj, *ana_obj, *rules, *scores, *cands;
+    int size, bingo_tiles, first_min, start_r, start_c, first_dirs, scoreless_run, plies;
+    Py_ssize_t start, stop;
+    Py_buffer depths, anas;
+    int have_depths = 0, have_anas = 0;
+    PyObject *result = NULL;
+    PlayOut *base = NULL, *po = NULL;
+    SimCand *cs = NULL;
+    memset(&depths, 0, sizeof depths);
+    memset(&anas, 0, sizeof anas);
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOy*y*y*y*OiOiy*nn:simulate", &kwg, &depth_obj, &ana_obj, &size,
+                          &cells, &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
+                          &first_dirs, &rules, &map, &rack, &unseen, &opp, &scores, &scoreless_run, &cands, &plies,
+                          &seedb, &start, &stop))
+        return NULL;
+    const LeaveMapHead *lmh = leave_map_of(&map);
+    if (!lmh)
+        goto out;
+    int np = 1 + (int)opp.len;
+    if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
+        wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 ||
+        seedb.len != 16 || np > PO_MAXP || !PyList_Check(scores) || PyList_GET_SIZE(scores) != np ||
+        !PyList_Check(cands) || unseen.len > PO_MAXBAG || rack.len > PRUNE_MAX_RACK || start < 0 || stop < start) {
+        PyErr_SetString(PyExc_ValueError, "simulate: bad arguments");
+        goto out;
+    }
+    base = (PlayOut *)calloc(1, sizeof(PlayOut));
+    po = (PlayOut *)calloc(1, sizeof(PlayOut));
+    Py_ssize_t nc = PyList_GET_SIZE(cands);
+    cs = (SimCand *)calloc(nc ? (size_t)nc : 1, sizeof(SimCand));
+    if (!base || !po || !cs || !(base->g = (Gen *)calloc(1, sizeof(Gen)))) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    base->kwg = (const uint32_t *)kwg.buf;
+    base->nk = (uint32_t)(kwg.len / 4);
+    if (depth_obj != Py_None) {
+        if (PyObject_GetBuffer(depth_obj, &depths, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_depths = 1;
+        if ((size_t)depths.len != (size_t)base->nk) {
+            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
+            goto out;
+        }
+        base->depth = (const uint8_t *)depths.buf;
+    }
+    if (ana_obj != Py_None) {
+        if (PyObject_GetBuffer(ana_obj, &anas, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_anas = 1;
+        size_t slots = (size_t)anas.len / sizeof(uint64_t);
+        if (anas.len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
+            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
+            goto out;
+        }
+        const uint64_t *ab = (const uint64_t *)anas.buf;
+        base->alphabet = ab[0] & ~(uint64_t)1;
+        base->ana = ab + 1;
+        base->ana_mask = slots - 2;
+    }
+    base->n = size;
+    memcpy(base->cells, cells.buf, (size_t)cells.len);
+    base->lmult = (const uint8_t *)lmult.buf;
+    base->wmult = (const uint8_t *)wmult.buf;
+    memcpy(base->values, values.buf, 128);
+    base->bingo_tiles = bingo_tiles;
+    {
+        const int32_t *b = (const int32_t *)bonuses.buf;
+        Py_ssize_t nb = bonuses.len / 4;
+        for (int k = 0; k <= MAXN; k++)
+            base->bonus[k] = b[k < nb ? k : nb - 1];
+    }
+    base->first_min = first_min;
+    base->start_r = start_r;
+    base->start_c = start_c;
+    base->sym_dirs = first_dirs == 1 ? 1 : 2;
+    if (!PyArg_ParseTuple(rules, "iiiiii:rules", &base->rack_size, &base->exchange_min_bag, &base->scoreless_limit,
+                          &base->passes_only, &base->exchange_scoreless, &base->end_double))
+        goto out;
+    base->np = np;
+    for (int p = 0; p < np; p++)
+        base->maps[p] = lmh;
+    long long init_scores[PO_MAXP];
+    for (int p = 0; p < np; p++) {
+        init_scores[p] = PyLong_AsLongLong(PyList_GET_ITEM(scores, p));
+        if (PyErr_Occurred())
+            goto out;
+    }
+    const uint8_t *ub = (const uint8_t *)unseen.buf, *rb = (const uint8_t *)rack.buf, *ob = (const uint8_t *)opp.buf;
+    int dealt = 0;
+    for (int q = 0; q < (int)opp.len; q++)
+        dealt += ob[q];
+    for (Py_ssize_t i = 0; i < unseen.len; i++)
+        if (ub[i] >= 64)
+            dealt = INT32_MAX;
+    for (Py_ssize_t i = 0; i < rack.len; i++)
+        if (rb[i] >= 64)
+            dealt = INT32_MAX;
+    if (dealt > unseen.len) {
+        PyErr_SetString(PyExc_ValueError, "simulate: more tiles dealt than unseen, or a code above 63");
+        goto out;
+    }
+    for (Py_ssize_t j = 0; j < nc; j++) {
+        PyObject *c = PyList_GET_ITEM(cands, j);
+        int kind, row, col, down, score;
+        const char *t;
+        Py_ssize_t tl;
+        if (!PyArg_ParseTuple(c, "iiiiy#i:candidate", &kind, &row, &col, &down, &t, &tl, &score))
+            goto out;
+        if (kind < 0 || kind > 2 || tl > (kind == 0 ? MAXN : 63) || row < 0 || col < 0 || row >= size || col >= size ||
+            (kind == 0 && (down ? row : col) + tl > size)) {
+            PyErr_SetString(PyExc_ValueError, "simulate: a bad candidate");
+            goto out;
+        }
+        cs[j].kind = kind;
+        if (kind == 0) {
+            cs[j].m.row = (uint8_t)row;
+            cs[j].m.col = (uint8_t)col;
+            cs[j].m.down = (uint8_t)(down != 0);
+            cs[j].m.len = (uint8_t)tl;
+            cs[j].m.score = score;
+            memcpy(cs[j].m.tiles, t, (size_t)tl);
+        } else if (kind == 1) {
+            memcpy(cs[j].ex, t, (size_t)tl);
+            cs[j].nex = (int)tl;
+        }
+    }
+    unsigned __int128 seed0 = 0;
+    for (int k = 15; k >= 0; k--)
+        seed0 = seed0 << 8 | ((const uint8_t *)seedb.buf)[k];
+    result = PyList_New(0);
+    if (!result)
+        goto out;
+    uint8_t pool[PO_MAXBAG];
+    for (Py_ssize_t it = start; it < stop; it++) {
+        PyMT rng;
+        pymt_seed(&rng, seed0 + (unsigned __int128)it);
+        memcpy(pool, ub, (size_t)unseen.len);
+        pymt_shuffle(&rng, pool, (int)unseen.len);
+        PyObject *row = PyList_New(nc);
+        if (!row || PyList_Append(result, row) < 0) {
+            Py_XDECREF(row);
+            Py_CLEAR(result);
+            goto out;
+        }
+        Py_DECREF(row);
+        for (Py_ssize_t j = 0; j < nc; j++) {
+            Gen *g = base->g;
+            memcpy(po, base, sizeof(PlayOut));
+            po->g = g;
+            for (Py_ssize_t i = 0; i < rack.len; i++) {
+                po->rack[0][rb[i]]++;
+                po->rack_n[0]++;
+            }
+            int k = 0;
+            for (int q = 0; q < (int)opp.len; q++)
+                for (int x = 0; x < ob[q]; x++) {
+                    po->rack[q + 1][pool[k++]]++;
+                    po->rack_n[q + 1]++;
+                }
+            po->nb = (int)unseen.len - k;
+            memcpy(po->bag, pool + k, (size_t)po->nb);
+            po->turn = 0;
+            po->scoreless_run = scoreless_run;
+            for (int p = 0; p < PO_MAXP; p++)
+                po->kept_bag[p] = -1;
+            pymt_seed(&po->rng, seed0 + (unsigned __int128)it + (unsigned __int128)7919 * (unsigned __int128)(j + 1));
+            /* the candidate, then the static turns */
+            const SimCand *c = &cs[j];
+            int ok = 1;
+            if (c->kind == 0) {
+                uint8_t need[64] = {0};
+                for (int x = 0; x < c->m.len; x++) {
+                    uint8_t t = c->m.tiles[x];
+                    if (t) {
+                        int at = (int)(c->m.down ? c->m.row + x : c->m.row) * size + (c->m.down ? c->m.col : c->m.col + x);
+                        if (po->cells[at])
+                            ok = 0;
+                        need[t & BLANK_FLAG ? 0 : t & LETTER_MASK]++;
+                    }
+                }
+                for (int t = 0; t < 64; t++)
+                    if (need[t] > po->rack[0][t])
+                        ok = 0;
+            } else if (c->kind == 1) {
+                uint8_t need[64] = {0};
+                for (int x = 0; x < c->nex; x++)
+                    if (c->ex[x] >= 64 || ++need[c->ex[x]] > po->rack[0][c->ex[x]])
+                        ok = 0;
+            }
+            if (!ok) {
+                PyErr_SetString(PyExc_ValueError, "simulate: a candidate needs tiles the rack or board does not allow");
+                Py_CLEAR(result);
+                goto out;
+            }
+            if (po_apply(po, c->kind, &c->m, c->ex, c->nex, NULL) < 0) {
+                Py_CLEAR(result);
+                goto out;
+            }
+            for (int ply = 0; ply < plies && !po->over; ply++)
+                if (po_turn(po, NULL) < 0) {
+                    Py_CLEAR(result);
+                    goto out;
+                }
+            /* the value and win estimate, as lexiko.bots.simulation computes them */
+            long long others = 0, top = 0;
+            for (int q = 1; q < np; q++) {
+                others += po->scores[q];
+                long long f = init_scores[q] + po->scores[q];
+                if (q == 1 || f > top)
+                    top = f;
+            }
+            double others_mean = np > 1 ? (double)others / (double)(np - 1) : 0.0;
+            double value = (double)po->scores[0] - others_mean;
+            double leave_value = 0.0;
+            if (!po->over && po->kept_bag[0] > 0)
+                leave_value = leave_map_counts(lmh, po->kept[0]);
+            value += leave_value;
+            long long spread = init_scores[0] + po->scores[0] - (np > 1 ? top : 0);
+            double win;
+            if (po->over) {
+                win = spread > 0 ? 1.0 : spread == 0 ? 0.5 : 0.0;
+            } else {
+                int left = po->nb;
+                for (int q = 0; q < np; q++)
+                    left += po->rack_n[q];
+                double width = 4.2 * sqrt((double)(po->nb + (left < 7 ? left : 7)));
+                double x = ((double)spread + leave_value) / width;
+                x = x < 60.0 ? x : 60.0;
+                x = x > -60.0 ? x : -60.0;
+                win = 1.0 / (1.0 + exp(-x));
+            }
+            PyObject *pair = Py_BuildValue("(dd)", value, win);
+            if (!pair) {
+                Py_CLEAR(result);
+                goto out;
+            }
+            PyList_SET_ITEM(row, j, pair);
+        }
+    }
+out:
+    if (base)
+        free(base->g);
+    free(base);
+    free(po);
+    free(cs);
+    if (have_depths)
+        PyBuffer_Release(&depths);
+    if (have_anas)
+        PyBuffer_Release(&anas);
+    PyBuffer_Release(&kwg);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&lmult);
+    PyBuffer_Release(&wmult);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&bonuses);
+    PyBuffer_Release(&map);
+    PyBuffer_Release(&rack);
+    PyBuffer_Release(&unseen);
+    PyBuffer_Release(&opp);
+    PyBuffer_Release(&seedb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"simulate", k_simulate, METH_VARARGS,
+     "simulate(...) -> list: the simulation's play-outs of iterations start..stop (see lexiko.bots.simulation)."},
     {"playout", k_playout, METH_VARARGS,
      "playout(...) -> tuple: the static player's turns from a position, in the kernel (see lexiko.bots.playout)."},
     {"leave_map", k_leave_map, METH_VARARGS,

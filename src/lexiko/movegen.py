@@ -148,6 +148,8 @@ class _Kernel(Protocol):
 
     def playout(self, *args: object) -> tuple[object, ...]: ...
 
+    def simulate(self, *args: object) -> list[list[tuple[float, float]]]: ...
+
 
 _KERNEL_ABI = 7  # the calling convention of _kernel.generate; bumped on every change
 

@@ -38,7 +38,7 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import Rules
 
-__all__ = ["Playout", "Turn", "play_out", "static_turns", "unsupported"]
+__all__ = ["Playout", "Turn", "play_out", "static_turns", "simulate_iterations", "unsupported"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,49 @@ def static_turns(
         tuple(exchanges),
         tuple((tuple(t), n) if t is not None else None for t, n in kept),
         tuple(_turn(e) for e in entries) if entries is not None else (),
+    )
+
+
+def simulate_iterations(
+    board: Board,
+    rack: Sequence[int],
+    unseen: Sequence[int],
+    opp_sizes: Sequence[int],
+    scores: Sequence[int],
+    scoreless_run: int,
+    candidates: Sequence[Move],
+    candidate_scores: Sequence[int],
+    plies: int,
+    seed_base: int,
+    iterations: range,
+    lexicon: Lexicon,
+    rules: Rules,
+    table: LeaveTable,
+) -> list[list[tuple[float, float]]]:
+    """The play-outs of :mod:`lexiko.bots.simulation` for the given iterations, all in
+    the kernel: per iteration, per candidate, (value, win estimate), the same numbers the
+    Python play-outs give. Iteration ``i`` deals from ``unseen`` shuffled by
+    ``random.Random(seed_base + i)``; candidate ``j`` shuffles with ``random.Random(
+    seed_base + i + 7919 * (j + 1))``. ``scores``: the player's first. The caller has
+    checked :func:`unsupported`; ``seed_base`` must be 0 or more and below 2**120.
+    """
+    if not 0 <= seed_base < 1 << 120 or iterations.step != 1:
+        raise ValueError("simulate_iterations: seed_base must be in 0..2**120 and iterations a plain range")
+    k = _board_args(board, lexicon, rules)
+    cands: list[tuple[int, int, int, int, bytes, int]] = []
+    for move, score in zip(candidates, candidate_scores, strict=True):
+        if isinstance(move, Place):
+            cands.append((0, move.row, move.col, int(move.down), bytes(move.tiles), score))
+        elif isinstance(move, Exchange):
+            cands.append((1, 0, 0, 0, bytes(move.tiles), 0))
+        else:
+            cands.append((2, 0, 0, 0, b"", 0))
+    return movegen.compiled().simulate(
+        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
+        rules.bingo_tiles, k.bonuses, rules.first_play_min_tiles, k.start[0], k.start[1],
+        k.first_dirs if board.is_empty else 2, _rules_args(rules), table.packed(), bytes(rack), bytes(unseen),
+        bytes(opp_sizes), list(scores), scoreless_run, cands, plies, seed_base.to_bytes(16, "little"),
+        iterations.start, iterations.stop,
     )
 
 

@@ -51,7 +51,7 @@ from statistics import fmean, stdev
 
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
-from lexiko.bots.playout import static_turns, unsupported
+from lexiko.bots.playout import simulate_iterations, static_turns, unsupported
 from lexiko.bots.static import LeavesArg, _fast, endgame_leaves, resolve_leaves
 from lexiko.game import Game, Position
 from lexiko.leaves import LeaveTable
@@ -175,6 +175,14 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
     leaves = _task_leaves(task, lex.tiles)
     board = task.board
     sim = _Playout(lex, task.rules, leaves, task.plies, 1 + len(task.opp_sizes))
+    base = task.seed * 1_000_003
+    if sim.kernel is not None and 0 <= base and base + task.stop + 7_919 * (len(task.moves) + 1) < 1 << 120:
+        # every play-out of the chunk in one call to the kernel: the same numbers
+        return simulate_iterations(
+            board, task.rack, task.unseen, task.opp_sizes, task.scores, task.scoreless,
+            [m for m, _, _ in task.moves], [s for _, s, _ in task.moves], task.plies, base,
+            range(task.start, task.stop), lex, task.rules, sim.kernel[0],
+        )
     out: list[list[tuple[float, float]]] = []
     for i in range(task.start, task.stop):
         rng = random.Random(task.seed * 1_000_003 + i)
