@@ -49,6 +49,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAXN 32 /* largest board side handled */
 #define CHILD_MASK 0x3FFFFFu
@@ -3608,7 +3609,715 @@ out:
     return result;
 }
 
+/* -- endgame: the two-player game with the bag empty, solved in the kernel ------------
+ *
+ * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
+ * principal variation search, a transposition table (Zobrist keys of the board, both
+ * racks and the scoreless run), iterative deepening, moves ordered by the table's move,
+ * then plays going out, then by score, the pass last; below the depth limit a position
+ * is valued by a greedy play-out (each side plays its highest-scoring placement).
+ */
+#define EG_INF 1000000000
+#define EG_MAXPLY 64
+#define EG_COMPLETE 32767
+enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
+
+typedef struct {
+    uint64_t key, mhash;
+    int32_t value;
+    int16_t depth;
+    uint8_t flag, has_move;
+} EgEntry;
+
+typedef struct {
+    uint64_t key;
+    int32_t value;
+    int32_t used;
+} EgPlay;
+
+/* A board as prepare() leaves it in a Gen (by the rows in use), kept by board key: the
+ * endgame generates for the same boards again and again, for both racks. */
+typedef struct {
+    uint64_t key;
+    int empty;
+    uint8_t cell[2][MAXN * MAXN], anchor[2][MAXN * MAXN], lm[2][MAXN * MAXN], wm[2][MAXN * MAXN];
+    uint64_t xcheck[2][MAXN * MAXN];
+    int32_t xscore[2][MAXN * MAXN];
+} EgPrep;
+#define EG_PREP_SLOTS 512
+
+typedef struct {
+    PlayOut *po; /* board constants and the Gen */
+    EgPrep *prep;
+    int limit, penalties;
+    EgEntry *tt;
+    uint64_t tt_mask;
+    EgPlay *pc;
+    uint64_t pc_mask;
+    long long nodes;
+    double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
+    int timed_out;
+    Move pv[EG_MAXPLY + 1][EG_MAXPLY + 1];
+    uint8_t pvpass[EG_MAXPLY + 1][EG_MAXPLY + 1];
+    int pvlen[EG_MAXPLY + 1];
+} Eg;
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static inline uint64_t eg_square_key(int sq, uint8_t code) { return mix64((uint64_t)sq * 131 + code + 1); }
+
+static uint64_t eg_rack_key(const uint8_t *rack, uint64_t salt)
+{
+    uint64_t h = 0;
+    for (int c = 0; c < 64; c++)
+        if (rack[c])
+            h += mix64(salt + (uint64_t)c * 17 + rack[c]);
+    return h;
+}
+
+static uint64_t eg_move_hash(const Move *m)
+{
+    uint64_t h = mix64((uint64_t)m->row << 16 | (uint64_t)m->col << 8 | m->down) ^ m->len;
+    for (int j = 0; j < m->len; j++)
+        h = mix64(h + m->tiles[j]);
+    return h | 1; /* 0: the pass */
+}
+
+static double eg_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int eg_value(const Eg *eg, const uint8_t *rack)
+{
+    int v = 0;
+    for (int c = 1; c < 64; c++)
+        v += rack[c] * eg->po->values[c];
+    return v;
+}
+
+static int eg_tiles(const uint8_t *rack)
+{
+    int k = 0;
+    for (int c = 0; c < 64; c++)
+        k += rack[c];
+    return k;
+}
+
+/* g holds prepare()'s arrays for a board; cells is that board with the tiles of m added:
+ * bring the arrays up to date. Only the empty squares met first from a new tile in each
+ * direction (over the tiles in between) change: they become anchors, and their cross
+ * words changed. */
+static void prepare_after(Gen *g, const uint8_t *cells, const Move *m)
+{
+    int n = g->n;
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    for (int j = 0; j < m->len; j++) {
+        uint8_t t = m->tiles[j];
+        if (!t)
+            continue;
+        int r = m->down ? m->row + j : m->row, c = m->down ? m->col : m->col + j;
+        int ia = r * MAXN + c, id = c * MAXN + r;
+        g->cell[0][ia] = g->cell[1][id] = t;
+        g->anchor[0][ia] = g->anchor[1][id] = 0;
+    }
+    for (int j = 0; j < m->len; j++) {
+        if (!m->tiles[j])
+            continue;
+        int r0 = m->down ? m->row + j : m->row, c0 = m->down ? m->col : m->col + j;
+        for (int k = 0; k < 4; k++) {
+            int r = r0 + dr[k], c = c0 + dc[k];
+            while (r >= 0 && c >= 0 && r < n && c < n && cells[r * n + c]) {
+                r += dr[k];
+                c += dc[k];
+            }
+            if (r < 0 || c < 0 || r >= n || c >= n)
+                continue;
+            int ia = r * MAXN + c, id = c * MAXN + r;
+            g->anchor[0][ia] = g->anchor[1][id] = 1;
+            g->xcheck[0][ia] = cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
+            g->xcheck[1][id] = cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
+        }
+    }
+    g->empty_board = 0;
+    g->min_tiles = 1;
+    g->dirs = 2;
+}
+
+static void eg_prep_load(Gen *g, const EgPrep *pp, size_t used)
+{
+    for (int d = 0; d < 2; d++) {
+        memcpy(g->cell[d], pp->cell[d], used);
+        memcpy(g->anchor[d], pp->anchor[d], used);
+        memcpy(g->lm[d], pp->lm[d], used);
+        memcpy(g->wm[d], pp->wm[d], used);
+        memcpy(g->xcheck[d], pp->xcheck[d], used * sizeof(uint64_t));
+        memcpy(g->xscore[d], pp->xscore[d], used * sizeof(int32_t));
+    }
+    g->empty_board = pp->empty;
+    g->min_tiles = pp->empty ? g->min_tiles : 1;
+    if (!pp->empty)
+        g->dirs = 2;
+}
+
+static void eg_prep_save(const Gen *g, EgPrep *pp, uint64_t key, size_t used)
+{
+    pp->key = key;
+    pp->empty = g->empty_board;
+    for (int d = 0; d < 2; d++) {
+        memcpy(pp->cell[d], g->cell[d], used);
+        memcpy(pp->anchor[d], g->anchor[d], used);
+        memcpy(pp->lm[d], g->lm[d], used);
+        memcpy(pp->wm[d], g->wm[d], used);
+        memcpy(pp->xcheck[d], g->xcheck[d], used * sizeof(uint64_t));
+        memcpy(pp->xscore[d], g->xscore[d], used * sizeof(int32_t));
+    }
+}
+
+#define EG_SLOT(eg, key) (&(eg)->prep[((key) ^ (key) >> 29) % EG_PREP_SLOTS])
+
+/* Placements of rack on cells (whose key is bkey; when it is the board of key pkey with
+ * the tiles of last added, last is given): every one (best 0) sorted best first by
+ * score, or the highest-scoring (best 1). The caller frees *out. -1: no memory. */
+static int eg_generate(Eg *eg, const uint8_t *cells, uint64_t bkey, uint64_t pkey, const Move *last,
+                       const uint8_t *rack, int best, Move **out, size_t *count)
+{
+    PlayOut *po = eg->po;
+    Gen *g = po->g;
+    memset(g, 0, sizeof(Gen));
+    g->kwg = po->kwg;
+    g->nk = po->nk;
+    g->n = po->n;
+    memcpy(g->values, po->values, 128);
+    memcpy(g->rack, rack, 64);
+    uint64_t nl = 1;
+    for (int c = 0; c < 64; c++) {
+        g->radix[c] = (uint32_t)nl;
+        g->rack_left += rack[c];
+        if (rack[c])
+            nl *= (uint64_t)rack[c] + 1;
+    }
+    g->full_leave = (uint32_t)(nl - 1);
+    g->depth = po->depth;
+    if (po->ana) {
+        g->alphabet = po->alphabet;
+        g->ana = po->ana;
+        g->ana_mask = po->ana_mask;
+    }
+    g->bingo_tiles = po->bingo_tiles;
+    memcpy(g->bonus, po->bonus, sizeof g->bonus);
+    g->min_tiles = po->first_min;
+    g->dirs = 2;
+    g->mode = best ? MODE_BEST : MODE_ALL;
+    g->best_n = best ? 1 : 0;
+    /* no bounds: with an endgame's few tiles the plain walk finds the best play sooner */
+    size_t used = (size_t)po->n * MAXN;
+    uint64_t key = bkey | 1, parent = pkey | 1; /* 0: an empty slot */
+    EgPrep *pp = EG_SLOT(eg, key), *pa = last ? EG_SLOT(eg, parent) : NULL;
+    if (pp->key == key) {
+        eg_prep_load(g, pp, used);
+    } else {
+        if (pa && pa->key == parent) {
+            eg_prep_load(g, pa, used);
+            prepare_after(g, cells, last);
+        } else {
+            prepare(g, cells, po->lmult, po->wmult, po->start_r, po->start_c);
+        }
+        eg_prep_save(g, pp, key, used);
+    }
+    run(g);
+    free(g->maxsub);
+    g->maxsub = NULL;
+    if (g->oom) {
+        free(g->moves);
+        g->moves = NULL;
+        return -1;
+    }
+    if (!best)
+        sort_moves(g);
+    *out = g->moves;
+    *count = g->nmoves;
+    g->moves = NULL;
+    return 0;
+}
+
+static void eg_place(uint8_t *cells, int n, const Move *m, uint8_t *rack)
+{
+    for (int j = 0; j < m->len; j++) {
+        uint8_t t = m->tiles[j];
+        if (!t)
+            continue;
+        int r = m->down ? m->row + j : m->row, c = m->down ? m->col : m->col + j;
+        cells[r * n + c] = t;
+        rack[t & BLANK_FLAG ? 0 : t]--;
+    }
+}
+
+static uint64_t eg_place_key(int n, const Move *m)
+{
+    uint64_t h = 0;
+    for (int j = 0; j < m->len; j++) {
+        uint8_t t = m->tiles[j];
+        if (!t)
+            continue;
+        int r = m->down ? m->row + j : m->row, c = m->down ? m->col : m->col + j;
+        h += eg_square_key(r * n + c, t);
+    }
+    return h;
+}
+
+static int eg_scoreless_end(const Eg *eg, const uint8_t *own, const uint8_t *opp)
+{
+    return eg->penalties ? eg_value(eg, opp) - eg_value(eg, own) : 0;
+}
+
+static int eg_check_time(Eg *eg)
+{
+    if (eg->deadline > 0 && !(eg->nodes & 255) && eg_now() > eg->deadline)
+        eg->timed_out = 1;
+    return eg->timed_out;
+}
+
+/* The greedy play-out from here: the spread the side on turn gains. -1 in *err: no memory. */
+static int eg_playout(Eg *eg, const uint8_t *cells0, uint64_t bkey, uint64_t pkey, const Move *last0,
+                      const uint8_t *me0, const uint8_t *opp0, int scoreless, int *err)
+{
+    uint64_t key = mix64(bkey ^ eg_rack_key(me0, 0x1234) ^ (uint64_t)scoreless * 0x51ED27) | 1;
+    EgPlay *slot = &eg->pc[key & eg->pc_mask];
+    if (slot->key == key)
+        return slot->value;
+    int n = eg->po->n;
+    uint8_t cells[MAXN * MAXN], me[64], opp[64];
+    memcpy(cells, cells0, (size_t)n * n);
+    memcpy(me, me0, 64);
+    memcpy(opp, opp0, 64);
+    int sign = 1, total = 0, result;
+    Move last;
+    int have_last = last0 != NULL;
+    if (last0)
+        last = *last0;
+    for (int steps = 0;; steps++) {
+        Move *mv = NULL;
+        size_t cnt = 0;
+        if (eg_generate(eg, cells, bkey, pkey, have_last ? &last : NULL, me, 1, &mv, &cnt) < 0) {
+            *err = 1;
+            return 0;
+        }
+        if (cnt) {
+            Move m = mv[0];
+            free(mv);
+            pkey = bkey;
+            bkey += eg_place_key(n, &m);
+            last = m;
+            have_last = 1;
+            eg_place(cells, n, &m, me);
+            total += sign * m.score;
+            if (!eg_tiles(me)) {
+                result = total + sign * 2 * eg_value(eg, opp);
+                break;
+            }
+            scoreless = m.score > 0 ? 0 : scoreless + 1;
+        } else {
+            free(mv);
+            have_last = 0;
+            scoreless++;
+        }
+        if (scoreless >= eg->limit || steps > 1000) {
+            result = total + sign * eg_scoreless_end(eg, me, opp);
+            break;
+        }
+        uint8_t t[64];
+        memcpy(t, me, 64);
+        memcpy(me, opp, 64);
+        memcpy(opp, t, 64);
+        sign = -sign;
+    }
+    slot->key = key;
+    slot->value = result;
+    return result;
+}
+
+/* negamax: the value for the side on turn; *complete: exact whatever the depth. */
+static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, uint64_t pkey, const Move *last,
+                     const uint8_t *me, const uint8_t *opp, int scoreless, int depth, int alpha, int beta,
+                     int *complete, int *err)
+{
+    eg->nodes++;
+    eg->pvlen[ply] = 0;
+    if (eg_check_time(eg) || *err) {
+        *complete = 0;
+        return 0;
+    }
+    uint64_t key = mix64(bkey ^ eg_rack_key(me, 0x9E37) ^ eg_rack_key(opp, 0x7F4A) ^ (uint64_t)scoreless * 0xC2B2AE35);
+    EgEntry *e = &eg->tt[key & eg->tt_mask];
+    uint64_t tt_move = 0;
+    int have_tt = 0;
+    if (e->key == key) {
+        if (ply > 0 && e->depth >= depth) {
+            int c = e->depth == EG_COMPLETE;
+            if (e->flag == EG_EXACT || (e->flag == EG_LOWER && e->value >= beta) ||
+                (e->flag == EG_UPPER && e->value <= alpha)) {
+                *complete = c;
+                return e->value;
+            }
+        }
+        if (e->has_move) {
+            tt_move = e->mhash;
+            have_tt = 1;
+        }
+    }
+    if (depth <= 0 || ply >= EG_MAXPLY) {
+        *complete = 0;
+        return eg_playout(eg, cells, bkey, pkey, last, me, opp, scoreless, err);
+    }
+    Move *mv = NULL;
+    size_t cnt = 0;
+    if (eg_generate(eg, cells, bkey, pkey, last, me, 0, &mv, &cnt) < 0) {
+        *err = 1;
+        *complete = 0;
+        return 0;
+    }
+    /* order: the table's move, the plays going out, the others by score, the pass */
+    int ntiles = eg_tiles(me);
+    size_t total = cnt + 1;
+    int32_t *order = (int32_t *)malloc(total * sizeof(int32_t)); /* index into mv; -1: the pass */
+    if (!order) {
+        free(mv);
+        *err = 1;
+        *complete = 0;
+        return 0;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        int placed = 0;
+        for (int j = 0; j < mv[i].len; j++)
+            placed += mv[i].tiles[j] != 0;
+        if (placed == ntiles)
+            order[k++] = (int32_t)i;
+    }
+    for (size_t i = 0; i < cnt; i++) {
+        int placed = 0;
+        for (int j = 0; j < mv[i].len; j++)
+            placed += mv[i].tiles[j] != 0;
+        if (placed != ntiles)
+            order[k++] = (int32_t)i;
+    }
+    order[k++] = -1;
+    if (have_tt) {
+        for (size_t i = 0; i < total; i++) {
+            uint64_t h = order[i] < 0 ? 0 : eg_move_hash(&mv[order[i]]);
+            if (h == tt_move) {
+                int32_t x = order[i];
+                memmove(order + 1, order, i * sizeof(int32_t));
+                order[0] = x;
+                break;
+            }
+        }
+    }
+    int n = eg->po->n;
+    int alpha0 = alpha, best = -EG_INF, all_complete = 1, first = 1;
+    uint64_t best_hash = 0;
+    uint8_t after[MAXN * MAXN], rest[64];
+    for (size_t i = 0; i < total; i++) {
+        int idx = order[i];
+        int sc, s2, end_set = 0, endv = 0, v, cc = 1;
+        const Move *m = idx >= 0 ? &mv[idx] : NULL;
+        memcpy(rest, me, 64);
+        if (!m) {
+            sc = 0;
+            s2 = scoreless + 1;
+            if (s2 >= eg->limit) {
+                end_set = 1;
+                endv = eg_scoreless_end(eg, me, opp);
+            }
+        } else {
+            sc = m->score;
+            memcpy(after, cells, (size_t)n * n);
+            eg_place(after, n, m, rest);
+            s2 = sc > 0 ? 0 : scoreless + 1;
+            if (!eg_tiles(rest)) {
+                end_set = 1;
+                endv = sc + 2 * eg_value(eg, opp);
+            } else if (s2 >= eg->limit) {
+                end_set = 1;
+                endv = sc + eg_scoreless_end(eg, rest, opp);
+            }
+        }
+        if (end_set) {
+            v = endv;
+            eg->pvlen[ply + 1] = 0;
+        } else {
+            const uint8_t *bc = m ? after : cells;
+            uint64_t bk = m ? bkey + eg_place_key(n, m) : bkey;
+            uint64_t pk = m ? bkey : pkey;
+            const Move *lm = m ? m : last;
+            if (first || beta - alpha <= 1) {
+                v = sc - eg_search(eg, ply + 1, bc, bk, pk, lm, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc,
+                                   err);
+            } else {
+                v = sc - eg_search(eg, ply + 1, bc, bk, pk, lm, opp, rest, s2, depth - 1, sc - alpha - 1, sc - alpha,
+                                   &cc, err);
+                if (alpha < v && v < beta && !eg->timed_out && !*err)
+                    v = sc - eg_search(eg, ply + 1, bc, bk, pk, lm, opp, rest, s2, depth - 1, sc - beta, sc - alpha,
+                                       &cc, err);
+            }
+        }
+        if (eg->timed_out || *err)
+            break;
+        first = 0;
+        all_complete = all_complete && cc;
+        if (v > best) {
+            best = v;
+            best_hash = m ? eg_move_hash(m) : 0;
+            eg->pvpass[ply][0] = m == NULL;
+            if (m)
+                eg->pv[ply][0] = *m;
+            int cl = eg->pvlen[ply + 1];
+            if (end_set)
+                cl = 0;
+            for (int j = 0; j < cl && j + 1 < EG_MAXPLY; j++) {
+                eg->pv[ply][j + 1] = eg->pv[ply + 1][j];
+                eg->pvpass[ply][j + 1] = eg->pvpass[ply + 1][j];
+            }
+            eg->pvlen[ply] = 1 + (cl < EG_MAXPLY - 1 ? cl : EG_MAXPLY - 1);
+            if (v > alpha) {
+                alpha = v;
+                if (alpha >= beta)
+                    break;
+            }
+        }
+    }
+    free(order);
+    free(mv);
+    if (eg->timed_out || *err) {
+        *complete = 0;
+        return 0;
+    }
+    *complete = all_complete;
+    e->key = key;
+    e->value = best;
+    e->depth = (int16_t)(all_complete ? EG_COMPLETE : depth);
+    e->flag = best <= alpha0 ? EG_UPPER : best >= beta ? EG_LOWER : EG_EXACT;
+    e->has_move = 1;
+    e->mhash = best_hash;
+    return best;
+}
+
+static PyObject *eg_move_tuple(const Move *m, int pass)
+{
+    if (pass)
+        return Py_BuildValue("(iiiiy#i)", 2, 0, 0, 0, "", (Py_ssize_t)0, 0);
+    return Py_BuildValue("(iiiiy#i)", 0, m->row, m->col, m->down, (const char *)m->tiles, (Py_ssize_t)m->len, m->score);
+}
+
+/*
+ * endgame(kwg, depths, anagrams, size, cells, letter_mult, word_mult, values, bingo_tiles,
+ *         bonuses, start_row, start_col, me, opp, scoreless_run, scoreless_limit,
+ *         max_depth, time_limit)
+ *   -> (value, complete, depth, nodes, line)
+ *
+ * me, opp: the racks (bytes of codes) of the player on turn and of the other;
+ * scoreless_limit: rules.scoreless_turn_limit (0: none); max_depth: plies (-1: no
+ * limit); time_limit: seconds (<= 0: none; the first ply is always searched). line: the
+ * principal variation as (kind 0 play / 2 pass, row, col, down, tiles, score). progress:
+ * None, or called with (value, complete, depth, nodes, line) after each depth.
+ */
+static PyObject *k_endgame(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg, cells, lmult, wmult, values, bonuses, me, opp;
+    PyObject *depth_obj, *ana_obj, *progress = Py_None;
+    int size, bingo_tiles, start_r, start_c, scoreless, limit, max_depth;
+    double time_limit;
+    Py_buffer depths, anas;
+    int have_depths = 0, have_anas = 0;
+    PyObject *result = NULL;
+    Eg *eg = NULL;
+    memset(&depths, 0, sizeof depths);
+    memset(&anas, 0, sizeof anas);
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiy*y*iiid|O:endgame", &kwg, &depth_obj, &ana_obj, &size, &cells,
+                          &lmult, &wmult, &values, &bingo_tiles, &bonuses, &start_r, &start_c, &me, &opp, &scoreless,
+                          &limit, &max_depth, &time_limit, &progress))
+        return NULL;
+    if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
+        wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 ||
+        me.len > PRUNE_MAX_RACK || opp.len > PRUNE_MAX_RACK) {
+        PyErr_SetString(PyExc_ValueError, "endgame: bad arguments");
+        goto out;
+    }
+    eg = (Eg *)calloc(1, sizeof(Eg));
+    if (eg)
+        eg->po = (PlayOut *)calloc(1, sizeof(PlayOut));
+    if (eg && eg->po)
+        eg->po->g = (Gen *)calloc(1, sizeof(Gen));
+    if (eg && eg->po && eg->po->g) {
+        eg->tt_mask = ((uint64_t)1 << 20) - 1;
+        eg->pc_mask = ((uint64_t)1 << 18) - 1;
+        eg->tt = (EgEntry *)calloc(eg->tt_mask + 1, sizeof(EgEntry));
+        eg->pc = (EgPlay *)calloc(eg->pc_mask + 1, sizeof(EgPlay));
+        eg->prep = (EgPrep *)calloc(EG_PREP_SLOTS, sizeof(EgPrep));
+    }
+    if (!eg || !eg->po || !eg->po->g || !eg->tt || !eg->pc || !eg->prep) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    PlayOut *po = eg->po;
+    po->kwg = (const uint32_t *)kwg.buf;
+    po->nk = (uint32_t)(kwg.len / 4);
+    if (depth_obj != Py_None) {
+        if (PyObject_GetBuffer(depth_obj, &depths, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_depths = 1;
+        if ((size_t)depths.len != (size_t)po->nk) {
+            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
+            goto out;
+        }
+        po->depth = (const uint8_t *)depths.buf;
+    }
+    if (ana_obj != Py_None) {
+        if (PyObject_GetBuffer(ana_obj, &anas, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_anas = 1;
+        size_t slots = (size_t)anas.len / sizeof(uint64_t);
+        if (anas.len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
+            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
+            goto out;
+        }
+        const uint64_t *ab = (const uint64_t *)anas.buf;
+        po->alphabet = ab[0] & ~(uint64_t)1;
+        po->ana = ab + 1;
+        po->ana_mask = slots - 2;
+    }
+    po->n = size;
+    po->lmult = (const uint8_t *)lmult.buf;
+    po->wmult = (const uint8_t *)wmult.buf;
+    memcpy(po->values, values.buf, 128);
+    po->bingo_tiles = bingo_tiles;
+    {
+        const int32_t *b = (const int32_t *)bonuses.buf;
+        Py_ssize_t nb = bonuses.len / 4;
+        for (int k = 0; k <= MAXN; k++)
+            po->bonus[k] = b[k < nb ? k : nb - 1];
+    }
+    po->first_min = 1;
+    po->start_r = start_r;
+    po->start_c = start_c;
+    eg->limit = limit > 0 ? limit : 2;
+    eg->penalties = limit > 0;
+    uint8_t rme[64] = {0}, ropp[64] = {0};
+    for (Py_ssize_t i = 0; i < me.len; i++) {
+        uint8_t t = ((const uint8_t *)me.buf)[i];
+        if (t >= 64) {
+            PyErr_SetString(PyExc_ValueError, "endgame: a rack code above 63");
+            goto out;
+        }
+        rme[t]++;
+    }
+    for (Py_ssize_t i = 0; i < opp.len; i++) {
+        uint8_t t = ((const uint8_t *)opp.buf)[i];
+        if (t >= 64) {
+            PyErr_SetString(PyExc_ValueError, "endgame: a rack code above 63");
+            goto out;
+        }
+        ropp[t]++;
+    }
+    const uint8_t *cb = (const uint8_t *)cells.buf;
+    uint64_t bkey = 0;
+    for (int i = 0; i < size * size; i++)
+        if (cb[i])
+            bkey += eg_square_key(i, cb[i]);
+    int value = 0, complete = 0, done = 0, err = 0;
+    Move line[EG_MAXPLY + 1];
+    uint8_t line_pass[EG_MAXPLY + 1];
+    int line_len = 0;
+    double start = eg_now();
+    for (int depth = 1; max_depth < 0 || depth <= max_depth; depth++) {
+        eg->deadline = depth > 1 && time_limit > 0 ? start + time_limit : 0;
+        int c = 0, v;
+        Py_BEGIN_ALLOW_THREADS
+        v = eg_search(eg, 0, cb, bkey, 0, NULL, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
+        Py_END_ALLOW_THREADS
+        if (eg->timed_out || err)
+            break;
+        value = v;
+        complete = c;
+        done = depth;
+        line_len = eg->pvlen[0];
+        memcpy(line, eg->pv[0], sizeof(Move) * (size_t)line_len);
+        memcpy(line_pass, eg->pvpass[0], (size_t)line_len);
+        if (progress != Py_None) {
+            PyObject *pl = PyList_New(line_len);
+            if (!pl)
+                goto out;
+            for (int i = 0; i < line_len; i++) {
+                PyObject *t = eg_move_tuple(&line[i], line_pass[i]);
+                if (!t) {
+                    Py_DECREF(pl);
+                    goto out;
+                }
+                PyList_SET_ITEM(pl, i, t);
+            }
+            PyObject *r = PyObject_CallFunction(progress, "iiiLN", value, complete, done, eg->nodes, pl);
+            if (!r)
+                goto out;
+            Py_DECREF(r);
+        }
+        if (c || depth >= EG_MAXPLY)
+            break;
+        if (time_limit > 0 && eg_now() > start + time_limit)
+            break;
+    }
+    if (err) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    PyObject *pl = PyList_New(line_len);
+    if (!pl)
+        goto out;
+    for (int i = 0; i < line_len; i++) {
+        PyObject *t = eg_move_tuple(&line[i], line_pass[i]);
+        if (!t) {
+            Py_DECREF(pl);
+            goto out;
+        }
+        PyList_SET_ITEM(pl, i, t);
+    }
+    result = Py_BuildValue("(iiiLN)", value, complete, done, eg->nodes, pl);
+out:
+    if (eg) {
+        if (eg->po)
+            free(eg->po->g);
+        free(eg->po);
+        free(eg->tt);
+        free(eg->pc);
+        free(eg->prep);
+        free(eg);
+    }
+    if (have_depths)
+        PyBuffer_Release(&depths);
+    if (have_anas)
+        PyBuffer_Release(&anas);
+    PyBuffer_Release(&kwg);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&lmult);
+    PyBuffer_Release(&wmult);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&bonuses);
+    PyBuffer_Release(&me);
+    PyBuffer_Release(&opp);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"endgame", k_endgame, METH_VARARGS,
+     "endgame(...) -> (value, complete, depth, nodes, line): a two-player endgame solved in the kernel."},
     {"simulate", k_simulate, METH_VARARGS,
      "simulate(...) -> list: the simulation's play-outs of iterations start..stop (see lexiko.bots.simulation)."},
     {"playout", k_playout, METH_VARARGS,

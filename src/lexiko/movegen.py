@@ -150,6 +150,8 @@ class _Kernel(Protocol):
 
     def simulate(self, *args: object) -> list[list[tuple[float, float]]]: ...
 
+    def endgame(self, *args: object) -> tuple[int, int, int, int, list[tuple[int, int, int, int, bytes, int]]]: ...
+
 
 _KERNEL_ABI = 7  # the calling convention of _kernel.generate; bumped on every change
 

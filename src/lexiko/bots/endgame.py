@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from lexiko import movegen
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
 from lexiko.errors import GameStateError
@@ -311,6 +312,7 @@ def solve_position(
     max_depth: int | None = None,
     time_limit: float | None = None,
     progress: Callable[[EndgameResult], None] | None = None,
+    backend: movegen.Backend = "auto",
 ) -> EndgameResult:
     """Solve the endgame of a two-player position with the bag empty: ``racks[0]`` is
     the rack of the player on turn, ``racks[1]`` the opponent's; ``scores`` in the
@@ -319,6 +321,9 @@ def solve_position(
     searched, partly if need be, so that a move is always returned): the answer is
     then the best of the deepest search finished, with ``complete`` False.
     ``progress`` is called with the result so far after each depth is finished.
+    ``backend``: ``"c"`` the compiled search (the same algorithm,
+    and the same values when complete), ``"python"`` this module's, ``"auto"`` the
+    compiled one when built.
 
     >>> from lexiko.lexicon import Lexicon
     >>> from lexiko.tiles import ENGLISH
@@ -340,6 +345,12 @@ def solve_position(
     if not opp:  # the opponent went out
         loss = -2 * solver.rack_value(me)
         return EndgameResult(Pass(), spread_now + loss, (Pass(),), 0, loss, 0, True, 0.0, board)
+    if backend != "python" and movegen.kernel_available() and rules.variant != "clabbers":
+        return _solve_in_kernel(
+            board, me, opp, lexicon, rules, spread_now, scoreless_turns, max_depth, time_limit, start, progress
+        )
+    if backend == "c":
+        raise ValueError("the kernel solves no endgame here: it is not built, or the rules are Clabbers")
     limit = max_depth if max_depth is not None else _INF
     result: tuple[int, bool, tuple[Move, ...]] | None = None
     depth_done = 0
@@ -379,6 +390,45 @@ def solve_position(
             break
         depth += 1
     return answer()
+
+
+def _solve_in_kernel(
+    board: Board,
+    me: tuple[int, ...],
+    opp: tuple[int, ...],
+    lexicon: Lexicon,
+    rules: Rules,
+    spread_now: int,
+    scoreless_turns: int,
+    max_depth: int | None,
+    time_limit: float | None,
+    start: float,
+    progress: Callable[[EndgameResult], None] | None,
+) -> EndgameResult:
+    """:func:`solve_position` by the kernel's search."""
+
+    def result(
+        value: int, complete: int, depth: int, nodes: int, raw: list[tuple[int, int, int, int, bytes, int]]
+    ) -> EndgameResult:
+        line = tuple(
+            Place(row, col, bool(down), tuple(tiles)) if kind == 0 else Pass() for kind, row, col, down, tiles, _ in raw
+        ) or (Pass(),)
+        return EndgameResult(
+            best_move=line[0], spread=spread_now + value, line=line, nodes=nodes, value=value, depth=depth,
+            complete=bool(complete), elapsed=time.perf_counter() - start, board=board,
+        )
+
+    def report(*found: object) -> None:
+        assert progress is not None
+        progress(result(*found))  # type: ignore[arg-type]
+
+    k = movegen.kernel_board(board, lexicon, rules)
+    return result(*movegen.compiled().endgame(
+        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
+        rules.bingo_tiles, k.bonuses, k.start[0], k.start[1], bytes(me), bytes(opp), scoreless_turns,
+        rules.scoreless_turn_limit, -1 if max_depth is None else max_depth,
+        0.0 if time_limit is None else max(time_limit, 1e-6), None if progress is None else report,
+    ))
 
 
 def _first_ply(
