@@ -117,9 +117,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{nodes:>11,} {secs:>8.2f} {value:>6}",
                 flush=True,
             )
-    exact = [r for r in rows if r[4]]
-    times = sorted(r[6] for r in exact)
-    print(f"\nsolved exactly: {len(exact)} of {len(rows)} positions (limit {args.limit} s)")
+    solved = [r for r in rows if r[4]]
+    times = sorted(r[6] for r in solved)
+    print(f"\nsolved exactly: {len(solved)} of {len(rows)} positions (limit {args.limit} s)")
     if skipped:
         print(f"skipped {skipped}: the record does not show the rack on turn, or its lexicon is not shipped (CSW21)")
     if times:
