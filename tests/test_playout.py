@@ -146,3 +146,21 @@ def test_the_log_says_what_each_player_kept(twl06: Lexicon) -> None:
         if g.awaiting_final_challenge:
             g.apply("accept")
     assert g.is_over and tuple(g.scores) == r.scores
+
+
+def test_the_kernel_refuses_board_codes_it_has_no_value_for(twl06: Lexicon) -> None:
+    from lexiko.board import Board
+    from lexiko.bots.endgame import solve_position
+    from lexiko.tiles import ENGLISH
+
+    bad = Board(bytes([200]) + bytes(224))
+    with pytest.raises(ValueError, match="a board cell holds a code of 128 or more"):
+        movegen.generate(bad, ENGLISH.parse("AB"), twl06)
+    with pytest.raises(ValueError, match="a board cell holds a code of 128 or more"):
+        solve_position(bad, (ENGLISH.parse("AB"), ENGLISH.parse("C")), twl06, backend="c")
+    t = LeaveTable.default()
+    from lexiko.bots.playout import static_turns
+
+    with pytest.raises(ValueError, match="a board cell holds a code of 128 or more"):
+        static_turns(bad, [ENGLISH.parse("AB"), ENGLISH.parse("C")], [], [0, 0], 0, 0,
+                     Game(["a", "b"], seed=1, lexicon=None).draw_state().rng_state, twl06, TOURNAMENT, [t, t])

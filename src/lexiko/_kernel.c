@@ -177,6 +177,8 @@ typedef struct {
                                            floor_ver the masks were computed for */
 } Gen;
 
+static int cells_valid(const Py_buffer *cells);
+
 /* -- ordering: equity desc, score desc, row, col, down, tiles ------------------------- */
 
 static int move_cmp(const Move *a, const Move *b)
@@ -1951,6 +1953,8 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bad values, rack or kwg buffer");
         goto out;
     }
+    if (!cells_valid(&cells))
+        goto out;
     int clabbers = (mode & MODE_CLABBERS) != 0;
     mode &= ~MODE_CLABBERS;
     if (mode < MODE_COUNT || mode > MODE_BEST || best_n < 0) {
@@ -2425,6 +2429,19 @@ fail:
 out:
     PyBuffer_Release(&counts);
     return result;
+}
+
+/* 1 when every cell holds 0 or a tile code below 128 (values[] has 128 entries), else
+ * 0 with a Python error set. */
+static int cells_valid(const Py_buffer *cells)
+{
+    const uint8_t *c = (const uint8_t *)cells->buf;
+    for (Py_ssize_t i = 0; i < cells->len; i++)
+        if (c[i] >= 128) {
+            PyErr_SetString(PyExc_ValueError, "a board cell holds a code of 128 or more");
+            return 0;
+        }
+    return 1;
 }
 
 /* -- packed leave maps --------------------------------------------------------------
@@ -3077,6 +3094,8 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "playout: bad board, values, bonuses or kwg buffer");
         goto out;
     }
+    if (!cells_valid(&cells))
+        goto out;
     po = (PlayOut *)calloc(1, sizeof(PlayOut));
     if (po)
         po->g = (Gen *)calloc(1, sizeof(Gen));
@@ -3371,6 +3390,8 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "simulate: bad arguments");
         goto out;
     }
+    if (!cells_valid(&cells))
+        goto out;
     base = (PlayOut *)calloc(1, sizeof(PlayOut));
     po = (PlayOut *)calloc(1, sizeof(PlayOut));
     Py_ssize_t nc = PyList_GET_SIZE(cands);
@@ -4152,6 +4173,8 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "endgame: bad arguments");
         goto out;
     }
+    if (!cells_valid(&cells))
+        goto out;
     eg = (Eg *)calloc(1, sizeof(Eg));
     if (eg)
         eg->po = (PlayOut *)calloc(1, sizeof(PlayOut));
