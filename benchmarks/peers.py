@@ -1,0 +1,186 @@
+"""lexiko side by side with MAGPIE, a C engine, built from its public source by the user.
+
+Give the folder of a MAGPIE checkout that is built (``bin/magpie``) and has its data
+(``data/lexica/TWL06.kwg`` and ``TWL06.klv2``, ``data/layouts``,
+``data/letterdistributions``, ``data/strategy/winpct.csv``; a word map
+``data/lexica/TWL06.wmp`` is optional: ``bin/magpie convert dawg2text TWL06`` then
+``bin/magpie convert text2wordmap TWL06``). Both engines run on one thread, in turn, on
+the same work; the figures are processor seconds of whole processes (start-up included)
+for self-play, and each engine's own timing for the searches.
+
+1. Static self-play: ``--games`` games of the static player against itself (lexiko with
+   its own leaves, MAGPIE with its TWL06 leaves), with and without MAGPIE's word map.
+2. Simulation: 10 candidates, 2 plies, on the mid-game positions of
+   ``benchmarks/simulation.py``; play-outs (one candidate played out once) a second.
+3. Endgames: the first bag-empty position of each shared TWL06 game, solved exactly
+   (MAGPIE with ``-eplies 25``) under ``--endgame-limit`` seconds each.
+
+    python benchmarks/peers.py --magpie ~/src/MAGPIE
+    python benchmarks/peers.py --magpie ~/src/MAGPIE --games 2000 --skip endgame
+
+Nothing of MAGPIE is part of lexiko: this script only starts the program the user built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from lexiko import cgp
+from lexiko.analysis import position_at_turn
+from lexiko.bots.endgame import solve
+from lexiko.bots.simulation import simulate
+from lexiko.lexicon import Lexicon
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from endgame import GCG, empty_bag_turns  # noqa: E402
+from simulation import SIM_POSITIONS  # noqa: E402
+
+
+def child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, str]:
+    """Processor seconds of the command (and its children) and what it printed."""
+    before = child_cpu()
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise SystemExit(f"{' '.join(cmd[:3])} ... failed ({out.returncode}): {out.stderr.strip()[-400:]}")
+    return child_cpu() - before, out.stdout + out.stderr
+
+
+def magpie(root: Path, command: str, position: str | None, settings: list[str], stdin: str = "") -> str:
+    """Run one MAGPIE command (after loading a CGP position when given) and return its output."""
+    args = [str(root / "bin" / "magpie")]
+    args += ["cgp", *position.split()] if position else []
+    args += ["-mode", "sync", "-savesettings", "false", *settings]
+    if position:
+        text = subprocess.run(args, cwd=root, input=command + "\n", capture_output=True, text=True, check=False)
+    else:
+        text = subprocess.run(args[:1] + command.split() + args[1:], cwd=root, input=stdin, capture_output=True,
+                              text=True, check=False)
+    return text.stdout + text.stderr
+
+
+def magpie_cgp(game_cgp: str, both_racks: bool) -> str:
+    """A lexiko CGP line as MAGPIE's cgp command takes it (board, racks, scores, zeros)."""
+    board, racks, scores, zeros = game_cgp.split()[:4]
+    if not both_racks:
+        racks = racks.split("/")[0] + "/"
+    return f"{board} {racks} {scores} {zeros}"
+
+
+def self_play(args: argparse.Namespace) -> None:
+    n = args.games
+    print(f"\n1. static self-play, {n} games, one thread (processor seconds, median of {args.repeat})")
+    lexiko_cmd = [sys.executable, "-c", "import sys; from lexiko.cli import main; sys.exit(main())", "autoplay",
+                  "--players", "static,static", "--games", str(n), "--jobs", "1"]
+    runs: dict[str, list[float]] = {"lexiko": [], "MAGPIE (word map)": [], "MAGPIE (KWG only)": []}
+    has_wmp = (args.magpie / "data" / "lexica" / "TWL06.wmp").exists()
+    for _ in range(args.repeat):
+        runs["lexiko"].append(timed(lexiko_cmd)[0])
+        for label, wmp in (("MAGPIE (word map)", "true"), ("MAGPIE (KWG only)", "false")):
+            if wmp == "true" and not has_wmp:
+                continue
+            cmd = [str(args.magpie / "bin" / "magpie"), "autoplay", "games", str(n), "-lex", "TWL06", "-threads",
+                   "1", "-seed", "0", "-wmp", wmp, "-savesettings", "false"]
+            runs[label].append(timed(cmd, cwd=args.magpie)[0])
+    base = statistics.median(runs["lexiko"])
+    for label, xs in runs.items():
+        if xs:
+            med = statistics.median(xs)
+            ratio = base / med
+            print(f"   {label:<20} {med:7.2f} s  {n / med:7.1f} games per CPU-second  time ratio lexiko/this {ratio:5.2f}")
+
+
+def simulation(args: argparse.Namespace, lex: Lexicon) -> None:
+    print("\n2. simulation: 10 candidates, 2 plies, one thread (play-outs a second)")
+    for name, turn in SIM_POSITIONS:
+        g = position_at_turn(GCG / name, turn)
+        if g.rules.lexicon.upper() not in ("TWL06", "CSW21"):
+            continue
+        pos = g.position()
+        simulate(pos, lex, candidates=10, iterations=10, plies=2, seed=1)  # warm up
+        t = time.process_time()
+        res = simulate(pos, lex, candidates=10, iterations=args.sim_iterations, plies=2, seed=1)
+        ours = sum(r.iterations for r in res) / (time.process_time() - t)
+        text = magpie(args.magpie, "gsim", magpie_cgp(cgp.dumps(cgp.from_game(g)), False),
+                      ["-lex", "TWL06", "-threads", "1", "-plies", "2", "-numplays", "10", "-sr", "rr", "-seed", "1"])
+        iters = re.search(r"Iters:\s+(\d+)", text)
+        secs = re.search(r"Time:\s+([\d.]+) seconds", text)
+        theirs = int(iters.group(1)) / float(secs.group(1)) if iters and secs and float(secs.group(1)) else float("nan")
+        label = f"{name[:-4]} turn {turn}"
+        print(f"   {label:<46} lexiko {ours:8.0f}   MAGPIE {theirs:8.0f}   ratio {ours / theirs:5.2f}")
+
+
+def endgames(args: argparse.Namespace, lex: Lexicon) -> None:
+    limit = args.endgame_limit
+    print(f"\n3. endgames: the first bag-empty position of each TWL06 game, {limit} s each, one thread")
+    ours: list[float] = []
+    theirs: list[float] = []
+    both = 0
+    for path in sorted(GCG.glob("*.gcg")):
+        for turn in empty_bag_turns(path, True):
+            try:
+                g = position_at_turn(path, turn)
+            except Exception:  # noqa: BLE001 - a record without the rack on turn
+                continue
+            if g.rules.lexicon.upper() != "TWL06":
+                continue
+            res = solve(g, time_limit=limit, lexicon=lex)
+            text = magpie(args.magpie, "endgame", magpie_cgp(cgp.dumps(cgp.from_game(g)), True),
+                          ["-lex", "TWL06", "-threads", "1", "-etlim", str(limit), "-eplies", "25",
+                           "-ttfraction", "0.05"])
+            m = re.search(r"Endgame \(depth: (\d+), time: ([\d.]+)s, status: (\w+)\)", text)
+            their_exact = m is not None and m.group(3) == "finished" and int(m.group(1)) >= 25
+            their_time = float(m.group(2)) if m else float("nan")
+            if res.complete:
+                ours.append(res.elapsed)
+            if their_exact:
+                theirs.append(their_time)
+            both += res.complete and their_exact
+            print(f"   {path.stem[:44]:<44} lexiko {res.elapsed:7.2f} s {'exact' if res.complete else 'not exact':<9}"
+                  f"  MAGPIE {their_time:7.2f} s {'exact' if their_exact else 'not exact'}", flush=True)
+    for label, xs in (("lexiko", ours), ("MAGPIE", theirs)):
+        if xs:
+            print(f"   {label}: {len(xs)} exact, median {statistics.median(xs):.2f} s, worst {max(xs):.2f} s")
+    print(f"   exact by both: {both}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="Time lexiko and MAGPIE side by side on the same work.")
+    p.add_argument("--magpie", type=Path, required=True, help="a built MAGPIE checkout (bin/magpie, data/)")
+    p.add_argument("--games", type=int, default=1000, help="self-play games per run (default: %(default)s)")
+    p.add_argument("--repeat", type=int, default=3, help="self-play runs per engine (default: %(default)s)")
+    p.add_argument("--sim-iterations", type=int, default=500, help="lexiko's iterations per position")
+    p.add_argument("--endgame-limit", type=float, default=60.0, help="seconds per endgame (default: %(default)s)")
+    p.add_argument("--skip", action="append", default=[], choices=["selfplay", "simulation", "endgame"])
+    args = p.parse_args(argv)
+    if not (args.magpie / "bin" / "magpie").exists():
+        print(f"{args.magpie}/bin/magpie not found: build MAGPIE there first (make magpie BUILD=release)",
+              file=sys.stderr)
+        return 2
+    print(f"lexiko and MAGPIE ({args.magpie}); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    lex = Lexicon.load("TWL06")
+    if "selfplay" not in args.skip:
+        self_play(args)
+    if "simulation" not in args.skip:
+        simulation(args, lex)
+    if "endgame" not in args.skip:
+        endgames(args, lex)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
