@@ -101,7 +101,7 @@ def self_play(args: argparse.Namespace) -> None:
         if xs:
             med = statistics.median(xs)
             ratio = base / med
-            print(f"   {label:<20} {med:7.2f} s  {n / med:7.1f} games per CPU-second  time ratio lexiko/this {ratio:5.2f}")
+            print(f"   {label:<20} {med:7.2f} s  {n / med:7.1f} games/CPU-s  time ratio lexiko/this {ratio:5.2f}")
 
 
 def simulation(args: argparse.Namespace, lex: Lexicon) -> None:
