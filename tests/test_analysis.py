@@ -156,6 +156,11 @@ def test_cli_analyze_sim_cgp_and_rack() -> None:
         ["analyze", "--cgp", text, "--sim", "--iterations", "4", "--top", "3", "--seed", "1", "--no-board"]
     )
     assert status == 0 and "win %" in out and "sim value" in out
+    status, out = run(["analyze", str(GAME), "--turn", "10", "--sim", "--iterations", "400", "--top", "5",
+                       "--seed", "1", "--prune", "3", "--no-board"])
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+    assert status == 0 and rows[0][:3] == ["1", "6F", "PALET(T)ES"]
+    assert len(rows) == 5 and all(int(r[-1]) == 16 for r in rows)  # the leader was clear after one batch
     status, out = run(["analyze", "--board-gcg", str(PARTIAL), "--rack", "aeinst?", "--top", "2", "--no-board"])
     assert status == 0 and "AEINST?" in out.splitlines()[0]
 

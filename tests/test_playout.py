@@ -164,3 +164,40 @@ def test_the_kernel_refuses_board_codes_it_has_no_value_for(twl06: Lexicon) -> N
     with pytest.raises(ValueError, match="a board cell holds a code of 128 or more"):
         static_turns(bad, [ENGLISH.parse("AB"), ENGLISH.parse("C")], [], [0, 0], 0, 0,
                      Game(["a", "b"], seed=1, lexicon=None).draw_state().rng_state, twl06, TOURNAMENT, [t, t])
+
+
+def test_the_stopping_rule_drops_what_is_clearly_behind(twl06: Lexicon) -> None:
+    """simulate(prune=Z) drops, between batches of 16 iterations, the candidates the
+    leader beats by more than Z standard errors on the same play-outs, and stops when one
+    is left: the same choice as the full simulation here for a fraction of the play-outs,
+    whatever the number of workers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lexiko.bots import simulation
+
+    t = LeaveTable.default()
+    g = Game(["a", "b"], seed=21, lexicon=None, first_player=0)
+    while g.bag_count > 60:
+        g.apply(StaticBot(twl06, t).choose(g))
+    pos = g.position()
+    full = simulation.simulate(pos, twl06, candidates=8, iterations=400, plies=2, seed=4)
+    pruned = simulation.simulate(pos, twl06, candidates=8, iterations=400, plies=2, seed=4, prune=3.0)
+    assert pruned[0].candidate == full[0].candidate
+    counts = [r.iterations for r in pruned]
+    assert sum(counts) < sum(r.iterations for r in full) // 2
+    assert all(c % 16 == 0 or c == 400 for c in counts) and min(counts) >= 16
+    survivors = [r for r in pruned if r.iterations == counts[0]]
+    assert all(r.iterations < counts[0] for r in pruned[len(survivors):])  # the dropped, listed after
+    # a candidate's play-outs are those of the full run: the first dropped has the mean a
+    # simulation of that many iterations gives it
+    m = min(counts)
+    short = {r.candidate: r.mean for r in simulation.simulate(pos, twl06, candidates=8, iterations=m, plies=2, seed=4)}
+    assert all(r.mean == short[r.candidate] for r in pruned if r.iterations == m)
+    with ThreadPoolExecutor(3) as ex:
+        spread = simulation.simulate(pos, twl06, candidates=8, iterations=400, plies=2, seed=4, prune=3.0,
+                                     executor=ex, jobs=3)
+    assert [(r.candidate, r.mean, r.iterations) for r in spread] == [(r.candidate, r.mean, r.iterations) for r in pruned]
+    # a z no candidate can pass keeps them all to the end, with the full run's values
+    patient = simulation.simulate(pos, twl06, candidates=8, iterations=64, plies=2, seed=4, prune=1e9)
+    whole = simulation.simulate(pos, twl06, candidates=8, iterations=64, plies=2, seed=4)
+    assert [(r.candidate, r.mean, r.iterations) for r in patient] == [(r.candidate, r.mean, r.iterations) for r in whole]

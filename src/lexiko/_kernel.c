@@ -3346,6 +3346,7 @@ typedef struct {
     Move m;
     uint8_t ex[64];
     int nex;
+    long long id; /* its number among the candidates: the seed of its shuffles */
 } SimCand;
 
 /*
@@ -3357,8 +3358,9 @@ typedef struct {
  * What lexiko.bots.simulation's play-outs compute, iteration for iteration: iteration
  * i shuffles unseen with random.Random(seed_base + i), deals the opponents' racks
  * (opp_sizes, bytes) from its start and leaves the rest as the bag; candidate j is made
- * (candidates: (kind, row, col, down, tiles, score)) with random.Random(seed_base + i +
- * 7919 * (j + 1)) for any shuffle, then plies static turns follow. seed_base: 16 bytes,
+ * (candidates: (kind, row, col, down, tiles, score[, id])) with random.Random(seed_base +
+ * i + 7919 * (id + 1)) for any shuffle (id: j unless given), then plies static turns
+ * follow. seed_base: 16 bytes,
  * little-endian. scores: the player's first, then the opponents' in turn order.
  */
 static PyObject *k_simulate(PyObject *self, PyObject *args)
@@ -3471,10 +3473,16 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     for (Py_ssize_t j = 0; j < nc; j++) {
         PyObject *c = PyList_GET_ITEM(cands, j);
         int kind, row, col, down, score;
+        long long id = (long long)j;
         const char *t;
         Py_ssize_t tl;
-        if (!PyArg_ParseTuple(c, "iiiiy#i:candidate", &kind, &row, &col, &down, &t, &tl, &score))
+        if (!PyArg_ParseTuple(c, "iiiiy#i|L:candidate", &kind, &row, &col, &down, &t, &tl, &score, &id))
             goto out;
+        if (id < 0 || id > 1000000) {
+            PyErr_SetString(PyExc_ValueError, "simulate: a candidate number out of range");
+            goto out;
+        }
+        cs[j].id = id;
         if (kind < 0 || kind > 2 || tl > (kind == 0 ? MAXN : 63) || row < 0 || col < 0 || row >= size || col >= size ||
             (kind == 0 && (down ? row : col) + tl > size)) {
             PyErr_SetString(PyExc_ValueError, "simulate: a bad candidate");
@@ -3532,7 +3540,8 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             po->scoreless_run = scoreless_run;
             for (int p = 0; p < PO_MAXP; p++)
                 po->kept_bag[p] = -1;
-            pymt_seed(&po->rng, seed0 + (unsigned __int128)it + (unsigned __int128)7919 * (unsigned __int128)(j + 1));
+            pymt_seed(&po->rng,
+                      seed0 + (unsigned __int128)it + (unsigned __int128)7919 * (unsigned __int128)(cs[j].id + 1));
             /* the candidate, then the static turns */
             const SimCand *c = &cs[j];
             int ok = 1;

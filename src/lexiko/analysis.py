@@ -137,12 +137,14 @@ def analyze_position(
     time_limit: float | None = None,
     sort: Literal["equity", "score"] = "equity",
     progress: Progress | None = None,
+    prune: float | None = None,
 ) -> list[AnalysisRow]:
     """The ``top`` moves of the player on turn, best first by ``sort`` (equity or
     score), or with ``simulate`` by simulated value (the ``top`` moves by equity are
     simulated, ``iterations`` play-outs each, over ``jobs`` processes or the
     ``executor``). ``leaves`` as for :class:`~lexiko.bots.simulation.SimulationBot`:
-    None the package's table, False the score alone, or a table.
+    None the package's table, False the score alone, or a table. ``prune``: the
+    simulation's stopping rule (:func:`lexiko.bots.simulation.simulate`).
 
     >>> from lexiko.game import Game
     >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
@@ -178,6 +180,7 @@ def analyze_position(
         executor=executor,
         jobs=jobs,
         progress=progress,
+        prune=prune,
     )
     rows = []
     for r in results:
@@ -428,6 +431,9 @@ def add_parsers(subparsers: Any) -> None:
     a.add_argument("--iterations", type=positive_int, default=200, metavar="N",
                    help="play-outs per move (default: 200)")
     a.add_argument("--plies", type=positive_int, default=2, help="turns played out after each move (default: 2)")
+    a.add_argument("--prune", type=positive_float, metavar="Z",
+                   help="with --sim: drop a move once the leader is Z standard errors ahead of it on the same "
+                        "play-outs, and stop when one is left (3 is a safe choice)")
     a.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes for --sim (default: 1)")
     from lexiko.executors import add_arguments
 
@@ -582,6 +588,7 @@ def _analyze_with_progress(
                 seed=args.seed,
                 time_limit=args.time_limit,
                 progress=progress,
+                prune=args.prune,
             )
         finally:
             if release is not None:

@@ -188,25 +188,28 @@ def simulate_iterations(
     lexicon: Lexicon,
     rules: Rules,
     table: LeaveTable,
+    ids: Sequence[int] | None = None,
 ) -> list[list[tuple[float, float]]]:
     """The play-outs of :mod:`lexiko.bots.simulation` for the given iterations, all in
     the kernel: per iteration, per candidate, (value, win estimate), the same numbers the
     Python play-outs give. Iteration ``i`` deals from ``unseen`` shuffled by
     ``random.Random(seed_base + i)``; candidate ``j`` shuffles with ``random.Random(
-    seed_base + i + 7919 * (j + 1))``. ``scores``: the player's first. The caller has
-    checked :func:`unsupported`; ``seed_base`` must be 0 or more and below 2**120.
+    seed_base + i + 7919 * (j + 1))``, ``j`` its position or ``ids[position]``.
+    ``scores``: the player's first. The caller has checked :func:`unsupported`;
+    ``seed_base`` must be 0 or more and below 2**120.
     """
     if not 0 <= seed_base < 1 << 120 or iterations.step != 1:
         raise ValueError("simulate_iterations: seed_base must be in 0..2**120 and iterations a plain range")
     k = _board_args(board, lexicon, rules)
-    cands: list[tuple[int, int, int, int, bytes, int]] = []
-    for move, score in zip(candidates, candidate_scores, strict=True):
+    numbers = list(range(len(candidates))) if ids is None else list(ids)
+    cands: list[tuple[int, int, int, int, bytes, int, int]] = []
+    for move, score, number in zip(candidates, candidate_scores, numbers, strict=True):
         if isinstance(move, Place):
-            cands.append((0, move.row, move.col, int(move.down), bytes(move.tiles), score))
+            cands.append((0, move.row, move.col, int(move.down), bytes(move.tiles), score, number))
         elif isinstance(move, Exchange):
-            cands.append((1, 0, 0, 0, bytes(move.tiles), 0))
+            cands.append((1, 0, 0, 0, bytes(move.tiles), 0, number))
         else:
-            cands.append((2, 0, 0, 0, b"", 0))
+            cands.append((2, 0, 0, 0, b"", 0, number))
     return movegen.compiled().simulate(
         k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
         rules.bingo_tiles, k.bonuses, rules.first_play_min_tiles, k.start[0], k.start[1],

@@ -147,6 +147,7 @@ class _Task:
     seed: int
     start: int
     stop: int
+    ids: tuple[int, ...] = ()  # each move's number among all the candidates (its shuffles' seed); () = 0, 1, ...
 
 
 def _task_lexicon(task: _Task) -> Lexicon:
@@ -176,12 +177,13 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
     board = task.board
     sim = _Playout(lex, task.rules, leaves, task.plies, 1 + len(task.opp_sizes))
     base = task.seed * 1_000_003
-    if sim.kernel is not None and 0 <= base and base + task.stop + 7_919 * (len(task.moves) + 1) < 1 << 120:
+    ids = task.ids or tuple(range(len(task.moves)))
+    if sim.kernel is not None and 0 <= base and base + task.stop + 7_919 * (max(ids, default=0) + 2) < 1 << 120:
         # every play-out of the chunk in one call to the kernel: the same numbers
         return simulate_iterations(
             board, task.rack, task.unseen, task.opp_sizes, task.scores, task.scoreless,
             [m for m, _, _ in task.moves], [s for _, s, _ in task.moves], task.plies, base,
-            range(task.start, task.stop), lex, task.rules, sim.kernel[0],
+            range(task.start, task.stop), lex, task.rules, sim.kernel[0], ids,
         )
     out: list[list[tuple[float, float]]] = []
     for i in range(task.start, task.stop):
@@ -195,7 +197,7 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
             k += size
         bag = pool[k:]
         row = []
-        for j, (move, score, leave) in enumerate(task.moves):
+        for j, (move, score, leave) in zip(ids, task.moves, strict=True):
             crng = random.Random(task.seed * 1_000_003 + i + 7_919 * (j + 1))
             row.append(
                 sim.run(
@@ -349,6 +351,11 @@ class _Setup:
     executor: Executor | None
     jobs: int
     initialized: bool
+    prune: float | None = None
+
+
+_PRUNE_AFTER = 16
+"""Iterations every live candidate has before any is dropped (``prune``)."""
 
 
 def simulate(
@@ -364,11 +371,18 @@ def simulate(
     executor: Executor | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    prune: float | None = None,
 ) -> list[SimResult]:
     """Simulate the best ``candidates`` moves of a position (or the candidates given)
     and return them best first (by mean value). See the module docstring; ``jobs > 1``
     without an ``executor`` makes a process pool for this call (a
     :class:`SimulationBot` keeps its pool between moves).
+
+    ``prune`` (a z value, e.g. 3): a stopping rule. After each batch of iterations (from
+    16 on), a candidate is dropped when the leader's advantage over it, measured on the
+    same iterations (common random numbers), is more than ``prune`` standard errors; the
+    simulation stops when one candidate is left. Dropped candidates keep the iterations
+    they had and are listed after the others.
 
     >>> from lexiko.game import Game
     >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
@@ -380,7 +394,7 @@ def simulate(
     """
     leaves_key = _leaves_key(leaves)
     key = _lexicon_key(lexicon)
-    setup = _Setup(lexicon, key, leaves, leaves_key, plies, time_limit, executor, max(1, jobs), False)
+    setup = _Setup(lexicon, key, leaves, leaves_key, plies, time_limit, executor, max(1, jobs), False, prune)
     try:
         if executor is None and jobs > 1:
             init = (key, lexicon, leaves_key, leaves)
@@ -458,6 +472,8 @@ def _simulate(
         chunk = max(1, min(16, iterations // 20 or 1))
     else:
         chunk = max(1, math.ceil(iterations / (setup.jobs * 4)))
+    if setup.prune is not None and len(cands) > 1:
+        return _pruned(cands, template, setup, iterations, start_time, progress)
     tasks = [
         dataclasses.replace(template, start=s, stop=min(iterations, s + chunk)) for s in range(0, iterations, chunk)
     ]
@@ -508,6 +524,73 @@ def _simulate(
     return [results[k] for k in order]
 
 
+def _pruned(
+    cands: list[Candidate],
+    template: _Task,
+    setup: _Setup,
+    iterations: int,
+    start_time: float,
+    progress: Progress | None,
+) -> list[SimResult]:
+    """:func:`_simulate` with its stopping rule: batches of ``_PRUNE_AFTER`` iterations
+    (split between the workers of an executor), the candidates clearly behind dropped
+    between batches (see :func:`simulate`). The batches do not depend on the workers,
+    so neither does the result."""
+    assert setup.prune is not None
+    z = setup.prune
+    live = list(range(len(cands)))
+    values: list[list[float]] = [[] for _ in cands]
+    wins: list[list[float]] = [[] for _ in cands]
+    deadline = start_time + setup.time_limit if setup.time_limit is not None else None
+    batch = _PRUNE_AFTER
+    chunk = batch if setup.executor is None else max(1, math.ceil(batch / setup.jobs))
+    done = 0
+    if progress is not None:
+        progress(0, iterations)
+    while done < iterations and len(live) > 1:
+        stop = min(iterations, done + batch)
+        tasks = [
+            dataclasses.replace(
+                template, start=s, stop=min(stop, s + chunk), moves=tuple(template.moves[j] for j in live),
+                ids=tuple(live),
+            )
+            for s in range(done, stop, chunk)
+        ]
+        if setup.executor is None:
+            rows = [row for t in tasks for row in _run_chunk(t)]
+        else:
+            rows = [row for f in [setup.executor.submit(_run_chunk, t) for t in tasks] for row in f.result()]
+        for row in rows:
+            for k, j in enumerate(live):
+                values[j].append(row[k][0])
+                wins[j].append(row[k][1])
+        done = stop
+        if progress is not None:
+            progress(done, iterations)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        n = len(values[live[0]])
+        if n >= _PRUNE_AFTER:
+            lead = max(live, key=lambda j: (fmean(values[j]), -j))
+            keep = [lead]
+            for j in live:
+                if j == lead:
+                    continue
+                diffs = [a - b for a, b in zip(values[lead], values[j], strict=True)]
+                spread = stdev(diffs) if len(diffs) > 1 else 0.0
+                if fmean(diffs) <= z * spread / math.sqrt(n):
+                    keep.append(j)
+            live = sorted(keep)
+    results = [
+        SimResult(c, fmean(values[j]), stdev(values[j]) if len(values[j]) > 1 else 0.0, fmean(wins[j]), len(values[j]))
+        if values[j] else SimResult(c, c.equity, 0.0, 0.5, 0)
+        for j, c in enumerate(cands)
+    ]
+    alive = set(live)
+    order = sorted(range(len(results)), key=lambda k: (k not in alive, -results[k].mean, k))
+    return [results[k] for k in order]
+
+
 def _loadable(lex: Lexicon) -> bool:
     """Whether a worker can load this lexicon by name (built in, or a file here)."""
     return lex.name.upper() in BUILTIN
@@ -522,7 +605,9 @@ class SimulationBot:
     candidate; ``executor`` or ``jobs``: where play-outs run (``jobs > 1``: a process
     pool kept until :meth:`close`); ``seed``: makes every choice reproducible;
     ``endgame_time``: with the bag empty in a two-player game, solve the endgame
-    exactly (:mod:`lexiko.bots.endgame`) within that many seconds instead.
+    exactly (:mod:`lexiko.bots.endgame`) within that many seconds instead. ``prune``:
+    the stopping rule of :func:`simulate` (drop the candidates clearly behind; stop
+    when one is left).
 
     >>> lex = Lexicon.from_words(["QI"])
     >>> with SimulationBot(lex, iterations=10) as bot:
@@ -543,9 +628,11 @@ class SimulationBot:
         *,
         jobs: int = 1,
         endgame_time: float | None = None,
+        prune: float | None = None,
         name: str = "sim",
     ) -> None:
         self.lexicon = lexicon
+        self.prune = prune
         self.leaves = leaves
         self.candidates = candidates
         self.iterations = iterations
@@ -615,6 +702,7 @@ class SimulationBot:
             executor,
             max(1, self.jobs),
             initialized,
+            self.prune,
         )
         n = self.iterations if iterations is None else iterations
         exchanges = True
