@@ -201,3 +201,34 @@ def test_the_stopping_rule_drops_what_is_clearly_behind(twl06: Lexicon) -> None:
     patient = simulation.simulate(pos, twl06, candidates=8, iterations=64, plies=2, seed=4, prune=1e9)
     whole = simulation.simulate(pos, twl06, candidates=8, iterations=64, plies=2, seed=4)
     assert [(r.candidate, r.mean, r.iterations) for r in patient] == [(r.candidate, r.mean, r.iterations) for r in whole]
+
+
+def test_a_generators_candidate_is_applied_as_its_move(twl06: Lexicon) -> None:
+    """Game.apply trusts a Candidate (no second legality check or scoring): the game is
+    the same as with its move, event for event; tiles not on the rack are still refused
+    and change nothing."""
+    from lexiko.errors import IllegalMoveError
+    from lexiko.move import Place
+    from lexiko.movegen import Candidate, generate
+
+    t = LeaveTable.default()
+    a = Game(["a", "b"], seed=3, lexicon=twl06, first_player=0)
+    b = Game(["a", "b"], seed=3, lexicon=twl06, first_player=0)
+    while not a.is_over:
+        if a.awaiting_final_challenge:
+            a.apply("accept")
+            b.apply("accept")
+            continue
+        cand = StaticBot(twl06, t).candidate(a)
+        a.apply(cand)
+        b.apply(cand.move)
+    assert a.history == b.history and a.scores == b.scores and a.board == b.board
+    g = Game(["a", "b"], seed=3, lexicon=twl06, first_player=0)
+    g.set_rack(0, "QIAAEEE")
+    qi = generate(g.board, g.rack(), twl06, best=1)[0]
+    g.set_rack(0, "XYAAEEE")
+    before = g.draw_state()
+    with pytest.raises(IllegalMoveError, match="tiles IQ are not on your rack"):
+        g.apply(qi)
+    assert g.draw_state() == before and g.history == []
+    assert isinstance(qi.move, Place) and isinstance(qi, Candidate)

@@ -32,6 +32,7 @@ from lexiko.board import Board
 from lexiko.errors import GameStateError, IllegalMoveError, PhonyError
 from lexiko.legality import check_placement
 from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
+from lexiko.movegen import Candidate
 from lexiko.rules import Rules
 from lexiko.scoring import Word, score_words, words_formed
 from lexiko.tiles import BLANK, LETTER_MASK, TileSet
@@ -170,6 +171,14 @@ class _Pending:
 
 
 _AUTO = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class _Trusted:
+    """A generator's placement with its score (see :meth:`Game.apply`)."""
+
+    move: Place
+    score: int
 
 
 @dataclass(frozen=True)
@@ -437,7 +446,7 @@ class Game:
     # -- actions -----------------------------------------------------------------
 
     def apply(
-        self, action: Action | str, *, player: int | None = None, elapsed: float | None = None
+        self, action: Action | Candidate | str, *, player: int | None = None, elapsed: float | None = None
     ) -> Event | None:
         """Apply one action for ``player`` (default: the player on turn; for a
         challenge, the player on turn is the challenger). Returns the main event
@@ -445,13 +454,32 @@ class Game:
         accepted play). Raises and changes nothing if the action is not allowed.
 
         ``elapsed`` is the thinking time in seconds; by default the game's clock says.
+
+        A :class:`~lexiko.movegen.Candidate` is trusted: its placement is taken as legal
+        and its score as right, without checking the squares again or scoring the words
+        (the tiles must still be on the rack, and the words are still judged). Pass only
+        what :func:`~lexiko.movegen.generate` returned for this very position, as bots do.
+
+        >>> from lexiko.lexicon import Lexicon
+        >>> from lexiko.movegen import generate
+        >>> lex = Lexicon.from_words(["QI"])
+        >>> g = Game(["A", "B"], seed=1, lexicon=lex, first_player=0)
+        >>> g.set_rack(0, "QIAAEEE")
+        >>> best = generate(g.board, g.rack(), lex, best=1)[0]
+        >>> g.apply(best).score, g.scores
+        (22, [22, 0])
         """
-        if isinstance(action, str):
-            action = self._parse_action(action)
+        act: Action | _Trusted
+        if isinstance(action, Candidate):
+            act = _Trusted(action.move, action.score) if isinstance(action.move, Place) else action.move
+        elif isinstance(action, str):
+            act = self._parse_action(action)
+        else:
+            act = action
         # only an exchange and a challenge (which may withdraw a play) shuffle the bag
-        saved = self._snapshot(rng=not isinstance(action, (Place, Pass, Accept)))
+        saved = self._snapshot(rng=not isinstance(act, (Place, Pass, Accept, _Trusted)))
         try:
-            event = self._apply(action, player, elapsed)
+            event = self._apply(act, player, elapsed)
         except BaseException:
             self._restore(saved)
             raise
@@ -770,7 +798,7 @@ class Game:
         if state.rng_state is not None:
             self._rng.setstate(state.rng_state)  # type: ignore[arg-type]
 
-    def _apply(self, action: Action, player: int | None, elapsed: float | None) -> Event | None:
+    def _apply(self, action: Action | _Trusted, player: int | None, elapsed: float | None) -> Event | None:
         s = self._s
         if s.over:
             raise GameStateError("the game is over")
@@ -792,7 +820,9 @@ class Game:
                 f"{self.players[s.pending.player]}'s last play would end the game: challenge it or accept it"
             )
         spent = self._charge_clock(who, elapsed)
-        if isinstance(action, Place):
+        if isinstance(action, _Trusted):
+            ev = self._place(who, action.move, spent, action.score)
+        elif isinstance(action, Place):
             ev = self._place(who, action, spent)
         elif isinstance(action, Exchange):
             ev = self._exchange(who, action, spent)
@@ -822,9 +852,10 @@ class Game:
                     break
         self._s.pending = None
 
-    def _place(self, who: int, move: Place, spent: float | None) -> Event:
+    def _place(self, who: int, move: Place, spent: float | None, known_score: int | None = None) -> Event:
         s = self._s
-        move = check_placement(s.board, move, self.rules)
+        if known_score is None:  # not a generator's candidate: check it
+            move = check_placement(s.board, move, self.rules)
         rack = list(s.racks[who])
         missing = _take(rack, move.rack_tiles())
         if missing:
@@ -839,7 +870,7 @@ class Game:
         valid = self._judge(words)
         if self.rules.challenge_rule == "void" and valid is False:
             raise PhonyError([w.text for w in words if not self._word_ok(w)])
-        points = score_words(words, move.tile_count, self.rules)
+        points = known_score if known_score is not None else score_words(words, move.tile_count, self.rules)
         self._settle_pending()
         rack_before = self.rack(who)
         s.board = s.board.place(move)

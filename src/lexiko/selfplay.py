@@ -105,6 +105,8 @@ def play_game(
     >>> g.is_over, g.players
     (True, ['one', 'two'])
     """
+    from lexiko.bots.static import StaticBot
+
     names = _unique([p.name for p in players])
     game = Game(names, rules, seed=seed, lexicon=lexicon, first_player=first_player)
     turns = 0
@@ -119,8 +121,14 @@ def play_game(
                 continue
         p = game.player_on_turn
         rack = game.rack(p) if observer is not None else ()
-        move = players[p].choose(game)
-        event = game.apply(move, player=p)
+        player = players[p]
+        if isinstance(player, StaticBot):  # its candidate is the generator's: Game trusts it
+            cand = player.candidate(game)
+            move = cand.move
+            event = game.apply(cand, player=p)
+        else:
+            move = player.choose(game)
+            event = game.apply(move, player=p)
         if observer is not None:
             observer(game, p, rack, move, event)
         turns += 1

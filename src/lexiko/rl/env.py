@@ -214,7 +214,7 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
         if not 0 <= int(action) < len(self._cands):
             raise ValueError(f"action {action} is masked out: {len(self._cands)} moves are open")
         seat = self.possible_agents.index(agent)
-        g.apply(self._cands[int(action)].move, player=seat)
+        g.apply(self._cands[int(action)], player=seat)  # a generator's candidate: trusted
         self._cumulative_rewards[agent] = 0.0
         if g.is_over:
             for i, a in enumerate(self.agents):
@@ -309,7 +309,7 @@ class LexikoEnv(gymnasium.Env):
             raise RuntimeError("the game is over: call reset()")
         if not 0 <= int(action) < len(self._cands):
             raise ValueError(f"action {action} is masked out: {len(self._cands)} moves are open")
-        g.apply(self._cands[int(action)].move, player=self.seat)
+        g.apply(self._cands[int(action)], player=self.seat)
         self._advance()
         done = g.is_over
         reward = self.observer.outcome(g, self.seat, self.reward_kind) if done else 0.0
