@@ -111,11 +111,11 @@ def test_simulation_in_the_kernel_gives_the_same_results(
         res = simulation.simulate(pos, twl06, candidates=6, iterations=30, plies=plies, seed=seed)
         return [(r.candidate.notation(), r.mean, r.stdev, r.win_rate) for r in res]
 
-    chunked, per_candidate = run(9), run(-9)
+    chunked, per_candidate, big = run(9), run(-9), run(2**50 + 3)  # big: a seed base above 2**64
     assert calls["simulate_iterations"] > 0 and calls["static_turns"] > 0
     monkeypatch.setattr(simulation, "unsupported", lambda *a: "the Python play-outs, for the test")
     calls.update(simulate_iterations=0, static_turns=0)
-    assert run(9) == chunked and run(-9) == per_candidate
+    assert run(9) == chunked and run(-9) == per_candidate and run(2**50 + 3) == big
     assert calls == {"simulate_iterations": 0, "static_turns": 0}
     assert len(chunked) == 6 and (chunked != per_candidate or bag_left == 0)  # other seeds, other deals
 

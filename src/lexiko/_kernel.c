@@ -3291,15 +3291,26 @@ out:
 
 /* -- simulation: the play-outs of many iterations in one call ------------------------ */
 
-/* random.Random(n) for an integer 0 <= n < 2**128: init_by_array on n's 32-bit words. */
-static void pymt_seed(PyMT *r, unsigned __int128 n)
+/* An unsigned 128-bit integer as two halves (portable C: no compiler extension). */
+typedef struct {
+    uint64_t lo, hi;
+} U128;
+
+static U128 u128_add(U128 a, uint64_t b)
 {
-    uint32_t key[4];
-    int len = 0;
-    do {
-        key[len++] = (uint32_t)n;
-        n >>= 32;
-    } while (n && len < 4);
+    U128 r = {a.lo + b, a.hi};
+    if (r.lo < a.lo)
+        r.hi++;
+    return r;
+}
+
+/* random.Random(n) for an integer 0 <= n < 2**128: init_by_array on n's 32-bit words. */
+static void pymt_seed(PyMT *r, U128 n)
+{
+    uint32_t key[4] = {(uint32_t)n.lo, (uint32_t)(n.lo >> 32), (uint32_t)n.hi, (uint32_t)(n.hi >> 32)};
+    int len = 4;
+    while (len > 1 && !key[len - 1])
+        len--;
     uint32_t *mt = r->mt;
     mt[0] = 19650218U;
     for (int i = 1; i < 624; i++)
@@ -3501,16 +3512,18 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             cs[j].nex = (int)tl;
         }
     }
-    unsigned __int128 seed0 = 0;
-    for (int k = 15; k >= 0; k--)
-        seed0 = seed0 << 8 | ((const uint8_t *)seedb.buf)[k];
+    U128 seed0 = {0, 0};
+    for (int k = 7; k >= 0; k--) {
+        seed0.lo = seed0.lo << 8 | ((const uint8_t *)seedb.buf)[k];
+        seed0.hi = seed0.hi << 8 | ((const uint8_t *)seedb.buf)[k + 8];
+    }
     result = PyList_New(0);
     if (!result)
         goto out;
     uint8_t pool[PO_MAXBAG];
     for (Py_ssize_t it = start; it < stop; it++) {
         PyMT rng;
-        pymt_seed(&rng, seed0 + (unsigned __int128)it);
+        pymt_seed(&rng, u128_add(seed0, (uint64_t)it));
         memcpy(pool, ub, (size_t)unseen.len);
         pymt_shuffle(&rng, pool, (int)unseen.len);
         PyObject *row = PyList_New(nc);
@@ -3540,8 +3553,7 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             po->scoreless_run = scoreless_run;
             for (int p = 0; p < PO_MAXP; p++)
                 po->kept_bag[p] = -1;
-            pymt_seed(&po->rng,
-                      seed0 + (unsigned __int128)it + (unsigned __int128)7919 * (unsigned __int128)(cs[j].id + 1));
+            pymt_seed(&po->rng, u128_add(u128_add(seed0, (uint64_t)it), 7919ULL * (uint64_t)(cs[j].id + 1)));
             /* the candidate, then the static turns */
             const SimCand *c = &cs[j];
             int ok = 1;
