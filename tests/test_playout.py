@@ -8,7 +8,7 @@ import pytest
 
 from lexiko import movegen
 from lexiko.bots import StaticBot
-from lexiko.bots.playout import play_out, unsupported
+from lexiko.bots.playout import play_out, static_turns, unsupported
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
@@ -232,3 +232,18 @@ def test_a_generators_candidate_is_applied_as_its_move(twl06: Lexicon) -> None:
         g.apply(qi)
     assert g.draw_state() == before and g.history == []
     assert isinstance(qi.move, Place) and isinstance(qi, Candidate)
+
+
+def test_an_endgame_penalty_only_changes_play_with_the_bag_empty(twl06: Lexicon) -> None:
+    t = LeaveTable.default()
+    changed = 0
+    for seed in range(12):
+        g = Game(["a", "b"], seed=seed, lexicon=None, first_player=0)
+        d = g.draw_state()
+        args = (g.board, d.racks, d.bag, d.scores, d.turn, d.scoreless_run, d.rng_state, twl06, g.rules, [t, t])
+        plain = static_turns(*args, log=True)
+        harsh = static_turns(*args, log=True, penalties=[25.0, 0.0])
+        bag_empty = next(k for k, turn in enumerate(plain.log) if turn.bag == 0)
+        assert harsh.log[: bag_empty + 1] == plain.log[: bag_empty + 1]  # the same game while tiles are drawn
+        changed += harsh.log != plain.log
+    assert changed > 0

@@ -2732,6 +2732,7 @@ typedef struct {
     int first_min, rack_size, exchange_min_bag, scoreless_limit, passes_only, exchange_scoreless, end_double;
     int np;
     const LeaveMapHead *maps[PO_MAXP];
+    double penalty[PO_MAXP]; /* with the bag empty, taken off every play that does not go out */
     /* the position */
     uint8_t cells[MAXN * MAXN];
     uint8_t rack[PO_MAXP][64];
@@ -2786,7 +2787,7 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
                 double v = 0.0;
                 for (int j = 0; j < nc; j++)
                     v += 2.0 * (double)(digit[j] * (codes[j] ? po->values[codes[j]] : 0));
-                vals[idx] = -v;
+                vals[idx] = -v - po->penalty[p];
             }
             for (int j = 0; j < nc; j++) {
                 if (digit[j] < full[codes[j]]) {
@@ -3065,7 +3066,8 @@ static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, in
  * scoreless_turn_limit, scoreless_passes_only, exchange_is_scoreless, end_double); racks:
  * bytes of tile codes per seat; bag: bytes, drawn from the end; maps: a packed leave map
  * per seat; rng_state: the 625 ints of random.getstate()[1]; max_turns: stop after so
- * many turns (-1: at the end of the game); log: None or a list to append each turn to,
+ * many turns (-1: at the end of the game); penalties (optional): per seat, the points taken
+ * off every play that does not go out once the bag is empty; log: None or a list to append each turn to,
  * as (player, kind 0 play / 1 exchange / 2 pass, row, col, down, tiles, score, kept,
  * bag): kept the tiles kept (rack order), bag the tiles in the bag after the move.
  * end_reason is None while the game goes on; kept: per seat, the tiles it kept on its
@@ -3084,10 +3086,11 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
     PlayOut *po = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
-    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOOOOiiOOiO:playout", &kwg, &depth_obj, &ana_obj, &size, &cells,
-                          &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
+    PyObject *penalties = Py_None;
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOOOOiiOOiO|O:playout", &kwg, &depth_obj, &ana_obj, &size,
+                          &cells, &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
                           &first_dirs, &rules, &racks, &bag, &scores, &turn, &scoreless_run, &maps, &rng_state,
-                          &max_turns, &log))
+                          &max_turns, &log, &penalties))
         return NULL;
     if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
         wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4) {
@@ -3187,6 +3190,15 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         po->maps[p] = leave_map_of(&mapbuf[p]);
         if (!po->maps[p])
             goto out;
+        if (penalties != Py_None) {
+            if (!PyList_Check(penalties) || PyList_GET_SIZE(penalties) != po->np) {
+                PyErr_SetString(PyExc_ValueError, "playout: penalties is a list of a number per seat");
+                goto out;
+            }
+            po->penalty[p] = PyFloat_AsDouble(PyList_GET_ITEM(penalties, p));
+            if (PyErr_Occurred())
+                goto out;
+        }
     }
     po->nb = (int)PyBytes_GET_SIZE(bag);
     memcpy(po->bag, PyBytes_AS_STRING(bag), (size_t)po->nb);

@@ -138,10 +138,14 @@ def static_turns(
     *,
     max_turns: int | None = None,
     log: bool = False,
+    penalties: Sequence[float] | None = None,
 ) -> Playout:
     """:func:`play_out` from a position given piece by piece (the bag drawn from its end,
     ``rng_state`` as :func:`random.getstate` gives it), for simulations that deal the
-    unseen tiles themselves. The caller has checked :func:`unsupported`."""
+    unseen tiles themselves. ``penalties``: per seat, points taken off every play that
+    does not go out once the bag is empty (0 by default, as the static player does;
+    MAGPIE takes 10 off: over 20,000 paired games that won 50.1% +- 0.7%, no change).
+    The caller has checked :func:`unsupported`."""
     k = _board_args(board, lexicon, rules)
     version, state, gauss = rng_state
     entries: list[_Entry] | None = [] if log else None
@@ -151,6 +155,7 @@ def static_turns(
         k.first_dirs if board.is_empty else 2, _rules_args(rules),
         [bytes(r) for r in racks], bytes(bag), list(scores), turn, scoreless_run,
         [t.packed() for t in tables], state, -1 if max_turns is None else max_turns, entries,
+        None if penalties is None else [float(x) for x in penalties],
     )
     cells, new_racks, new_bag, new_scores, new_turn, run, reason, new_state, turns, bingos, exchanges, before, kept = (
         cast(_Out, out)
