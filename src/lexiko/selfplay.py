@@ -122,7 +122,7 @@ def play_game(
         p = game.player_on_turn
         rack = game.rack(p) if observer is not None else ()
         player = players[p]
-        if isinstance(player, StaticBot):  # its candidate is the generator's: Game trusts it
+        if type(player) is StaticBot:  # the generator's candidate: Game trusts it (a subclass may choose otherwise)
             cand = player.candidate(game)
             move = cand.move
             event = game.apply(cand, player=p)
