@@ -2750,6 +2750,49 @@ typedef struct {
     Gen *g;
 } PlayOut;
 
+/* The lexicon's buffers of a play-out (kwg, and what depths() and anagrams() return, or
+ * None): 0, or -1 with a Python error set; the buffers got are flagged for release. */
+static int po_lexicon(PlayOut *po, const Py_buffer *kwg, PyObject *depth_obj, PyObject *ana_obj, Py_buffer *depths,
+                      int *have_depths, Py_buffer *anas, int *have_anas)
+{
+    po->kwg = (const uint32_t *)kwg->buf;
+    po->nk = (uint32_t)(kwg->len / 4);
+    if (depth_obj != Py_None) {
+        if (PyObject_GetBuffer(depth_obj, depths, PyBUF_SIMPLE) < 0)
+            return -1;
+        *have_depths = 1;
+        if ((size_t)depths->len != (size_t)po->nk) {
+            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
+            return -1;
+        }
+        po->depth = (const uint8_t *)depths->buf;
+    }
+    if (ana_obj != Py_None) {
+        if (PyObject_GetBuffer(ana_obj, anas, PyBUF_SIMPLE) < 0)
+            return -1;
+        *have_anas = 1;
+        size_t slots = (size_t)anas->len / sizeof(uint64_t);
+        if (anas->len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
+            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
+            return -1;
+        }
+        const uint64_t *ab = (const uint64_t *)anas->buf;
+        po->alphabet = ab[0] & ~(uint64_t)1;
+        po->ana = ab + 1;
+        po->ana_mask = slots - 2;
+    }
+    return 0;
+}
+
+/* The bonus by number of tiles placed, from int32s (the last for more tiles). */
+static void po_bonuses(PlayOut *po, const Py_buffer *bonuses)
+{
+    const int32_t *b = (const int32_t *)bonuses->buf;
+    Py_ssize_t nb = bonuses->len / 4;
+    for (int k = 0; k <= MAXN; k++)
+        po->bonus[k] = b[k < nb ? k : nb - 1];
+}
+
 /* One placement, exchange or pass of the player on turn, as generate() and the static
  * player choose it. kind: 0 placement (m), 1 exchange (ex, nex), 2 pass. -1: no memory. */
 static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
@@ -3106,44 +3149,15 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto out;
     }
-    po->kwg = (const uint32_t *)kwg.buf;
-    po->nk = (uint32_t)(kwg.len / 4);
-    if (depth_obj != Py_None) {
-        if (PyObject_GetBuffer(depth_obj, &depths, PyBUF_SIMPLE) < 0)
-            goto out;
-        have_depths = 1;
-        if ((size_t)depths.len != (size_t)po->nk) {
-            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
-            goto out;
-        }
-        po->depth = (const uint8_t *)depths.buf;
-    }
-    if (ana_obj != Py_None) {
-        if (PyObject_GetBuffer(ana_obj, &anas, PyBUF_SIMPLE) < 0)
-            goto out;
-        have_anas = 1;
-        size_t slots = (size_t)anas.len / sizeof(uint64_t);
-        if (anas.len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
-            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
-            goto out;
-        }
-        const uint64_t *ab = (const uint64_t *)anas.buf;
-        po->alphabet = ab[0] & ~(uint64_t)1;
-        po->ana = ab + 1;
-        po->ana_mask = slots - 2;
-    }
+    if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
+        goto out;
     po->n = size;
     memcpy(po->cells, cells.buf, (size_t)cells.len);
     po->lmult = (const uint8_t *)lmult.buf;
     po->wmult = (const uint8_t *)wmult.buf;
     memcpy(po->values, values.buf, 128);
     po->bingo_tiles = bingo_tiles;
-    {
-        const int32_t *b = (const int32_t *)bonuses.buf;
-        Py_ssize_t nb = bonuses.len / 4;
-        for (int k = 0; k <= MAXN; k++)
-            po->bonus[k] = b[k < nb ? k : nb - 1];
-    }
+    po_bonuses(po, &bonuses);
     po->first_min = first_min;
     po->start_r = start_r;
     po->start_c = start_c;
@@ -3425,44 +3439,15 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto out;
     }
-    base->kwg = (const uint32_t *)kwg.buf;
-    base->nk = (uint32_t)(kwg.len / 4);
-    if (depth_obj != Py_None) {
-        if (PyObject_GetBuffer(depth_obj, &depths, PyBUF_SIMPLE) < 0)
-            goto out;
-        have_depths = 1;
-        if ((size_t)depths.len != (size_t)base->nk) {
-            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
-            goto out;
-        }
-        base->depth = (const uint8_t *)depths.buf;
-    }
-    if (ana_obj != Py_None) {
-        if (PyObject_GetBuffer(ana_obj, &anas, PyBUF_SIMPLE) < 0)
-            goto out;
-        have_anas = 1;
-        size_t slots = (size_t)anas.len / sizeof(uint64_t);
-        if (anas.len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
-            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
-            goto out;
-        }
-        const uint64_t *ab = (const uint64_t *)anas.buf;
-        base->alphabet = ab[0] & ~(uint64_t)1;
-        base->ana = ab + 1;
-        base->ana_mask = slots - 2;
-    }
+    if (po_lexicon(base, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
+        goto out;
     base->n = size;
     memcpy(base->cells, cells.buf, (size_t)cells.len);
     base->lmult = (const uint8_t *)lmult.buf;
     base->wmult = (const uint8_t *)wmult.buf;
     memcpy(base->values, values.buf, 128);
     base->bingo_tiles = bingo_tiles;
-    {
-        const int32_t *b = (const int32_t *)bonuses.buf;
-        Py_ssize_t nb = bonuses.len / 4;
-        for (int k = 0; k <= MAXN; k++)
-            base->bonus[k] = b[k < nb ? k : nb - 1];
-    }
+    po_bonuses(base, &bonuses);
     base->first_min = first_min;
     base->start_r = start_r;
     base->start_c = start_c;
@@ -4225,43 +4210,14 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         goto out;
     }
     PlayOut *po = eg->po;
-    po->kwg = (const uint32_t *)kwg.buf;
-    po->nk = (uint32_t)(kwg.len / 4);
-    if (depth_obj != Py_None) {
-        if (PyObject_GetBuffer(depth_obj, &depths, PyBUF_SIMPLE) < 0)
-            goto out;
-        have_depths = 1;
-        if ((size_t)depths.len != (size_t)po->nk) {
-            PyErr_SetString(PyExc_ValueError, "depths needs one byte per arc");
-            goto out;
-        }
-        po->depth = (const uint8_t *)depths.buf;
-    }
-    if (ana_obj != Py_None) {
-        if (PyObject_GetBuffer(ana_obj, &anas, PyBUF_SIMPLE) < 0)
-            goto out;
-        have_anas = 1;
-        size_t slots = (size_t)anas.len / sizeof(uint64_t);
-        if (anas.len % sizeof(uint64_t) || slots < 2 || ((slots - 1) & (slots - 2))) {
-            PyErr_SetString(PyExc_ValueError, "anagrams needs what anagrams() returns");
-            goto out;
-        }
-        const uint64_t *ab = (const uint64_t *)anas.buf;
-        po->alphabet = ab[0] & ~(uint64_t)1;
-        po->ana = ab + 1;
-        po->ana_mask = slots - 2;
-    }
+    if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
+        goto out;
     po->n = size;
     po->lmult = (const uint8_t *)lmult.buf;
     po->wmult = (const uint8_t *)wmult.buf;
     memcpy(po->values, values.buf, 128);
     po->bingo_tiles = bingo_tiles;
-    {
-        const int32_t *b = (const int32_t *)bonuses.buf;
-        Py_ssize_t nb = bonuses.len / 4;
-        for (int k = 0; k <= MAXN; k++)
-            po->bonus[k] = b[k < nb ? k : nb - 1];
-    }
+    po_bonuses(po, &bonuses);
     po->first_min = 1;
     po->start_r = start_r;
     po->start_c = start_c;
