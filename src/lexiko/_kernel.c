@@ -2784,13 +2784,27 @@ static int po_lexicon(PlayOut *po, const Py_buffer *kwg, PyObject *depth_obj, Py
     return 0;
 }
 
-/* The bonus by number of tiles placed, from int32s (the last for more tiles). */
-static void po_bonuses(PlayOut *po, const Py_buffer *bonuses)
+/* The board of a play-out, as generate() takes it (sizes checked by the caller):
+ * cells, multipliers, letter values, the bonus by number of tiles placed (int32s, the
+ * last for more tiles), the first play's minimum tiles, start square and directions. */
+static void po_board(PlayOut *po, int size, const Py_buffer *cells, const Py_buffer *lmult, const Py_buffer *wmult,
+                     const Py_buffer *values, int bingo_tiles, const Py_buffer *bonuses, int first_min, int start_r,
+                     int start_c, int first_dirs)
 {
+    po->n = size;
+    memcpy(po->cells, cells->buf, (size_t)cells->len);
+    po->lmult = (const uint8_t *)lmult->buf;
+    po->wmult = (const uint8_t *)wmult->buf;
+    memcpy(po->values, values->buf, 128);
+    po->bingo_tiles = bingo_tiles;
     const int32_t *b = (const int32_t *)bonuses->buf;
     Py_ssize_t nb = bonuses->len / 4;
     for (int k = 0; k <= MAXN; k++)
         po->bonus[k] = b[k < nb ? k : nb - 1];
+    po->first_min = first_min;
+    po->start_r = start_r;
+    po->start_c = start_c;
+    po->sym_dirs = first_dirs == 1 ? 1 : 2;
 }
 
 /* One placement, exchange or pass of the player on turn, as generate() and the static
@@ -3151,17 +3165,8 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
     }
     if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
         goto out;
-    po->n = size;
-    memcpy(po->cells, cells.buf, (size_t)cells.len);
-    po->lmult = (const uint8_t *)lmult.buf;
-    po->wmult = (const uint8_t *)wmult.buf;
-    memcpy(po->values, values.buf, 128);
-    po->bingo_tiles = bingo_tiles;
-    po_bonuses(po, &bonuses);
-    po->first_min = first_min;
-    po->start_r = start_r;
-    po->start_c = start_c;
-    po->sym_dirs = first_dirs == 1 ? 1 : 2;
+    po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
+             first_dirs);
     if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
                           &po->passes_only, &po->exchange_scoreless, &po->end_double))
         goto out;
@@ -3441,17 +3446,8 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     }
     if (po_lexicon(base, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
         goto out;
-    base->n = size;
-    memcpy(base->cells, cells.buf, (size_t)cells.len);
-    base->lmult = (const uint8_t *)lmult.buf;
-    base->wmult = (const uint8_t *)wmult.buf;
-    memcpy(base->values, values.buf, 128);
-    base->bingo_tiles = bingo_tiles;
-    po_bonuses(base, &bonuses);
-    base->first_min = first_min;
-    base->start_r = start_r;
-    base->start_c = start_c;
-    base->sym_dirs = first_dirs == 1 ? 1 : 2;
+    po_board(base, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
+             first_dirs);
     if (!PyArg_ParseTuple(rules, "iiiiii:rules", &base->rack_size, &base->exchange_min_bag, &base->scoreless_limit,
                           &base->passes_only, &base->exchange_scoreless, &base->end_double))
         goto out;
@@ -4212,15 +4208,7 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     PlayOut *po = eg->po;
     if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
         goto out;
-    po->n = size;
-    po->lmult = (const uint8_t *)lmult.buf;
-    po->wmult = (const uint8_t *)wmult.buf;
-    memcpy(po->values, values.buf, 128);
-    po->bingo_tiles = bingo_tiles;
-    po_bonuses(po, &bonuses);
-    po->first_min = 1;
-    po->start_r = start_r;
-    po->start_c = start_c;
+    po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, 1, start_r, start_c, 2);
     eg->limit = limit > 0 ? limit : 2;
     eg->penalties = limit > 0;
     uint8_t rme[64] = {0}, ropp[64] = {0};

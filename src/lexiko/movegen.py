@@ -478,7 +478,6 @@ class KernelBoard(NamedTuple):
     word_mult: bytes
     values: bytes
     bonuses: array[int]
-    first_min: int
     start: tuple[int, int]
     first_dirs: int
 
@@ -488,8 +487,8 @@ def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
 
     >>> from lexiko.lexicon import Lexicon
     >>> k = kernel_board(Board.empty(), Lexicon.from_words(["QI"]), TOURNAMENT)
-    >>> k.first_min, k.start, k.first_dirs, k.bonuses[7]
-    (2, (7, 7), 1, 50)
+    >>> k.start, k.first_dirs, k.bonuses[7]
+    ((7, 7), 1, 50)
     """
     _check(board, lexicon, rules)
     if _kernel is None:
@@ -499,7 +498,7 @@ def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
     bonuses = array("i", [rules.bonus(k) for k in range(KERNEL_MAX_SIZE + 1)])
     return KernelBoard(
         lexicon.kwg, depths, anagrams, lm, wm, _values(board.tiles), bonuses,
-        _first_min(board, rules), board.layout.start, _directions(board),
+        board.layout.start, _directions(board),
     )
 
 
