@@ -51,7 +51,7 @@ from statistics import fmean, stdev
 
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
-from lexiko.bots.playout import simulate_iterations, static_turns, unsupported
+from lexiko.bots.playout import simulate_iterations, unsupported
 from lexiko.bots.static import LeavesArg, _fast, endgame_leaves, resolve_leaves
 from lexiko.game import Game, Position
 from lexiko.leaves import LeaveTable
@@ -175,16 +175,20 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
     lex = _task_lexicon(task)
     leaves = _task_leaves(task, lex.tiles)
     board = task.board
-    sim = _Playout(lex, task.rules, leaves, task.plies, 1 + len(task.opp_sizes))
     base = task.seed * 1_000_003
     ids = task.ids or tuple(range(len(task.moves)))
-    if sim.kernel is not None and 0 <= base and base + task.stop + 7_919 * (max(ids, default=0) + 2) < 1 << 120:
-        # every play-out of the chunk in one call to the kernel: the same numbers
+    table = LeaveTable.of(leaves)
+    in_kernel = table is not None and unsupported(task.rules, 1 + len(task.opp_sizes), [table]) is None
+    if in_kernel and 0 <= base and base + task.stop + 7_919 * (max(ids, default=0) + 2) < 1 << 120:
+        # every play-out of the chunk in one call to the kernel (lexiko.bots.playout): the
+        # numbers of the Python play-outs below, without Python per turn
+        assert table is not None
         return simulate_iterations(
             board, task.rack, task.unseen, task.opp_sizes, task.scores, task.scoreless,
             [m for m, _, _ in task.moves], [s for _, s, _ in task.moves], task.plies, base,
-            range(task.start, task.stop), lex, task.rules, sim.kernel[0], ids,
+            range(task.start, task.stop), lex, task.rules, table, ids,
         )
+    sim = _Playout(lex, task.rules, leaves, task.plies)
     out: list[list[tuple[float, float]]] = []
     for i in range(task.start, task.stop):
         rng = random.Random(task.seed * 1_000_003 + i)
@@ -211,18 +215,12 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
 class _Playout:
     """One play-out: a candidate, then ``plies`` turns of the static policy."""
 
-    def __init__(self, lex: Lexicon, rules: Rules, leaves: LeaveValue | None, plies: int, players: int = 2) -> None:
+    def __init__(self, lex: Lexicon, rules: Rules, leaves: LeaveValue | None, plies: int) -> None:
         self.lex = lex
         self.rules = rules
         self.tiles = lex.tiles
         self.leaves = leaves
         self.plies = plies
-        # the turns after the candidate in the kernel (lexiko.bots.playout), when it plays
-        # these rules with this table: the same turns, without Python per turn
-        table = LeaveTable.of(leaves)
-        self.kernel: list[LeaveTable] | None = None
-        if table is not None and unsupported(rules, players, [table]) is None:
-            self.kernel = [table] * players
 
     def run(
         self,
@@ -244,18 +242,6 @@ class _Playout:
         ended = False
         p = 0
         for ply in range(self.plies + 1):
-            if ply == 1 and self.kernel is not None:
-                r = static_turns(
-                    board, racks, bag, deltas, p, scoreless, rng.getstate(), self.lex, rules, self.kernel,
-                    max_turns=self.plies,
-                )
-                deltas = list(r.scores)
-                racks = [list(x) for x in r.racks]
-                bag = list(r.bag)
-                ended = r.end_reason is not None
-                if r.kept[0] is not None:
-                    own_leave, own_leave_bag = r.kept[0]
-                break
             if ply == 0:
                 m, s, kept = move, score, leave
             else:
