@@ -161,6 +161,8 @@ def test_cli_analyze_sim_cgp_and_rack() -> None:
     rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
     assert status == 0 and rows[0][:3] == ["1", "6F", "PALET(T)ES"]
     assert len(rows) == 5 and all(int(r[-1]) == 16 for r in rows)  # the leader was clear after one batch
+    status, out = run(["analyze", str(GAME), "--turn", "10", "--prune", "3", "--no-board"])
+    assert status == 2 and "--prune stops a simulation early: give --sim too" in out
     status, out = run(["analyze", "--board-gcg", str(PARTIAL), "--rack", "aeinst?", "--top", "2", "--no-board"])
     assert status == 0 and "AEINST?" in out.splitlines()[0]
 

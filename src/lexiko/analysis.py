@@ -540,6 +540,8 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError("--top must be at least 1")
     if args.iterations < 1:
         raise LexikoError("--iterations must be at least 1")
+    if args.prune is not None and not args.sim:
+        raise LexikoError("--prune stops a simulation early: give --sim too")
     game = _game_from_args(args)
     if game.is_over:
         raise LexikoError("the game is over: give --turn K for a position, or --review")
