@@ -9,9 +9,18 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
-from lexiko.web.store import ActionData, Base, ConflictError, SeatSpec, Store, hash_token, normalize_url
+from lexiko.web.store import (
+    ActionData,
+    Base,
+    ConflictError,
+    SeatSpec,
+    Store,
+    SubmissionData,
+    hash_token,
+    normalize_url,
+)
 from lexiko.web.testing import test_postgres
 
 
@@ -40,9 +49,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     assert store.current_revision() is None
     store.upgrade()
-    assert store.current_revision() == "0004"
+    assert store.current_revision() == "0005"
     store.upgrade()  # running again changes nothing
-    store.downgrade("0001")  # each revision goes back too (0004 to 0002)
+    store.downgrade("0001")  # each revision goes back too (0005 to 0002)
     assert "server_meta" not in inspect(store.engine).get_table_names()
     store.upgrade()
     store.downgrade("base")
@@ -89,3 +98,47 @@ def test_database_urls() -> None:
     assert normalize_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
     assert normalize_url("sqlite:///a.db") == "sqlite:///a.db"
     assert "secret" not in Store("postgresql://u:secret@localhost/db").describe()
+
+
+def test_duplicate_submissions_are_kept_per_round_and_seat_until_the_round_closes(store: Store) -> None:
+    store.upgrade()
+    store.create_game("d1", rules_json="{}", seed=1, seats=[SeatSpec(i, "human", f"P{i}", f"h{i}", None) for i in range(3)])
+    store.start_game("d1", 100.0)
+    assert store.submit("d1", SubmissionData(1, 0, "8D WINDY", 101.5)) == 1
+    assert store.submit("d1", SubmissionData(1, 2, "-", 102.0)) == 1
+    assert store.submit("d1", SubmissionData(1, 0, "8H WIND", 103.25)) == 2  # replaces the first, counted
+    first = [SubmissionData(1, 0, "8H WIND", 103.25, 2), SubmissionData(1, 2, "-", 102.0, 1)]
+    assert store.submissions("d1") == first
+    close = ActionData(0, -1, "close 8H WIND", 104.0)
+    with pytest.raises(ConflictError, match="came in meanwhile"):  # computed without seat 2's pass
+        store.close_round("d1", 1, close, first[:1], status="active")
+    with pytest.raises(ConflictError, match="round 2 of game d1 is already closed"):
+        store.close_round("d1", 2, close, first, status="active")
+    store.close_round("d1", 1, close, list(reversed(first)), status="active", scores_json="[20, 0, 0]")
+    with pytest.raises(ConflictError, match="round 1 is over"):  # too late: nothing is stored
+        store.submit("d1", SubmissionData(1, 1, "-", 105.0))
+    with pytest.raises(ConflictError, match="round 1 of game d1 is already closed"):
+        store.close_round("d1", 1, ActionData(1, -1, "close 8H WIND", 106.0), first, status="active")
+    assert store.submit("d1", SubmissionData(2, 1, "-", 107.0)) == 1
+    g = store.load_game("d1")
+    assert g is not None and [a.text for a in g.actions] == ["close 8H WIND"]
+    assert g.submissions == [*first, SubmissionData(2, 1, "-", 107.0, 1)]
+    assert store.submissions("d1", since_round=2) == [SubmissionData(2, 1, "-", 107.0, 1)]
+    with pytest.raises(ConflictError, match="no game nope"):
+        store.submit("nope", SubmissionData(1, 0, "-", 1.0))
+
+
+def test_the_migration_puts_a_duplicate_game_stored_before_in_its_round(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    store.upgrade("0004")  # a game of an older server: submissions and closes were actions
+    with store.engine.begin() as conn:
+        conn.execute(text("INSERT INTO games (id, created_at, updated_at, status, rules, seed, seeded, listed, rated)"
+                          " VALUES ('old', '2026-11-01', '2026-11-01', 'active', '{}', 1, 0, 0, 0)"))
+        for i, action in enumerate(["8D WINDY", "close 8D WINDY", "-", "close 9E AB"]):
+            conn.execute(text("INSERT INTO actions (game_id, seq, seat, text, at) VALUES ('old', :i, 0, :t, 0)"),
+                         {"i": i, "t": action})
+    store.upgrade()
+    with pytest.raises(ConflictError, match="round 1 is over"):
+        store.submit("old", SubmissionData(1, 0, "-", 5.0))
+    assert store.submit("old", SubmissionData(3, 0, "-", 5.0)) == 1
+    store.close()

@@ -215,8 +215,8 @@ class DuplicateGame:
 
     def standings(self) -> list[tuple[str, int, float]]:
         """(player, total, percentage of top), best first (ties in the players' order)."""
-        order = sorted(self.players, key=lambda p: (-self.totals[p], self.players.index(p)))
-        return [(p, self.totals[p], self.percentage(p)) for p in order]
+        order = sorted(range(len(self.players)), key=lambda i: -self.totals[self.players[i]])  # stable: seat order
+        return [(p, self.totals[p], self.percentage(p)) for p in (self.players[i] for i in order)]
 
     # -- setting up --------------------------------------------------------------
 
@@ -250,6 +250,26 @@ class DuplicateGame:
         sub = self.judge(move, player)
         self._subs[player] = sub
         return sub
+
+    def restore(self, player: str, previous: Submission | None) -> None:
+        """Put back ``player``'s submission as it was before the last :meth:`submit`
+        (None: no move): for a server that could not store the new one.
+
+        >>> from lexiko.lexicon import Lexicon
+        >>> d = DuplicateGame(["Ann"], seed=1, lexicon=Lexicon.from_words(["QI"]))
+        >>> d.set_rack("IQ")
+        >>> before = d.submission("Ann")
+        >>> _ = d.submit("Ann", "8H QI")
+        >>> d.restore("Ann", before)
+        >>> d.submitted()
+        []
+        """
+        if player not in self.totals:
+            raise GameStateError(f"{player!r} is not a player of this game")
+        if previous is None:
+            self._subs.pop(player, None)
+        else:
+            self._subs[player] = previous
 
     def judge(self, move: Place | Pass | str, player: str = "") -> Submission:
         """The submission ``move`` would be for the shared rack (raises if it is not legal)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,8 @@ __all__ = [
     "StoredGame",
     "SeatSpec",
     "ActionData",
+    "SubmissionRow",
+    "SubmissionData",
     "ConflictError",
     "hash_token",
     "new_token",
@@ -135,6 +137,8 @@ class GameRow(Base):
     scores: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: The analysis of a finished game as JSON, computed once.
     review: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: The round a duplicate game is in: submissions are taken for this round only.
+    duplicate_round: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
 
 class SeatRow(Base):
@@ -197,6 +201,26 @@ class ActionRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class SubmissionRow(Base):
+    """A player's move for a round of a duplicate game (the latest replaces the earlier).
+
+    One row per (game, round, seat): players submitting at the same time on different
+    processes write different rows, and the round's ``close`` action (in ``actions``)
+    is stored only with every submission of its round read (see :meth:`Store.close_round`).
+    """
+
+    __tablename__ = "submissions"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The move in GCG notation, or ``-`` for a pass.
+    text: Mapped[str] = mapped_column(String(128))
+    at: Mapped[float] = mapped_column(Float)
+    #: How many times the seat has submitted in this round (each replaces the one before).
+    count: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+
+
 class MetaRow(Base):
     """Facts about the server itself: ``heartbeat``, the last wall-clock time it was up."""
 
@@ -241,6 +265,18 @@ class ActionData:
 
 
 @dataclass(frozen=True)
+class SubmissionData:
+    """A duplicate submission as stored: the round, the seat, the move and when."""
+
+    round: int
+    seat: int
+    text: str
+    at: float
+    #: How many times the seat has submitted in the round, this one included.
+    count: int = 1
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """Everything stored about a game."""
 
@@ -255,6 +291,8 @@ class StoredGame:
     created_at: datetime
     seeded: bool = False
     listed: bool = False
+    #: Duplicate submissions, by round then seat.
+    submissions: list[SubmissionData] = field(default_factory=list)
 
 
 class ConflictError(Exception):
@@ -386,6 +424,65 @@ class Store:
         except IntegrityError:
             raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
 
+    # -- duplicate rounds --------------------------------------------------------------
+
+    def submit(self, game_id: str, sub: SubmissionData) -> int:
+        """Store a player's move for a round of a duplicate game, replacing their earlier
+        one; returns how many times the seat has submitted in the round (its ``count``).
+        Raises ConflictError if the game is no longer in that round.
+
+        The game's row is read with a shared lock (``FOR SHARE`` on PostgreSQL; SQLite
+        writes one at a time anyway): any number of submissions go ahead together, and
+        :meth:`close_round`, which locks the row for update, waits for them, so that a
+        submission is either in its round's results or refused, never lost.
+        """
+        with self._sessions.begin() as s:
+            current = s.scalar(select(GameRow.duplicate_round).where(GameRow.id == game_id)
+                               .with_for_update(read=True))
+            if current is None:
+                raise ConflictError(f"no game {game_id}")
+            if current != sub.round:
+                raise ConflictError(f"round {sub.round} is over")
+            row = s.get(SubmissionRow, (game_id, sub.round, sub.seat))
+            if row is None:
+                s.add(SubmissionRow(game_id=game_id, round=sub.round, seat=sub.seat, text=sub.text, at=sub.at, count=1))
+                return 1
+            row.text, row.at, row.count = sub.text, sub.at, row.count + 1
+            return row.count
+
+    def submissions(self, game_id: str, since_round: int = 1) -> list[SubmissionData]:
+        """The stored submissions of a duplicate game from round ``since_round`` on, by round then seat."""
+        with self._sessions() as s:
+            q = select(SubmissionRow).where(SubmissionRow.game_id == game_id, SubmissionRow.round >= since_round)
+            return [SubmissionData(r.round, r.seat, r.text, float(r.at), r.count)
+                    for r in s.scalars(q.order_by(SubmissionRow.round, SubmissionRow.seat))]
+
+    def close_round(
+        self, game_id: str, round: int, action: ActionData, applied: list[SubmissionData], *, status: str,
+        scores_json: str | None = None,
+    ) -> None:
+        """Store the ``close`` action of a duplicate round, computed from the submissions
+        ``applied``, and move the game to the next round, in one transaction. Raises
+        ConflictError (and stores nothing) if the round is no longer open, if the action
+        number is taken, or if the stored submissions are not exactly ``applied`` (one
+        came in meanwhile: read them again and recompute)."""
+        try:
+            with self._sessions.begin() as s:
+                current = s.scalar(select(GameRow.duplicate_round).where(GameRow.id == game_id).with_for_update())
+                if current != round:
+                    raise ConflictError(f"round {round} of game {game_id} is already closed")
+                stored = [SubmissionData(r.round, r.seat, r.text, float(r.at), r.count) for r in s.scalars(
+                    select(SubmissionRow).where(SubmissionRow.game_id == game_id, SubmissionRow.round == round)
+                    .order_by(SubmissionRow.seat))]
+                if stored != sorted(applied, key=lambda x: x.seat):
+                    raise ConflictError(f"a submission for round {round} of game {game_id} came in meanwhile")
+                s.add(ActionRow(game_id=game_id, seq=action.seq, seat=action.seat, text=action.text, at=action.at))
+                s.flush()
+                s.execute(update(GameRow).where(GameRow.id == game_id).values(
+                    duplicate_round=round + 1, status=status, scores=scores_json, updated_at=_now()))
+        except IntegrityError:
+            raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
+
     # -- accounts ------------------------------------------------------------------
 
     @staticmethod
@@ -467,6 +564,7 @@ class Store:
                 select(GameRow.id).where(GameRow.status == "waiting", GameRow.created_at < before)
             ).all())
             if ids:
+                s.execute(delete(SubmissionRow).where(SubmissionRow.game_id.in_(ids)))
                 s.execute(delete(ActionRow).where(ActionRow.game_id.in_(ids)))
                 s.execute(delete(SeatRow).where(SeatRow.game_id.in_(ids)))
                 s.execute(delete(GameRow).where(GameRow.id.in_(ids)))
@@ -522,6 +620,8 @@ class Store:
                 return None
             seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
             acts = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)).all()
+            subs = s.scalars(select(SubmissionRow).where(SubmissionRow.game_id == game_id)
+                             .order_by(SubmissionRow.round, SubmissionRow.seat)).all()
             return StoredGame(
                 id=row.id,
                 status=row.status,
@@ -534,6 +634,7 @@ class Store:
                 created_at=row.created_at,
                 seeded=bool(row.seeded),
                 listed=bool(row.listed),
+                submissions=[SubmissionData(x.round, x.seat, x.text, float(x.at), x.count) for x in subs],
             )
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:
