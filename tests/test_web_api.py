@@ -109,7 +109,7 @@ def on_turn(conns: list[Connection]) -> tuple[Connection, Connection]:
 
 def test_options_offer_presets_rules_and_bots(server: Server) -> None:
     data = server.http.get("/api/options").json()
-    assert "tournament" in data["presets"] and data["presets"]["duplicate"]["max_players"] == 32
+    assert "tournament" in data["presets"] and data["presets"]["duplicate"]["max_players"] == 2000
     assert data["presets"]["tournament"]["rules"]["end_rack_rule"] == "double"
     names = {f["name"] for f in data["schema"]}
     assert {"challenge_rule", "time_minutes", "rack_size", "lexicon"} <= names

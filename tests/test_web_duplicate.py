@@ -182,13 +182,13 @@ def test_a_duplicate_game_takes_many_players_but_not_too_many(server: Server) ->
     seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "human"} for _ in range(5)] + [{"kind": "greedy"}]
     r = server.http.post("/api/games", json={"preset": "duplicate", "seats": seats})
     assert r.status_code == 200 and len(r.json()["invites"]) == 5
-    r = server.http.post("/api/games", json={"preset": "duplicate", "seats": seats * 5})
-    assert r.json() == {"error": "a duplicate game has 1 to 32 players"}
+    r = server.http.post("/api/games", json={"preset": "duplicate", "seats": seats + [{"kind": "human"}] * 1994})
+    assert r.json() == {"error": "a duplicate game has 1 to 2000 players"}
     r = server.http.post("/api/games", json={"preset": "duplicate", "options": {"variant": "clabbers"},
                                              "seats": seats[:2]})
     assert r.json() == {"error": "the duplicate preset plays duplicate: choose another preset for other variants"}
     options = server.http.get("/api/options").json()
-    assert options["presets"]["duplicate"]["max_players"] == 32
+    assert options["presets"]["duplicate"]["max_players"] == 2000
     fields = {f["name"]: f["for"] for f in options["schema"]}
     assert fields["duplicate_seconds"] == "duplicate" and fields["challenge_rule"] == "classic"
     assert fields["bingo_bonus"] == "all"

@@ -177,3 +177,38 @@ def test_chat_reaches_players_on_other_processes(servers: list[ServerProcess]) -
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerProcess], lex: Lexicon) -> None:
+    """40 players (a crowd: more than the 32 shown) on three processes submit at once;
+    each round closes once, with every submission, and every client gets its result;
+    what a client is sent stays the size of 32 players and its own line."""
+    n = 40
+    seats = [{"kind": "human", "name": f"P{i}"} for i in range(n)]
+    with httpx.Client(base_url=servers[0].url, timeout=20) as http:
+        gid, tokens = new_game(http, seats=seats, preset="duplicate", seed=None, options={"duplicate_seconds": None})
+    conns = [Connection(servers[i % 3].ws_url, gid, tokens[i]) for i in range(n)]
+    dup = preset("duplicate").replace(variant="classic")
+    try:
+        for number in (1, 2):
+            st = conns[0].wait_state(lambda s, r=number: s["duplicate"]["round"] == r)  # type: ignore[misc]
+            board = board_from_rows(st["board"], dup)
+            rack = dup.tile_set.parse("".join(st["rack"]))
+            moves = sorted(movegen.generate(board, rack, lex, dup, placements_only=True), key=lambda m: -m.score)
+            for i, c in enumerate(conns):  # everybody at once: the top, a lesser move or a pass
+                c.send(move_message(moves[i % 5].move, dup.tile_set) if i % 7 else {"type": "pass"})
+            closed = [c.wait_state(lambda s, r=number: s["duplicate"]["round"] == r + 1) for c in conns]  # type: ignore[misc]
+            tops = {s["duplicate"]["last_round"]["top"]["move"] for s in closed}
+            assert tops == {moves[0].move.notation(dup.tile_set)}
+            for i, s in enumerate(closed):
+                expected = 0 if i % 7 == 0 else moves[i % 5].score
+                mine = [r for r in s["duplicate"]["last_round"]["results"] if r["name"] == f"P{i}"]
+                assert [r["score"] for r in mine] == [expected], (i, s["duplicate"]["last_round"])
+                assert len(s["players"]) <= 33 and len(s["seats"]) <= 33 and s["seat_count"] == n
+                assert s["duplicate"]["played"] is None and s["duplicate"]["played_count"] == 0
+        with httpx.Client(base_url=servers[1].url, timeout=20) as http:
+            record = http.get(f"/api/games/{gid}/duplicate").text
+        assert [line.split()[0] for line in record.splitlines() if line.startswith(">")] == [">1", ">2"]
+    finally:
+        for c in conns:
+            c.close()

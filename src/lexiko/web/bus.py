@@ -30,6 +30,8 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from lexiko.web.store import SubmissionData
+
 __all__ = ["Bus", "LocalBus", "RedisBus", "LEASE_MS", "CHANNEL"]
 
 log = logging.getLogger("lexiko.web")
@@ -42,9 +44,15 @@ CHANNEL = "lexiko:games"
 
 Listener = Callable[[str, int], Awaitable[None]]
 Talker = Callable[[str, dict[str, Any]], Awaitable[None]]
+Submitter = Callable[[str, SubmissionData], Awaitable[None]]
 
 CHAT_CHANNEL = "lexiko:chat"
 """The Redis channel of chat lines (a game's players may be on different processes)."""
+
+SUBMISSION_CHANNEL = "lexiko:submissions"
+"""The Redis channel of duplicate submissions once stored (``GAME ROUND SEAT COUNT AT
+SENDER TEXT``): every process knows at once who has played, and the one that sees the round
+complete closes it, without reading the database for each."""
 
 
 class Bus:
@@ -52,9 +60,12 @@ class Bus:
 
     shared = False
 
-    async def start(self, on_version: Listener, on_chat: Talker | None = None) -> None:
+    async def start(
+        self, on_version: Listener, on_chat: Talker | None = None, on_submission: Submitter | None = None
+    ) -> None:
         """Start listening (``on_version(game_id, version)`` for other processes' news,
-        ``on_chat(game_id, line)`` for their players' chat)."""
+        ``on_chat(game_id, line)`` for their players' chat, ``on_submission(game_id,
+        submission)`` for the duplicate submissions they stored)."""
 
     async def stop(self) -> None:
         """Stop listening and give back the leases."""
@@ -64,6 +75,9 @@ class Bus:
 
     async def publish_chat(self, game_id: str, line: dict[str, Any]) -> None:
         """Pass a chat line to the other processes."""
+
+    async def publish_submission(self, game_id: str, sub: SubmissionData) -> None:
+        """Tell the other processes of a duplicate submission just stored."""
 
     async def hold(self, game_id: str) -> bool:
         """Take or renew the lease of a game; True when this process holds it."""
@@ -90,10 +104,12 @@ class RedisBus(Bus):
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
 
-    async def start(self, on_version: Listener, on_chat: Talker | None = None) -> None:
+    async def start(
+        self, on_version: Listener, on_chat: Talker | None = None, on_submission: Submitter | None = None
+    ) -> None:
         await self.redis.ping()  # fail at start, with the reason, if Redis is not there
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(CHANNEL, CHAT_CHANNEL)
+        await pubsub.subscribe(CHANNEL, CHAT_CHANNEL, SUBMISSION_CHANNEL)
 
         async def listen() -> None:
             while True:
@@ -106,6 +122,14 @@ class RedisBus(Bus):
                     await asyncio.sleep(1)
                     continue
                 if msg is None:
+                    continue
+                if msg.get("channel") in (SUBMISSION_CHANNEL, SUBMISSION_CHANNEL.encode()):
+                    fields = bytes(msg["data"]).decode(errors="replace").split(" ", 6)
+                    if len(fields) == 7 and fields[5] != self.me and on_submission is not None:
+                        with contextlib.suppress(ValueError):
+                            sub = SubmissionData(int(fields[1]), int(fields[2]), fields[6], float(fields[4]),
+                                                 int(fields[3]))
+                            await on_submission(fields[0], sub)
                     continue
                 if msg.get("channel") in (CHAT_CHANNEL, CHAT_CHANNEL.encode()):
                     with contextlib.suppress(ValueError, KeyError, TypeError):
@@ -142,6 +166,13 @@ class RedisBus(Bus):
             await self.redis.publish(CHAT_CHANNEL, json.dumps({"game": game_id, "line": line, "sender": self.me}))
         except Exception:
             log.exception("could not pass on a chat line of game %s", game_id)
+
+    async def publish_submission(self, game_id: str, sub: SubmissionData) -> None:
+        try:
+            await self.redis.publish(SUBMISSION_CHANNEL,
+                                     f"{game_id} {sub.round} {sub.seat} {sub.count} {sub.at!r} {self.me} {sub.text}")
+        except Exception:
+            log.exception("could not pass on a submission of game %s", game_id)
 
     async def hold(self, game_id: str) -> bool:
         key = f"lexiko:lease:{game_id}"

@@ -39,7 +39,7 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place, parse_move, parse_tiles
 from lexiko.rules import Rules
 from lexiko.tiles import BLANK, TileSet
-from lexiko.web.store import ActionData
+from lexiko.web.store import ActionData, SubmissionData
 
 __all__ = [
     "WallClock",
@@ -121,6 +121,8 @@ class LiveGame:
     listeners: set[Any] = field(default_factory=set)
     review_json: str | None = None
     bot_task: asyncio.Task[None] | None = None
+    #: The task that will send a duplicate round's progress (see ``PROGRESS_SECONDS``).
+    progress_task: asyncio.Task[None] | None = None
     #: Set while a bot decides (a restart may interrupt it: the bots simply go on).
     thinking: int | None = None
     #: When the last client left (monotonic seconds; None while someone watches).
@@ -135,6 +137,11 @@ class LiveGame:
     listed: bool = False
     #: Ratings of the seats' accounts (account id -> rating), as last read.
     ratings: dict[int, float] = field(default_factory=dict)
+    #: Duplicate submissions applied, by (round, seat): stored apart from the actions.
+    subs: dict[tuple[int, int], SubmissionData] = field(default_factory=dict)
+    #: How many clients watch (spectators), kept as they come and go.
+    watchers: int = 0
+    _sub_total: int = 0
 
     @property
     def rated(self) -> bool:
@@ -151,6 +158,12 @@ class LiveGame:
     def version(self) -> int:
         """Number of actions applied: grows by one with each."""
         return len(self.actions)
+
+    @property
+    def state_version(self) -> int:
+        """What a client's state is numbered: the actions, plus in a duplicate game every
+        submission made (a replaced one too), so that it grows with each."""
+        return len(self.actions) + self._sub_total
 
     @property
     def is_duplicate(self) -> bool:
@@ -191,10 +204,73 @@ class LiveGame:
             return self.duplicate.over
         return self.game is not None and self.game.is_over
 
-    def replay(self, actions: Iterable[ActionData]) -> None:
-        """Apply stored actions in order (after :meth:`start`)."""
+    def replay(self, actions: Iterable[ActionData], submissions: Iterable[SubmissionData] = ()) -> None:
+        """Apply stored actions in order (after :meth:`start`); in a duplicate game each
+        round's ``submissions`` go in before the action that closes it, and those of the
+        round in progress at the end."""
+        by_round: dict[int, list[SubmissionData]] = {}
+        for sd in submissions:
+            by_round.setdefault(sd.round, []).append(sd)
         for a in actions:
+            if self.duplicate is not None and (a.text == CLOSE or a.text.startswith(CLOSE + " ")):
+                for sd in by_round.pop(self.duplicate.round_number, []):
+                    self.submit(sd, trusted=True)
             self.apply_text(a.seat, a.text, at=a.at)
+        if self.duplicate is not None:
+            for sd in by_round.pop(self.duplicate.round_number, []):
+                self.submit(sd, trusted=True)
+
+    def submit(self, sd: SubmissionData, *, trusted: bool = False) -> SubmissionData:
+        """Apply a duplicate submission (kept apart from the actions): judged as
+        :meth:`DuplicateGame.submit` does, in time unless ``trusted`` (it was stored, so
+        it came in time). Returns it; raises the engine's error and changes nothing if
+        it is not allowed or not for the round in progress."""
+        d = self.duplicate
+        if d is None:
+            raise GameStateError("the game has not started: waiting for every player to join")
+        if sd.round != d.round_number:
+            raise GameStateError(f"round {sd.round} is over: this is round {d.round_number}")
+        if not 0 <= sd.seat < len(self.seats):
+            raise GameStateError("no such seat")
+        self.clock.frozen = sd.at
+        try:
+            d.submit(self.seats[sd.seat].name or "", sd.text, elapsed=0.0 if trusted else None)
+        finally:
+            self.clock.frozen = None
+        self.keep(sd)
+        return sd
+
+    def keep(self, sd: SubmissionData) -> None:
+        """Record a submission as applied (replacing the seat's earlier one of the round)."""
+        old = self.subs.get((sd.round, sd.seat))
+        self._sub_total += sd.count - (old.count if old is not None else 0)
+        self.subs[sd.round, sd.seat] = sd
+
+    def withdraw(self, sd: SubmissionData, previous: SubmissionData | None) -> None:
+        """Take back a submission that could not be stored (``previous``: the seat's
+        earlier one this round, or None)."""
+        d = self.duplicate
+        assert d is not None
+        name = self.seats[sd.seat].name or ""
+        if previous is None:
+            old = self.subs.pop((sd.round, sd.seat), None)
+            self._sub_total -= old.count if old is not None else 0
+            d.restore(name, None)
+        else:
+            self.keep(previous)
+            self.clock.frozen = previous.at
+            try:
+                d.restore(name, d.judge(previous.text, name))
+            finally:
+                self.clock.frozen = None
+
+    def round_submissions(self) -> list[SubmissionData]:
+        """The stored submissions of the duplicate round in progress, by seat."""
+        d = self.duplicate
+        if d is None:
+            return []
+        r = d.round_number
+        return sorted((sd for (rnd, _), sd in self.subs.items() if rnd == r), key=lambda sd: sd.seat)
 
     def apply_text(self, seat: int, text: str, *, at: float | None = None) -> str:
         """Apply one action for ``seat``, written as text, at instant ``at`` (now by
@@ -293,11 +369,14 @@ class LiveGame:
         if self.is_duplicate or last.startswith(DOWNTIME + " "):  # rebuild from the actions before it
             assert self.started_at is not None
             kept = self.actions[:-1]
+            subs = list(self.subs.values())
             self.actions = []
+            self.subs = {}
+            self._sub_total = 0
             self.rematch = None
             self.view_cache.clear()
             self.start(self.started_at)
-            self.replay(kept)
+            self.replay(kept, sorted(subs, key=lambda sd: (sd.round, sd.seat)))
             return
         self._game().undo()
         self.actions.pop()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import hmac
 import json
@@ -36,6 +37,7 @@ from lexiko.move import Exchange, Move, Place
 from lexiko.rules import PRESETS, Rules
 from lexiko.scoring import score_words, words_formed
 from lexiko.web.bus import Bus
+from lexiko.web.duplicate_views import SHOWN_PLAYERS
 from lexiko.web.live import (
     ABORT,
     CLOSE,
@@ -58,7 +60,7 @@ from lexiko.web.options import (
     rules_to_json,
 )
 from lexiko.web.ratings import Rating, after_game
-from lexiko.web.store import Account, ConflictError, SeatSpec, Store, hash_token, new_token
+from lexiko.web.store import Account, ConflictError, SeatSpec, Store, SubmissionData, hash_token, new_token
 from lexiko.web.views import lobby_info, state_for
 from lexiko.wordlists import ENGLISH_TILE_SETS
 
@@ -99,8 +101,14 @@ def _password(password: object) -> str:
 DEFAULT_MINUTES = 25
 """The clock of each player in a game between people when the request names none."""
 
-MAX_DUPLICATE_SEATS = 32
-"""Seats of a duplicate game created in the web app (people by invitation, and bots)."""
+MAX_DUPLICATE_SEATS = 2000
+"""Seats of a duplicate game created in the web app (people by invitation, and bots):
+an event's players, over as many processes as it takes (docs/web.md)."""
+
+PROGRESS_SECONDS = 0.5
+"""In a duplicate game of more than :data:`~lexiko.web.duplicate_views.SHOWN_PLAYERS`
+players, a submission does not send every client a new state: the count of players who
+have played goes out at most this often, and the state only when the round closes."""
 
 _NAME_OK = re.compile(r"^[^\x00-\x1f\x7f<>]{1,24}$")
 _AVAILABLE: dict[str, str] | None = None
@@ -245,7 +253,7 @@ class GameService:
         self.up_since = time.time()
         self.down_since = await self._db(self.store.last_beat)
         await self._beat(force=True)
-        await self.bus.start(self._on_version, self._on_chat)
+        await self.bus.start(self._on_version, self._on_chat, self._on_submission)
         self._watch = asyncio.create_task(self._watch_clocks())
         self._resume = asyncio.create_task(self._resume_games())
 
@@ -436,9 +444,14 @@ class GameService:
         ]
 
     @staticmethod
-    def _check_names(names: Sequence[str]) -> None:
+    def _check_names(names: Sequence[str], new: int = 0) -> None:
+        """Refuse two names that are the same or look alike; with ``new``, only the last
+        ``new`` names are compared with the others (the rest were checked before: a
+        join into a game of a thousand players costs a thousand comparisons, not half a
+        million)."""
+        first = len(names) - new if new else 0
         for i, a in enumerate(names):
-            for b in names[i + 1 :]:
+            for b in names[max(i + 1, first) :]:
                 if a.casefold() == b.casefold():
                     raise ActionError("two players have the same name: choose another")
                 if names_alike(a, b):
@@ -453,7 +466,7 @@ class GameService:
             seat = next((s for s in live.seats if s.invite and hmac.compare_digest(s.invite, invite)), None)
             if seat is None or seat.taken:
                 raise ActionError("this invitation has been used or does not exist")
-            self._check_names([s.name for s in live.seats if s.name and s is not seat] + [player_name])
+            self._check_names([s.name for s in live.seats if s.name and s is not seat] + [player_name], new=1)
             token = new_token()
             try:
                 await self._db(
@@ -464,6 +477,7 @@ class GameService:
                 raise ActionError(f"could not take the seat: {e}") from None
             seat.name, seat.token_hash, seat.invite = player_name, hash_token(token), None
             seat.account_id = account.id if account is not None else None
+            live.view_cache.pop("seats", None)
             if live.ready:
                 await self._start(live)
             else:
@@ -504,7 +518,7 @@ class GameService:
             if stored.started_at is not None:
                 try:
                     live.start(stored.started_at)
-                    live.replay(stored.actions)
+                    live.replay(stored.actions, stored.submissions)
                 except LexikoError as e:
                     log.error("game %s cannot be rebuilt from its actions: %s", game_id, e)
                     raise ActionError(f"this game cannot be rebuilt from the database: {e}") from None
@@ -677,28 +691,122 @@ class GameService:
                 raise ActionError("the game is over")
             try:
                 text = canonical_action(d, message)
-                live.apply_text(seat, text)
             except LexikoError as e:
                 raise ActionError(str(e)) from None
-            await self._save(live)
-            await self._close_if_done(live)
-            self._broadcast(live)
+            await self._store_submission(live, seat, text)
+            if not await self._close_if_done(live) and len(live.seats) > SHOWN_PLAYERS:
+                self._post_state(live, seat)
+                self._progress(live)
+            else:
+                self._broadcast(live)
         self._kick_bots(live)
+
+    async def _store_submission(self, live: LiveGame, seat: int, text: str) -> None:
+        """Judge a submission for the round in progress, store it and tell the other
+        processes (call with the lock held). Raises ActionError, with nothing changed,
+        when it is refused or the round closed meanwhile (elsewhere)."""
+        d = live.duplicate
+        assert d is not None
+        number = d.round_number
+        previous = live.subs.get((number, seat))
+        try:
+            sub = live.submit(SubmissionData(number, seat, text, time.time()))
+        except LexikoError as e:
+            raise ActionError(str(e)) from None
+        try:
+            count = await self._db(self.store.submit, live.id, sub)
+        except ConflictError:
+            live.withdraw(sub, previous)
+            await self._sync(live, seats=False)
+            self._broadcast(live)
+            raise ActionError(f"too late: round {number} is over") from None
+        except Exception:
+            log.exception("could not save a submission of game %s", live.id)
+            live.withdraw(sub, previous)
+            raise ActionError("the server could not save this move, so it was not made: try again") from None
+        sub = dataclasses.replace(sub, count=count)
+        live.keep(sub)
+        await self.bus.publish_submission(live.id, sub)
+
+    async def _on_submission(self, game_id: str, sub: SubmissionData) -> None:
+        """A duplicate submission stored by another process: apply it here (this
+        process's clients see who has played) and close the round if it was the last."""
+        live = self._games.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            d = live.duplicate
+            if d is None or d.over or d.round_number != sub.round:
+                return  # not started here, or already past that round: a sync reads it from the database
+            try:
+                live.submit(sub, trusted=True)
+            except LexikoError as e:
+                log.error("game %s: a submission from elsewhere does not apply here: %s", game_id, e)
+                return
+            if await self._close_if_done(live) or len(live.seats) <= SHOWN_PLAYERS:
+                self._broadcast(live)
+            else:
+                self._progress(live)
+
+    def _progress(self, live: LiveGame) -> None:
+        """Tell every client, at most every :data:`PROGRESS_SECONDS`, how many players
+        have played the round (one short message, the same for all)."""
+        if live.progress_task is not None and not live.progress_task.done():
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(PROGRESS_SECONDS)
+            d = live.duplicate
+            if d is None or d.over:
+                return
+            text = json.dumps({"type": "progress", "round": d.round_number, "played": len(d.submitted()),
+                               "players": len(d.players)}, separators=(",", ":"))
+            for listener in list(live.listeners):
+                listener.post(text)
+
+        live.progress_task = asyncio.create_task(later())
 
     async def _close_if_done(self, live: LiveGame, *, time_up: bool = False) -> bool:
         """Close the duplicate round when every player has played (or its time is up):
-        the top goes on the board and the rack is refilled. Call with the lock held."""
+        the top goes on the board and the rack is refilled. Call with the lock held.
+
+        The close is stored with the submissions it was computed from; if the database
+        holds others (one came in on another process meanwhile), they are read and the
+        round computed again. Returns True when the round is closed, here or (found
+        while storing) by another process, which this one has then caught up with."""
         d = live.duplicate
         if d is None or d.over or (not time_up and len(d.submitted()) < len(d.players)):
             return False
-        try:
-            live.apply_text(SERVER_SEAT, CLOSE)
-        except LexikoError as e:
-            log.error("game %s: round %d could not be closed: %s", live.id, d.round_number, e)
-            live.status = "over"
-            return False
-        await self._save(live)
-        return True
+        number = d.round_number
+        for _ in range(10):
+            applied = live.round_submissions()
+            try:
+                live.apply_text(SERVER_SEAT, CLOSE)
+            except LexikoError as e:
+                log.error("game %s: round %d could not be closed: %s", live.id, number, e)
+                live.status = "over"
+                return False
+            a = live.actions[-1]
+            totals = json.dumps([live.duplicate.totals[p] for p in live.duplicate.players]) \
+                if live.duplicate is not None else None
+            try:
+                await self._db(self.store.close_round, live.id, number, a, applied, status=live.status,
+                               scores_json=totals)
+            except ConflictError:
+                live.undo_last()
+                await self._sync(live, seats=False)
+                d = live.duplicate
+                if d is None or d.over or d.round_number != number:
+                    return True  # closed elsewhere: this process has read it
+                continue
+            except Exception:
+                log.exception("could not save the close of round %d of game %s", number, live.id)
+                live.undo_last()
+                return False
+            await self.bus.publish(live.id, live.version)
+            return True
+        log.error("game %s: round %d kept changing while it was being closed", live.id, number)
+        return False
 
     async def _save(self, live: LiveGame) -> None:
         await self._save_action(live)
@@ -830,12 +938,15 @@ class GameService:
             started_at, missing = stored.started_at, stored.actions[live.version :]
         else:
             started_at, missing = live.started_at, await self._db(self.store.actions_after, live.id, live.version)
+        subs: list[SubmissionData] = []
+        if live.is_duplicate:
+            since = live.duplicate.round_number if live.duplicate is not None else 1
+            subs = await self._db(self.store.submissions, live.id, since)
         try:
             if started_at is not None and live.started_at is None:
                 await self._read_ratings(live)
                 live.start(started_at)
-            for a in missing:
-                live.apply_text(a.seat, a.text, at=a.at)
+            live.replay(missing, subs)
         except LexikoError as e:  # cannot follow: forget it, the next use rebuilds it
             log.error("game %s could not catch up with the database: %s", live.id, e)
             self._games.pop(live.id, None)
@@ -946,11 +1057,12 @@ class GameService:
                         continue  # the round closed on time meanwhile: think again
                     for seat, text in moves:
                         try:
-                            live.apply_text(seat, text)
-                        except LexikoError as e:
+                            await self._store_submission(live, seat, text)
+                        except ActionError as e:
+                            if live.duplicate is not d or d.round_number != number:
+                                break  # the round closed elsewhere meanwhile
                             log.error("bot %d of game %s: %s refused (%s); it passes", seat, live.id, text, e)
-                            live.apply_text(seat, "-")
-                        await self._save(live)
+                            await self._store_submission(live, seat, "-")
                     await self._close_if_done(live)
                     self._broadcast(live)
         except asyncio.CancelledError:
@@ -1077,6 +1189,8 @@ class GameService:
 
     def subscribe(self, live: LiveGame, listener: Listener) -> None:
         """Send this client every new state of the game from now on (and the chat so far)."""
+        if listener not in live.listeners and listener.seat is None:
+            live.watchers += 1
         live.listeners.add(listener)
         live.idle_since = None
         if live.chat:
@@ -1086,6 +1200,8 @@ class GameService:
 
     def unsubscribe(self, live: LiveGame, listener: Listener) -> None:
         """Stop sending states to this client."""
+        if listener in live.listeners and listener.seat is None:
+            live.watchers -= 1
         live.listeners.discard(listener)
         if not live.listeners:
             live.idle_since = time.monotonic()
@@ -1175,6 +1291,14 @@ class GameService:
                 views[seat] = json.dumps(state_for(live, seat), separators=(",", ":"))
             listener.post(views[seat])
 
+    def _post_state(self, live: LiveGame, seat: int) -> None:
+        """Send one seat's clients (a player may have several tabs) their new state."""
+        text = ""
+        for listener in list(live.listeners):
+            if listener.seat == seat:
+                text = text or json.dumps(state_for(live, seat), separators=(",", ":"))
+                listener.post(text)
+
     def state(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         """The state as one seat sees it."""
         return state_for(live, seat)
@@ -1200,7 +1324,7 @@ class GameService:
                         continue
                     info["join"] = f"/join/{live.id}/{seat.invite}"
                 else:
-                    info["watchers"] = sum(1 for x in live.listeners if x.seat is None)
+                    info["watchers"] = live.watchers
                     g = live.game
                     info["scores"] = g.scores if g is not None else None
                 out[key].append(info)

@@ -179,10 +179,28 @@ def lobby_info(live: LiveGame) -> dict[str, Any]:
         "rules": live.rules.describe(),
         "public": live.listed,
         **({"seed": live.seed} if live.seeded else {}),
-        "seats": [
-            {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats
-        ],
+        **_seats(live, None),
     }
+
+
+def _seats(live: LiveGame, seat: int | None) -> dict[str, Any]:
+    """The seats as a client sees them: every seat, or in a crowd (a duplicate event of
+    more than ``SHOWN_PLAYERS`` seats) the first ones and the client's own, with the
+    counts. Cached until the seats change (a join clears the views' cache)."""
+    from lexiko.web.duplicate_views import SHOWN_PLAYERS
+
+    cached = live.view_cache.get("seats")
+    if cached is None:
+        taken = sum(1 for s in live.seats if s.taken)
+        rows = [{"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats]
+        cached = live.view_cache["seats"] = (rows, taken)
+    rows, taken = cached
+    if len(rows) > SHOWN_PLAYERS:
+        shown = rows[:SHOWN_PLAYERS]
+        if seat is not None and seat >= SHOWN_PLAYERS and seat < len(rows):
+            shown = [*shown, rows[seat]]
+        rows = shown
+    return {"seats": rows, "seat_count": len(live.seats), "seats_taken": taken}
 
 
 def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
@@ -208,17 +226,15 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
     msg: dict[str, Any] = {
         "type": "state",
         "game_id": live.id,
-        "version": live.version,
+        "version": live.state_version,
         "status": live.status,
         "you": seat,
         "rematch": live.rematch,
-        "watchers": sum(1 for x in live.listeners if x.seat is None),
+        "watchers": live.watchers,
         "rated": live.rated,
         **({"seed": live.seed} if live.seeded else {}),
         **static,
-        "seats": [
-            {"seat": s.index, "name": s.name, "kind": s.kind, "taken": s.taken} for s in live.seats
-        ],
+        **_seats(live, seat),
     }
     g = live.game
     if g is None:

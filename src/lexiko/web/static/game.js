@@ -91,6 +91,13 @@
       }
       reconcile(before, msg);
       render();
+    } else if (msg.type === "progress") {
+      // a crowd's round: how many have played (the state itself comes when the round closes)
+      const d = G.state && G.state.duplicate;
+      if (d && msg.round === d.round && G.state.status === "active") {
+        d.played_count = msg.played;
+        $("round-progress").textContent = `${msg.played} of ${msg.players} players have played`;
+      }
     } else if (msg.type === "chat") {
       G.chat.push(msg);
       G.chat = G.chat.slice(-100);
@@ -803,6 +810,8 @@
     $("download-dup").hidden = !isDuplicate() || st.status === "waiting";
     if (!d) return;
     $("round-title").textContent = st.status === "over" ? `${d.round - 1} rounds` : `Round ${d.round}`;
+    $("round-progress").textContent = st.status === "active" && d.player_count > 1
+      ? `${d.played_count} of ${d.player_count} players have played` : "";
     $("round-mine").textContent = d.mine
       ? `Your move: ${d.mine.move} (${d.mine.score}). Play another to change it until the round ends.`
       : st.status === "active" && G.seat !== null ? "You have not played this round yet." : "";
