@@ -96,6 +96,9 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--connections-per-minute", type=non_negative_int, default=60, metavar="N",
                    help="game connections one address may open in a minute (default: 60; 0: no limit; "
                    "behind a proxy every player has the proxy's address: raise it)")
+    p.add_argument("--requests-per-minute", type=non_negative_int, default=600, metavar="N",
+                   help="API requests one address may make in a minute (default: 600; 0: no limit; an event "
+                   "whose players all join from one address, or from behind one proxy, needs more)")
     p.add_argument("--expire-hours", type=positive_float, default=24.0, metavar="HOURS",
                    help="delete games nobody joined within this many hours (default: 24)")
     p.add_argument("--api-docs", action="store_true",
@@ -184,7 +187,8 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
     app = make_app(url, lexicons=lexicons, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds,
                    limits=Limits(games=f"{args.games_per_hour}/hour" if args.games_per_hour else None,
                                  connections=(f"{args.connections_per_minute}/minute"
-                                              if args.connections_per_minute else None)),
+                                              if args.connections_per_minute else None),
+                                 requests=f"{args.requests_per_minute}/minute" if args.requests_per_minute else None),
                    api_docs=args.api_docs, expire_hours=args.expire_hours, redis_url=args.redis_url)
     console.print(f"lexiko web app on [bold]http://{args.host}:{args.port}/[/bold]  (database: {desc})",
                   highlight=False, soft_wrap=True)
