@@ -6,6 +6,8 @@ another takes it over within seconds."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import shutil
 import subprocess
 import time
@@ -19,9 +21,13 @@ import pytest
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
+from lexiko.web import limits as limits_module
+from lexiko.web.limits import Limits, RateLimits
+from lexiko.web.server import create_app
 from lexiko.web.testing import (
     Connection,
     ServerProcess,
+    ThreadServer,
     board_from_rows,
     free_port,
     move_message,
@@ -39,28 +45,38 @@ def lex() -> Lexicon:
     return Lexicon.load("TWL06")
 
 
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
+def start_redis(port: int) -> subprocess.Popen[bytes]:
+    """A Redis server on 127.0.0.1:port, keeping nothing on disk, once it answers."""
     assert REDIS is not None
-    port = free_port()
     proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        import redis
+    import redis
 
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis(port=port).ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis(port=port).ping()
+            return proc
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                proc.terminate()
+                raise
+            time.sleep(0.1)
+
+
+def stop_redis(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    port = free_port()
+    proc = start_redis(port)
+    try:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_redis(proc)
 
 
 @pytest.fixture(scope="module")
@@ -212,3 +228,97 @@ def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerP
     finally:
         for c in conns:
             c.close()
+# -- rate limits counted in Redis, one budget per address for all processes -------------
+
+A_GAME = {"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], "seed": None}
+TOO_MANY_GAMES = {"error": "too many new games from your address (at most 3/hour): wait, or play the ones you have"}
+
+
+def test_two_processes_share_the_games_budget_of_an_address(pg_url: str, redis_url: str, tmp_path: Path) -> None:
+    extra = ["--redis-url", redis_url, "--games-per-hour", "3", "--connections-per-minute", "0"]
+    procs = [ServerProcess(pg_url, extra=extra, log_path=tmp_path / f"server{i}.log") for i in range(2)]
+    try:
+        for p in procs:
+            p.start()
+        a, b = (httpx.Client(base_url=p.url, timeout=20) for p in procs)
+        with a, b:
+            codes = [a.post("/api/games", json=A_GAME).status_code for _ in range(2)]
+            codes.append(b.post("/api/games", json=A_GAME).status_code)
+            assert codes == [200, 200, 200]
+            r = b.post("/api/games", json=A_GAME)  # the 4th of this address, whichever process counts it
+            assert (r.status_code, r.json()) == (429, TOO_MANY_GAMES)
+            r = a.post("/api/games", json=A_GAME)
+            assert (r.status_code, r.json()) == (429, TOO_MANY_GAMES)
+    finally:
+        for p in procs:
+            p.stop()
+    for i in range(2):
+        assert "Traceback" not in (tmp_path / f"server{i}.log").read_text()
+
+
+def test_rate_limits_on_one_redis_share_every_count_per_address(redis_url: str) -> None:
+    rates = Limits(messages="2/second", connections="2/minute", requests="2/minute", games="2/hour",
+                   signins="2/minute")
+
+    async def scenario() -> None:
+        a, b = RateLimits(rates, redis_url=redis_url), RateLimits(rates, redis_url=redis_url)
+        try:
+            for name in ("connection", "request", "game", "signin"):
+                on_a, on_b = getattr(a, name), getattr(b, name)
+                assert [await on_a("192.0.2.1"), await on_b("192.0.2.1"), await on_a("192.0.2.1"),
+                        await on_b("192.0.2.1")] == [True, True, False, False], name
+                assert await on_b("192.0.2.2") is True, name  # another address has its own budget
+            # a connection lives in one process: its messages are counted there
+            assert [a.message("c"), a.message("c"), a.message("c"), b.message("c")] == [True, True, False, True]
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(limits_module, "REDIS_PAUSE", 0.0)  # ask Redis again at once (the test's pace)
+    caplog.set_level(logging.WARNING, logger="lexiko.web")
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    proc = start_redis(port)
+
+    async def scenario() -> None:
+        nonlocal proc
+        rl = RateLimits(Limits(games="2/hour"), redis_url=url)
+        try:
+            assert await rl.game("192.0.2.9") is True
+            stop_redis(proc)
+            assert [await rl.game("192.0.2.9") for _ in range(4)] == [True] * 4  # uncounted, not refused
+            proc = start_redis(port)  # an empty Redis: the count starts again
+            assert [await rl.game("192.0.2.9") for _ in range(3)] == [True, True, False]
+        finally:
+            await rl.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        stop_redis(proc)
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("rate limits:")]
+    assert len(said) == 2, said  # one warning for the outage, however many requests it let through
+    assert said[0].startswith(f"rate limits: Redis at {url} does not answer (")
+    assert said[0].endswith("): the counts per address are not kept until it does")
+    assert said[1] == f"rate limits: Redis at {url} answers again: the counts per address are kept"
+
+
+def test_a_server_whose_redis_stops_lets_requests_through(tmp_path: Path) -> None:
+    port = free_port()
+    proc = start_redis(port)
+    try:
+        app = create_app(f"sqlite:///{tmp_path / 'games.db'}", redis_url=f"redis://127.0.0.1:{port}/0",
+                         limits=Limits(games="3/hour"))
+        with ThreadServer(app) as ts, httpx.Client(base_url=ts.url, timeout=20) as http:
+            assert http.post("/api/games", json=A_GAME).status_code == 200
+            stop_redis(proc)
+            rs = [http.post("/api/games", json=A_GAME) for _ in range(4)]
+            assert [r.status_code for r in rs] == [200] * 4  # over the 3 an hour: counted nowhere, not a 500
+            assert http.get(f"/api/games/{rs[-1].json()['game_id']}").status_code == 200
+    finally:
+        stop_redis(proc)
