@@ -6,22 +6,32 @@ another takes it over within seconds."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import redis.asyncio as redis_async
 
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
+from lexiko.web import limits as limits_module
+from lexiko.web.bus import LEASE_MS, Bus, RedisBus
+from lexiko.web.limits import Limits, RateLimits
+from lexiko.web.server import create_app
+from lexiko.web.service import GameService, SeatRequest
+from lexiko.web.store import Store
 from lexiko.web.testing import (
     Connection,
     ServerProcess,
+    ThreadServer,
     board_from_rows,
     free_port,
     move_message,
@@ -39,28 +49,38 @@ def lex() -> Lexicon:
     return Lexicon.load("TWL06")
 
 
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
+def start_redis(port: int) -> subprocess.Popen[bytes]:
+    """A Redis server on 127.0.0.1:port, keeping nothing on disk, once it answers."""
     assert REDIS is not None
-    port = free_port()
     proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        import redis
+    import redis
 
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis(port=port).ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            redis.Redis(port=port).ping()
+            return proc
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                proc.terminate()
+                raise
+            time.sleep(0.1)
+
+
+def stop_redis(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    port = free_port()
+    proc = start_redis(port)
+    try:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_redis(proc)
 
 
 @pytest.fixture(scope="module")
@@ -213,3 +233,193 @@ def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerP
     finally:
         for c in conns:
             c.close()
+# -- rate limits counted in Redis, one budget per address for all processes -------------
+
+A_GAME = {"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], "seed": None}
+TOO_MANY_GAMES = {"error": "too many new games from your address (at most 3/hour): wait, or play the ones you have"}
+
+
+def test_two_processes_share_the_games_budget_of_an_address(pg_url: str, redis_url: str, tmp_path: Path) -> None:
+    extra = ["--redis-url", redis_url, "--games-per-hour", "3", "--connections-per-minute", "0"]
+    procs = [ServerProcess(pg_url, extra=extra, log_path=tmp_path / f"server{i}.log") for i in range(2)]
+    try:
+        for p in procs:
+            p.start()
+        a, b = (httpx.Client(base_url=p.url, timeout=20) for p in procs)
+        with a, b:
+            codes = [a.post("/api/games", json=A_GAME).status_code for _ in range(2)]
+            codes.append(b.post("/api/games", json=A_GAME).status_code)
+            assert codes == [200, 200, 200]
+            r = b.post("/api/games", json=A_GAME)  # the 4th of this address, whichever process counts it
+            assert (r.status_code, r.json()) == (429, TOO_MANY_GAMES)
+            r = a.post("/api/games", json=A_GAME)
+            assert (r.status_code, r.json()) == (429, TOO_MANY_GAMES)
+    finally:
+        for p in procs:
+            p.stop()
+    for i in range(2):
+        assert "Traceback" not in (tmp_path / f"server{i}.log").read_text()
+
+
+def test_rate_limits_on_one_redis_share_every_count_per_address(redis_url: str) -> None:
+    rates = Limits(messages="2/second", connections="2/minute", requests="2/minute", games="2/hour",
+                   signins="2/minute")
+
+    async def scenario() -> None:
+        a, b = RateLimits(rates, redis_url=redis_url), RateLimits(rates, redis_url=redis_url)
+        try:
+            for name in ("connection", "request", "game", "signin"):
+                on_a, on_b = getattr(a, name), getattr(b, name)
+                assert [await on_a("192.0.2.1"), await on_b("192.0.2.1"), await on_a("192.0.2.1"),
+                        await on_b("192.0.2.1")] == [True, True, False, False], name
+                assert await on_b("192.0.2.2") is True, name  # another address has its own budget
+            # a connection lives in one process: its messages are counted there
+            assert [a.message("c"), a.message("c"), a.message("c"), b.message("c")] == [True, True, False, True]
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(scenario())
+
+
+def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(limits_module, "REDIS_PAUSE", 0.0)  # ask Redis again at once (the test's pace)
+    caplog.set_level(logging.WARNING, logger="lexiko.web")
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    proc = start_redis(port)
+
+    async def scenario() -> None:
+        nonlocal proc
+        rl = RateLimits(Limits(games="2/hour"), redis_url=url)
+        try:
+            assert await rl.game("192.0.2.9") is True
+            stop_redis(proc)
+            assert [await rl.game("192.0.2.9") for _ in range(4)] == [True] * 4  # uncounted, not refused
+            proc = start_redis(port)  # an empty Redis: the count starts again
+            assert [await rl.game("192.0.2.9") for _ in range(3)] == [True, True, False]
+        finally:
+            await rl.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        stop_redis(proc)
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("rate limits:")]
+    assert len(said) == 2, said  # one warning for the outage, however many requests it let through
+    assert said[0].startswith(f"rate limits: Redis at {url} does not answer (")
+    assert said[0].endswith("): the counts per address are not kept until it does")
+    assert said[1] == f"rate limits: Redis at {url} answers again: the counts per address are kept"
+
+
+def test_a_server_whose_redis_stops_lets_requests_through(tmp_path: Path) -> None:
+    port = free_port()
+    proc = start_redis(port)
+    try:
+        app = create_app(f"sqlite:///{tmp_path / 'games.db'}", redis_url=f"redis://127.0.0.1:{port}/0",
+                         limits=Limits(games="3/hour"))
+        with ThreadServer(app) as ts, httpx.Client(base_url=ts.url, timeout=20) as http:
+            assert http.post("/api/games", json=A_GAME).status_code == 200
+            stop_redis(proc)
+            rs = [http.post("/api/games", json=A_GAME) for _ in range(4)]
+            assert [r.status_code for r in rs] == [200] * 4  # over the 3 an hour: counted nowhere, not a 500
+            assert http.get(f"/api/games/{rs[-1].json()['game_id']}").status_code == 200
+    finally:
+        stop_redis(proc)
+
+
+# -- leases renewed in one round trip per clock tick ----------------------------------
+
+
+def test_a_process_renews_its_50_leases_in_one_round_trip_and_drops_a_stolen_one(redis_url: str) -> None:
+    async def scenario() -> None:
+        mine, other = RedisBus(redis_url), RedisBus(redis_url)
+        other.me = "another-host:1"  # another process (both live in this one here)
+        peek = redis_async.from_url(redis_url)
+        games = [f"renew-{i:02d}" for i in range(50)]
+        try:
+            assert [await mine.hold(g) for g in games] == [True] * 50
+            for g in games:  # let them run low, as a second before the next tick
+                await peek.pexpire(f"lexiko:lease:{g}", 1000)
+            calls: list[object] = []
+            send = mine.redis.execute_command
+
+            async def counted(*args: object, **kw: object) -> object:
+                calls.append(args[0])
+                return await send(*args, **kw)
+
+            mine.redis.execute_command = counted
+            await peek.script_flush()  # as a Redis that never ran the script (other tests may have)
+            assert await mine.renew() == set(games)
+            # Redis learns the script on its first use (then again only after a restart)
+            assert calls == ["EVALSHA", "SCRIPT LOAD", "EVALSHA"]
+            for g in games:
+                await peek.pexpire(f"lexiko:lease:{g}", 1000)
+            calls.clear()
+            assert await mine.renew() == set(games)
+            assert calls == ["EVALSHA"]  # from then on, one round trip for all 50
+            assert min([await peek.pttl(f"lexiko:lease:{g}") for g in games]) > LEASE_MS - 1000
+
+            # renew-07's lease ran out (a stalled process) and another process took it;
+            # renew-08's ran out and nobody took it yet
+            await peek.delete("lexiko:lease:renew-07", "lexiko:lease:renew-08")
+            assert await other.hold("renew-07") is True
+            calls.clear()
+            assert await mine.renew() == set(games) - {"renew-07", "renew-08"}
+            assert calls == ["EVALSHA"]
+            assert "renew-07" not in mine._held and "renew-08" not in mine._held and len(mine._held) == 48
+            assert await peek.get("lexiko:lease:renew-07") == b"another-host:1"  # left to its owner
+            assert await peek.exists("lexiko:lease:renew-08") == 0  # not taken back by a renewal...
+            assert await mine.hold("renew-08") is True  # ...but hold() may take it
+            # only the leases asked about, when the tick names its games
+            assert await mine.renew(["renew-00", "renew-07", "not-held"]) == {"renew-00"}
+            assert await mine.renew([]) == set()
+        finally:
+            await mine.stop()
+            await other.stop()
+            await peek.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_the_local_bus_holds_every_lease() -> None:
+    assert asyncio.run(Bus().renew(["a", "b"])) == {"a", "b"}
+    assert asyncio.run(Bus().renew()) == set()
+
+
+def test_each_clock_tick_renews_the_leases_in_one_call(redis_url: str, tmp_path: Path) -> None:
+    class Spy(RedisBus):
+        def __init__(self, url: str) -> None:
+            super().__init__(url)
+            self.renewed: list[set[str]] = []
+            self.held: list[str] = []
+
+        async def hold(self, game_id: str) -> bool:
+            self.held.append(game_id)
+            return await super().hold(game_id)
+
+        async def renew(self, game_ids: Iterable[str] | None = None) -> set[str]:
+            ours = await super().renew(game_ids)
+            self.renewed.append(ours)
+            return ours
+
+    async def scenario() -> None:
+        bus = Spy(redis_url)
+        svc = GameService(Store(f"sqlite:///{tmp_path / 'games.db'}"), lexicons=["TWL06"], clock_interval=0.05,
+                          bus=bus)
+        await svc.open()
+        try:
+            games = []
+            for _ in range(3):
+                d = await svc.create_game(preset="casual", options={}, seats=[SeatRequest("human", "Ann"),
+                                                                              SeatRequest("human", "Bob")])
+                await svc.join(d["game_id"], d["invites"][0]["path"].rsplit("/", 1)[1], "Bob")
+                games.append(d["game_id"])
+            await asyncio.sleep(1.0)  # some 20 ticks
+        finally:
+            await svc.close()
+        assert sorted(bus.held) == sorted(games)  # each lease taken once, on the first tick it was seen
+        assert len(bus.renewed) >= 10 and bus.renewed[-1] == set(games)  # then renewed all at once per tick
+
+    asyncio.run(scenario())

@@ -16,7 +16,8 @@ PostgreSQL database:
 - **Leases** (``SET key NX PX``, renewed every clock tick): of the processes holding a
   game, only the one with its lease runs its clocks and its computer players, so a flag
   falls once and a bot moves once; when that process dies, its lease expires within
-  :data:`LEASE_MS` and another takes over.
+  :data:`LEASE_MS` and another takes over. A tick renews all the leases a process holds
+  in one round trip (:meth:`RedisBus.renew`, one Lua script), not one or two per game.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import json
 import logging
 import os
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from lexiko.web.store import SubmissionData
@@ -53,6 +54,21 @@ SUBMISSION_CHANNEL = "lexiko:submissions"
 """The Redis channel of duplicate submissions once stored (``GAME ROUND SEAT COUNT AT
 SENDER TEXT``): every process knows at once who has played, and the one that sees the round
 complete closes it, without reading the database for each."""
+
+_RENEW = """
+-- KEYS: lease keys; ARGV[1]: this process's name; ARGV[2]: the lease in milliseconds.
+-- Each lease still ours is extended; the answer has 1 for those, 0 for the others.
+local ours = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('GET', key) == ARGV[1] then
+        redis.call('PEXPIRE', key, ARGV[2])
+        ours[i] = 1
+    else
+        ours[i] = 0
+    end
+end
+return ours
+"""
 
 
 class Bus:
@@ -83,6 +99,11 @@ class Bus:
         """Take or renew the lease of a game; True when this process holds it."""
         return True
 
+    async def renew(self, game_ids: Iterable[str] | None = None) -> set[str]:
+        """Renew at once the leases this process holds (only those among ``game_ids``
+        when given); the ids whose lease is still ours. Here: all of ``game_ids``."""
+        return set(game_ids or ())
+
     async def release(self, game_id: str) -> None:
         """Give a lease back (the game leaves this process's memory)."""
 
@@ -103,6 +124,7 @@ class RedisBus(Bus):
         self.me = f"{socket.gethostname()}:{os.getpid()}"
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
+        self._renew: Any = self.redis.register_script(_RENEW)
 
     async def start(
         self, on_version: Listener, on_chat: Talker | None = None, on_submission: Submitter | None = None
@@ -189,6 +211,25 @@ class RedisBus(Bus):
             log.exception("could not take the lease of game %s", game_id)
         self._held.discard(game_id)
         return False
+
+    async def renew(self, game_ids: Iterable[str] | None = None) -> set[str]:
+        """One round trip (a Lua script, atomic per lease) for every lease held: each
+        still ours is extended by :data:`LEASE_MS`; one found lost (taken by another
+        process after it expired, or expired) is dropped from the leases held, and
+        :meth:`hold` may take it again. On a Redis error none is counted ours: a game
+        whose lease is in doubt runs no clock here."""
+        ids = sorted(self._held if game_ids is None else self._held.intersection(game_ids))
+        if not ids:
+            return set()
+        try:
+            flags = await self._renew(keys=[f"lexiko:lease:{gid}" for gid in ids], args=[self.me, LEASE_MS])
+        except Exception:
+            log.exception("could not renew the leases of %d games", len(ids))
+            self._held.difference_update(ids)
+            return set()
+        ours = {gid for gid, flag in zip(ids, flags, strict=True) if flag}
+        self._held.difference_update(gid for gid in ids if gid not in ours)
+        return ours
 
     async def release(self, game_id: str) -> None:
         if game_id not in self._held:

@@ -5,27 +5,48 @@
   :data:`MAX_FRAME` with the connection.
 - An HTTP request body is at most :data:`MAX_BODY` bytes (413 with a JSON message,
   before any of it is parsed).
-- Rates, counted with the ``limits`` library (moving windows, in memory): messages per
-  connection, connections and API requests per address, and games created per address.
-  A message over its rate is answered with an error and dropped; a connection that
-  keeps flooding is closed.
+- Rates, counted with the ``limits`` library (moving windows): messages per
+  connection, connections and API requests per address, games created per address and
+  sign-ins per address. A message over its rate is answered with an error and dropped;
+  a connection that keeps flooding is closed.
+
+Where the counts live: messages per connection always in the process's memory (a
+connection lives in one process). The counts per address too with one process; in
+shared mode (``redis_url``) they are kept in Redis by the ``limits`` library's own
+asyncio Redis storage, so an address has one budget however many processes its
+requests reach (otherwise N processes would grant N times the rate). Should Redis stop
+answering, the counts per address fail open: the request is let through uncounted and
+a warning logged, rather than refused or answered with an internal error (Redis is
+not asked again for :data:`REDIS_PAUSE` seconds, so an outage does not slow every
+request by a timeout).
 
 >>> rl = RateLimits(Limits(messages="3/second"))
 >>> [rl.message("conn-1") for _ in range(4)]
 [True, True, True, False]
+>>> import asyncio
+>>> asyncio.run(RateLimits(Limits(games=None)).game("192.0.2.1"))
+True
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage as AsyncMemoryStorage
+from limits.aio.storage import Storage as AsyncStorage
+from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindowRateLimiter
+from limits.errors import StorageError
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-__all__ = ["MAX_MESSAGE", "MAX_FRAME", "MAX_BODY", "Limits", "RateLimits", "BodyLimit"]
+__all__ = ["MAX_MESSAGE", "MAX_FRAME", "MAX_BODY", "REDIS_PAUSE", "Limits", "RateLimits", "BodyLimit"]
+
+log = logging.getLogger("lexiko.web")
 
 MAX_MESSAGE = 8 * 1024
 """Largest WebSocket message the game answers (bytes of text)."""
@@ -35,6 +56,16 @@ MAX_FRAME = 64 * 1024
 
 MAX_BODY = 64 * 1024
 """Largest HTTP request body (a new game's request is well under 2 KB)."""
+
+REDIS_PAUSE = 5.0
+"""Seconds the counts per address go uncounted after Redis failed to answer, before
+Redis is asked again."""
+
+REDIS_TIMEOUT = 0.5
+"""Seconds a request waits for Redis to count it (it answers in well under a
+millisecond when it is up) before it is let through uncounted."""
+
+_ASYNC_SCHEMES = {"redis": "async+redis", "rediss": "async+rediss", "unix": "async+redis+unix"}
 
 
 @dataclass(frozen=True)
@@ -49,11 +80,33 @@ class Limits:
 
 
 class RateLimits:
-    """Counters for one server process."""
+    """The counters of one server process: messages per connection in its memory; the
+    counts per address in its memory too, or with ``redis_url`` in Redis, shared with
+    every process using that Redis (see the module's description)."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, *, redis_url: str | None = None) -> None:
         self.limits = limits or Limits()
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.redis_url = redis_url
+        self._local = MovingWindowRateLimiter(MemoryStorage())
+        self._pool: Any = None
+        storage: AsyncStorage
+        if redis_url:
+            import redis.asyncio as redis
+            from limits.aio.storage import RedisStorage
+
+            scheme, sep, rest = redis_url.partition("://")
+            if not sep or scheme not in _ASYNC_SCHEMES:
+                raise ValueError(f"a Redis URL starts with redis://, rediss:// or unix://, not {redis_url!r}")
+            # the connection pool is ours (its timeouts, closed by close()); the storage
+            # and its scripts are the limits library's
+            self._pool = redis.ConnectionPool.from_url(
+                redis_url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
+            storage = RedisStorage(f"{_ASYNC_SCHEMES[scheme]}://{rest}", wrap_exceptions=True,
+                                   implementation="redispy", key_prefix="lexiko:limits", connection_pool=self._pool)
+        else:
+            storage = AsyncMemoryStorage()
+        self._shared = AsyncMovingWindowRateLimiter(storage)
+        self._down_until = 0.0  # monotonic time before which Redis is not asked (it failed)
         self._items: dict[str, RateLimitItem | None] = {
             name: parse(rate) if rate else None
             for name, rate in (("messages", self.limits.messages), ("connections", self.limits.connections),
@@ -61,29 +114,50 @@ class RateLimits:
                                ("signins", self.limits.signins))
         }
 
-    def _hit(self, what: str, key: str) -> bool:
+    async def _hit(self, what: str, key: str) -> bool:
+        """Count one ``what`` for ``key`` in the counts per address; False when over the
+        rate. Redis not answering lets it through (fail open), with a warning."""
         item = self._items[what]
-        return item is None or self._limiter.hit(item, what, key)
+        if item is None or time.monotonic() < self._down_until:
+            return True
+        try:
+            allowed = await self._shared.hit(item, what, key)
+        except StorageError as e:
+            if not self._down_until:
+                log.warning("rate limits: Redis at %s does not answer (%s): the counts per address are not "
+                            "kept until it does", self.redis_url, e.storage_error)
+            self._down_until = time.monotonic() + REDIS_PAUSE
+            return True
+        if self._down_until:
+            log.warning("rate limits: Redis at %s answers again: the counts per address are kept", self.redis_url)
+            self._down_until = 0.0
+        return allowed
 
     def message(self, connection: str) -> bool:
-        """May this connection send one more message now?"""
-        return self._hit("messages", connection)
+        """May this connection send one more message now? (Counted in this process.)"""
+        item = self._items["messages"]
+        return item is None or self._local.hit(item, "messages", connection)
 
-    def connection(self, address: str) -> bool:
+    async def connection(self, address: str) -> bool:
         """May this address open one more WebSocket now?"""
-        return self._hit("connections", address)
+        return await self._hit("connections", address)
 
-    def request(self, address: str) -> bool:
+    async def request(self, address: str) -> bool:
         """May this address make one more API request now?"""
-        return self._hit("requests", address)
+        return await self._hit("requests", address)
 
-    def game(self, address: str) -> bool:
+    async def game(self, address: str) -> bool:
         """May this address create one more game now?"""
-        return self._hit("games", address)
+        return await self._hit("games", address)
 
-    def signin(self, address: str) -> bool:
+    async def signin(self, address: str) -> bool:
         """May this address try one more sign-in or sign-up now?"""
-        return self._hit("signins", address)
+        return await self._hit("signins", address)
+
+    async def close(self) -> None:
+        """Close the connections to Redis, if any (at the end of the app's life)."""
+        if self._pool is not None:
+            await self._pool.aclose()
 
 
 def _json_response(status: int, message: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -110,7 +184,7 @@ class BodyLimit:
         path: str = scope.get("path", "")
         if self.rates is not None and path.startswith("/api/"):
             client = scope.get("client") or ("?", 0)
-            if not self.rates.request(str(client[0])):
+            if not await self.rates.request(str(client[0])):
                 for m in _json_response(429, "too many requests from your address: wait a minute"):
                     await send(m)
                 return

@@ -205,7 +205,7 @@ def create_app(
     mode (several processes on one PostgreSQL database, see :mod:`lexiko.web.bus`);
     ``api_docs`` serves the interactive API documentation at ``/api/docs`` (its page
     loads scripts from a CDN, so it is off by default)."""
-    rates = RateLimits(limits)
+    rates = RateLimits(limits, redis_url=redis_url)  # counts per address in Redis when shared
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -224,6 +224,7 @@ def create_app(
             yield
         finally:
             await service.close()
+            await rates.close()
 
     app = FastAPI(
         title="lexiko", lifespan=lifespan, docs_url="/api/docs" if api_docs else None, redoc_url=None,
@@ -318,7 +319,7 @@ def create_app(
     @app.post("/api/accounts")
     async def sign_up(body: AccountIn, request: Request) -> JSONResponse:
         """Make an account (optional: games by invitation need none) and sign in."""
-        if not rates.signin(request.client.host if request.client else "?"):
+        if not await rates.signin(request.client.host if request.client else "?"):
             raise _RateLimited("too many attempts from your address: wait a minute")
         account, session = await service_of(request).sign_up(body.name, body.password)
         return with_session(me(account, session), session, request)
@@ -326,7 +327,7 @@ def create_app(
     @app.post("/api/session")
     async def sign_in(body: AccountIn, request: Request) -> JSONResponse:
         """Sign in with a name and password."""
-        if not rates.signin(request.client.host if request.client else "?"):
+        if not await rates.signin(request.client.host if request.client else "?"):
             raise _RateLimited("too many attempts from your address: wait a minute")
         account, session = await service_of(request).sign_in(body.name, body.password)
         return with_session(me(account, session), session, request)
@@ -360,7 +361,7 @@ def create_app(
     async def create_game(body: CreateGameIn, request: Request) -> dict[str, Any]:
         svc = service_of(request)
         account = await signed_in(request)
-        if not rates.game(request.client.host if request.client else "?"):
+        if not await rates.game(request.client.host if request.client else "?"):
             raise _RateLimited(f"too many new games from your address (at most {rates.limits.games}): "
                                "wait, or play the ones you have")
         return await svc.create_game(
@@ -470,7 +471,7 @@ def create_app(
             return None
 
         address = ws.client.host if ws.client else "?"
-        if not rates.connection(address):
+        if not await rates.connection(address):
             await refuse("too many connections from your address: wait a minute", 4429)
             return
         if await load() is None:

@@ -1141,9 +1141,10 @@ class GameService:
             if time.monotonic() - self._last_expiry > min(600.0, self.expire_hours * 1800):
                 await self.expire()
             self._evict_idle()
+            ours = await self.bus.renew(g.id for g in self._games.values() if g.status == "active")
             for live in list(self._games.values()):
                 try:
-                    if live.status == "active" and await self.bus.hold(live.id):
+                    if live.status == "active" and (live.id in ours or await self.bus.hold(live.id)):
                         await self._check_flag(live)
                         if self.bus.shared:
                             self._kick_bots(live)
