@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,13 @@ from lexiko.web.testing import (
 )
 
 RULES = preset("casual")
+
+
+def run(coro: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: a browser test earlier in the session may
+    leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (Debian: apt-get install redis-server)")
 
@@ -279,7 +287,7 @@ def test_rate_limits_on_one_redis_share_every_count_per_address(redis_url: str) 
             await a.close()
             await b.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
@@ -303,7 +311,7 @@ def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
             await rl.close()
 
     try:
-        asyncio.run(scenario())
+        run(scenario())
     finally:
         stop_redis(proc)
     said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("rate limits:")]
@@ -380,12 +388,12 @@ def test_a_process_renews_its_50_leases_in_one_round_trip_and_drops_a_stolen_one
             await other.stop()
             await peek.aclose()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_local_bus_holds_every_lease() -> None:
-    assert asyncio.run(Bus().renew(["a", "b"])) == {"a", "b"}
-    assert asyncio.run(Bus().renew()) == set()
+    assert run(Bus().renew(["a", "b"])) == {"a", "b"}
+    assert run(Bus().renew()) == set()
 
 
 def test_each_clock_tick_renews_the_leases_in_one_call(redis_url: str, tmp_path: Path) -> None:
@@ -422,4 +430,4 @@ def test_each_clock_tick_renews_the_leases_in_one_call(redis_url: str, tmp_path:
         assert sorted(bus.held) == sorted(games)  # each lease taken once, on the first tick it was seen
         assert len(bus.renewed) >= 10 and bus.renewed[-1] == set(games)  # then renewed all at once per tick
 
-    asyncio.run(scenario())
+    run(scenario())

@@ -23,9 +23,6 @@ request by a timeout).
 >>> rl = RateLimits(Limits(messages="3/second"))
 >>> [rl.message("conn-1") for _ in range(4)]
 [True, True, True, False]
->>> import asyncio
->>> asyncio.run(RateLimits(Limits(games=None)).game("192.0.2.1"))
-True
 """
 
 from __future__ import annotations
