@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import tempfile
 import time
@@ -37,24 +36,19 @@ from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
 from lexiko.web.store import Store
-from lexiko.web.testing import NginxProxy, RedisServer, ServerProcess, TemporaryPostgres, board_from_rows, move_message
+from lexiko.web.testing import (
+    NginxProxy,
+    RedisServer,
+    ServerProcess,
+    TemporaryPostgres,
+    board_from_rows,
+    cpu_seconds,
+    move_message,
+    percentile,
+)
 
 RULES = preset("duplicate")
 CLASSIC = RULES.replace(variant="classic")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
-
-
-def pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
 
 
 class Client:
@@ -169,9 +163,10 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
         ack = [1000 * (c.acked.get(number, c.result[number]) - sent[c.seat]) for c in clients]
         acks += ack
         results += lat
-        print(f"  round {number}: result after the round's end p50 {pct(lat, 50):.0f} ms, p99 {pct(lat, 99):.0f} ms, "
-              f"max {max(lat):.0f} ms; submission acknowledged p50 {pct(ack, 50):.0f} ms, "
-              f"p99 {pct(ack, 99):.0f} ms")
+        print(f"  round {number}: result after the round's end p50 {percentile(lat, 50):.0f} ms, "
+              f"p99 {percentile(lat, 99):.0f} ms, "
+              f"max {max(lat):.0f} ms; submission acknowledged p50 {percentile(ack, 50):.0f} ms, "
+              f"p99 {percentile(ack, 99):.0f} ms")
         await asyncio.sleep(0.3)  # the next round's state reaches player 0's full copy
     cpu = sum(cpu_seconds(p) for p in pids) - cpu_before
     for c in clients:
@@ -179,9 +174,9 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
         if c.task is not None:
             c.task.cancel()
     if results:
-        print(f"  all rounds: result after the round's end p50 {pct(results, 50):.0f} ms, "
-              f"p99 {pct(results, 99):.0f} ms, max {max(results):.0f} ms")
-        print(f"  submissions acknowledged p50 {pct(acks, 50):.0f} ms, p99 {pct(acks, 99):.0f} ms")
+        print(f"  all rounds: result after the round's end p50 {percentile(results, 50):.0f} ms, "
+              f"p99 {percentile(results, 99):.0f} ms, max {max(results):.0f} ms")
+        print(f"  submissions acknowledged p50 {percentile(acks, 50):.0f} ms, p99 {percentile(acks, 99):.0f} ms")
         print(f"  server CPU {cpu:.2f} s for {submissions} submissions: {1000 * cpu / submissions:.2f} ms each "
               "(rounds' closes and results included)")
     errors = sum(len(c.errors) for c in clients)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -45,7 +44,9 @@ from lexiko.web.testing import (
     ServerProcess,
     TemporaryPostgres,
     board_from_rows,
+    cpu_seconds,
     move_message,
+    percentile,
 )
 
 
@@ -55,15 +56,6 @@ class Stats:
     actions: int = 0
     errors: list[str] = field(default_factory=list)
     finished: int = 0
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
 
 
 async def seat_bot(ws_url: str, game_id: str, token: str, lex: Lexicon, rules: Rules, stats: Stats,
@@ -142,7 +134,7 @@ async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) 
             j.raise_for_status()
             seats += [(d["game_id"], d["token"]), (d["game_id"], j.json()["token"])]
     def cpu_now() -> float:
-        return sum(_cpu_seconds(p) for p in pids) if pids and all(pids) else float("nan")
+        return sum(cpu_seconds(p) for p in pids) if pids and all(pids) else float("nan")
 
     cpu0 = cpu_now()
     t0 = time.perf_counter()
@@ -150,13 +142,6 @@ async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) 
     await asyncio.gather(*(seat_bot(server.ws_url, g, t, lex, rules, stats, deadline, args.think) for g, t in seats))
     wall = time.perf_counter() - t0
     return stats, wall, cpu_now() - cpu0
-
-
-def pct(xs: list[float], p: float) -> float:
-    if not xs:
-        return float("nan")
-    s = sorted(xs)
-    return s[min(len(s) - 1, max(0, round(p / 100 * len(s)) - 1))]
 
 
 def main() -> int:
@@ -227,7 +212,8 @@ def main() -> int:
     print(f"  moves               {stats.actions} in {wall:.2f} s")
     print(f"  moves per second    {stats.actions / wall:.1f}")
     if lat:
-        print(f"  move latency (ms)   p50 {pct(lat, 50):.1f}   p90 {pct(lat, 90):.1f}   p99 {pct(lat, 99):.1f}"
+        print(f"  move latency (ms)   p50 {percentile(lat, 50):.1f}   p90 {percentile(lat, 90):.1f}"
+              f"   p99 {percentile(lat, 99):.1f}"
               f"   max {max(lat):.1f}   mean {statistics.fmean(lat):.1f}")
     print(f"  server CPU          {cpu:.2f} s ({100 * cpu / wall:.0f}% of one core), "
           f"{1000 * cpu / max(1, stats.actions):.2f} ms per move")

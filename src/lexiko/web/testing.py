@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import json
+import math
 import os
 import shutil
 import signal
@@ -31,6 +32,8 @@ from lexiko.rules import Rules
 from lexiko.tiles import BLANK, LETTER_MASK, TileSet
 
 __all__ = [
+    "cpu_seconds",
+    "percentile",
     "free_port",
     "RedisServer",
     "NginxProxy",
@@ -46,6 +49,28 @@ __all__ = [
     "find_phony",
     "new_game",
 ]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux; NaN where it cannot be read),
+    for the load benchmarks' server CPU per action."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def percentile(xs: Sequence[float], p: float) -> float:
+    """The nearest-rank ``p``-th percentile (NaN for no values).
+
+    >>> percentile([5, 1, 4, 2, 3], 50), percentile([5, 1, 4, 2, 3], 99), percentile([], 50)
+    (3, 5, nan)
+    """
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, math.ceil(p / 100 * len(s)) - 1))]
 
 
 def free_port() -> int:
