@@ -168,6 +168,29 @@ def test_duplicate_options_are_checked() -> None:
 
 # -- invariants (hypothesis) ------------------------------------------------------------
 
+
+def test_a_close_taken_back_leaves_the_round_as_it_was_and_closes_again_the_same() -> None:
+    d = DuplicateGame(["Ann", "Bob"], seed=1, lexicon=SMALL)
+    d.set_rack("AIQT")
+    d.submit("Ann", "8G QI")
+    d.submit("Bob", "8G AT")
+    state = (d.round_number, d.rack_text, d.bag_count, d.board.cells, dict(d.totals), d.top_total, d.submitted())
+    first = d.close_round()
+    after = (d.rack_text, d.bag_count, d.board.cells, dict(d.totals))
+    d.reopen_round()
+    assert (d.round_number, d.rack_text, d.bag_count, d.board.cells, dict(d.totals), d.top_total,
+            d.submitted()) == state
+    assert d.submission("Ann") is not None and d.submission("Ann").score == 22  # type: ignore[union-attr]
+    with pytest.raises(GameStateError, match="^no round to reopen: only the last close can be taken back$"):
+        d.reopen_round()
+    again = d.close_round()
+    assert (again.top.notation, again.scores) == (first.top.notation, first.scores)
+    assert (d.rack_text, d.bag_count, d.board.cells, dict(d.totals)) == after  # the same tiles drawn
+    d.submit("Ann", "-")  # the next round has begun: the close stays
+    with pytest.raises(GameStateError, match="^no round to reopen"):
+        d.reopen_round()
+
+
 from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

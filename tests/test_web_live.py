@@ -56,6 +56,28 @@ def test_undo_last_takes_back_an_unsaved_action() -> None:
     assert (g.rack(0), g.rack(1), g.player_on_turn) == before and live.actions == []
 
 
+def test_undo_of_a_duplicate_close_reopens_the_round_without_a_replay() -> None:
+    from lexiko.lexicon import Lexicon
+    from lexiko.web.live import CLOSE, SERVER_SEAT
+    from lexiko.web.store import SubmissionData
+
+    lex = Lexicon.from_words(["QI", "QAT", "AT", "TA", "TI", "IT", "AI", "QATS"])
+    live = LiveGame("d", preset("duplicate"), 7, [Seat(0, "human", "Ann"), Seat(1, "human", "Bob")], lexicon=lex)
+    live.start(1000.0)
+    d = live.duplicate
+    assert d is not None
+    d.set_rack("AIQT")
+    live.submit(SubmissionData(1, 0, "8G QI", 1001.0), trusted=True)
+    live.submit(SubmissionData(1, 1, "-", 1002.0), trusted=True)
+    live.apply_text(SERVER_SEAT, CLOSE, at=1003.0)
+    assert d.round_number == 2 and live.actions[-1].text == "close 8F QAT"
+    live.undo_last()
+    assert live.duplicate is d  # taken back in place, not rebuilt by replaying the game
+    assert (d.round_number, d.rack_text, d.submitted(), live.actions, live.status) == (1, "AIQT", ["Ann", "Bob"], [],
+                                                                                        "active")
+    assert live.state_version == 2  # the two submissions still count
+
+
 @pytest.mark.parametrize(
     ("tiles", "error", "message"),
     [

@@ -38,7 +38,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lexiko.board import Board
 from lexiko.errors import GameStateError, IllegalMoveError, LexikoError, PhonyError, RecordError
@@ -89,6 +89,21 @@ def is_vowel(tiles: TileSet, code: int) -> bool:
         return False
     vowels = _VOWELS.get(tiles.name, _VOWELS["default"])
     return tiles.face(code & LETTER_MASK).upper() in vowels
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """What :meth:`DuplicateGame.close_round` changes, as it was before."""
+
+    board: Board
+    bag: list[int]
+    rack: list[int]
+    rng: tuple[Any, ...]
+    totals: dict[str, int]
+    top_total: int
+    subs: dict[str, Submission]
+    redraws: int
+    round_started: float
 
 
 @dataclass(frozen=True)
@@ -163,6 +178,7 @@ class DuplicateGame:
         self._set_rack_by_hand = False
         self._refill()
         self._round_started = self._clock()
+        self._before_close: _Snapshot | None = None
 
     # -- state -------------------------------------------------------------------
 
@@ -233,6 +249,7 @@ class DuplicateGame:
         self._rng.shuffle(self._bag)
         self._rack = codes
         self.over = False
+        self._before_close = None
 
     # -- a round -----------------------------------------------------------------
 
@@ -249,6 +266,7 @@ class DuplicateGame:
             raise GameStateError(f"too late: the round closed after {limit:g} seconds")
         sub = self.judge(move, player)
         self._subs[player] = sub
+        self._before_close = None  # the new round has begun: the last close stays
         return sub
 
     def restore(self, player: str, previous: Submission | None) -> None:
@@ -324,6 +342,8 @@ class DuplicateGame:
         if best is None:
             self.over = True
             raise GameStateError("the rack can make no placement: the game is over")
+        before = _Snapshot(self.board, list(self._bag), list(self._rack), self._rng.getstate(), dict(self.totals),
+                           self.top_total, self._subs, self._redraws, self._round_started)
         scores = {p: (self._subs[p].score if p in self._subs else 0) for p in self.players}
         bonus: dict[str, int] = {}
         solo = self.rules.duplicate_solo_bonus
@@ -348,7 +368,32 @@ class DuplicateGame:
         if not self.over and self.find_top() is None:
             self.over = True
         self._round_started = self._clock()
+        self._before_close = before
         return result
+
+    def reopen_round(self) -> None:
+        """Take back the last :meth:`close_round`: the round is in progress again, with
+        its rack, its submissions and the totals as they were (for a server that could
+        not store the close). Only the last close can be taken back, once.
+
+        >>> from lexiko.lexicon import Lexicon
+        >>> d = DuplicateGame(["Ann"], seed=1, lexicon=Lexicon.from_words(["QI"]))
+        >>> d.set_rack("IQ")
+        >>> _ = d.submit("Ann", "8H QI")
+        >>> _ = d.close_round()
+        >>> d.reopen_round()
+        >>> d.round_number, d.rack_text, d.submitted(), d.totals
+        (1, 'IQ', ['Ann'], {'Ann': 0})
+        """
+        b = self._before_close
+        if b is None:
+            raise GameStateError("no round to reopen: only the last close can be taken back")
+        self._before_close = None
+        self.rounds.pop()
+        self.board, self._bag, self._rack = b.board, b.bag, b.rack
+        self._rng.setstate(b.rng)
+        self.totals, self.top_total, self._subs = b.totals, b.top_total, b.subs
+        self._redraws, self._round_started, self.over = b.redraws, b.round_started, False
 
     # -- the draw ----------------------------------------------------------------
 

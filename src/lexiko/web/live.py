@@ -366,6 +366,16 @@ class LiveGame:
             self.view_cache.clear()
             self.status, self.rematch = ("active", self.rematch) if last == ABORT else ("over", None)
             return
+        if self.duplicate is not None and last.startswith(CLOSE + " "):
+            try:  # a round's close: the engine takes it back (a replay costs every submission so far)
+                self.duplicate.reopen_round()
+            except GameStateError:
+                pass
+            else:
+                self.actions.pop()
+                self.view_cache.clear()
+                self.status = "active"
+                return
         if self.is_duplicate or last.startswith(DOWNTIME + " "):  # rebuild from the actions before it
             assert self.started_at is not None
             kept = self.actions[:-1]
