@@ -340,16 +340,15 @@ def test_a_server_whose_redis_stops_lets_requests_through(tmp_path: Path) -> Non
 # -- leases renewed in one round trip per clock tick ----------------------------------
 
 
-def test_a_process_renews_its_50_leases_in_one_round_trip_and_drops_a_stolen_one(redis_url: str) -> None:
+def test_a_process_takes_and_renews_its_50_leases_in_one_round_trip_and_leaves_a_stolen_one(
+    redis_url: str,
+) -> None:
     async def scenario() -> None:
         mine, other = RedisBus(redis_url), RedisBus(redis_url)
         other.me = "another-host:1"  # another process (both live in this one here)
         peek = redis_async.from_url(redis_url)
         games = [f"renew-{i:02d}" for i in range(50)]
         try:
-            assert [await mine.hold(g) for g in games] == [True] * 50
-            for g in games:  # let them run low, as a second before the next tick
-                await peek.pexpire(f"lexiko:lease:{g}", 1000)
             calls: list[object] = []
             send = mine.redis.execute_command
 
@@ -359,30 +358,28 @@ def test_a_process_renews_its_50_leases_in_one_round_trip_and_drops_a_stolen_one
 
             mine.redis.execute_command = counted
             await peek.script_flush()  # as a Redis that never ran the script (other tests may have)
-            assert await mine.renew() == set(games)
+            assert await mine.claim(games) == set(games)  # all 50 free: taken at once
             # Redis learns the script on its first use (then again only after a restart)
             assert calls == ["EVALSHA", "SCRIPT LOAD", "EVALSHA"]
-            for g in games:
+            for g in games:  # let them run low, as a second before the next tick
                 await peek.pexpire(f"lexiko:lease:{g}", 1000)
             calls.clear()
-            assert await mine.renew() == set(games)
+            assert await mine.claim(games) == set(games)
             assert calls == ["EVALSHA"]  # from then on, one round trip for all 50
             assert min([await peek.pttl(f"lexiko:lease:{g}") for g in games]) > LEASE_MS - 1000
 
             # renew-07's lease ran out (a stalled process) and another process took it;
             # renew-08's ran out and nobody took it yet
             await peek.delete("lexiko:lease:renew-07", "lexiko:lease:renew-08")
-            assert await other.hold("renew-07") is True
+            assert await other.claim(["renew-07"]) == {"renew-07"}
             calls.clear()
-            assert await mine.renew() == set(games) - {"renew-07", "renew-08"}
+            assert await mine.claim(games) == set(games) - {"renew-07"}
             assert calls == ["EVALSHA"]
-            assert "renew-07" not in mine._held and "renew-08" not in mine._held and len(mine._held) == 48
+            assert "renew-07" not in mine._held and len(mine._held) == 49
             assert await peek.get("lexiko:lease:renew-07") == b"another-host:1"  # left to its owner
-            assert await peek.exists("lexiko:lease:renew-08") == 0  # not taken back by a renewal...
-            assert await mine.hold("renew-08") is True  # ...but hold() may take it
-            # only the leases asked about, when the tick names its games
-            assert await mine.renew(["renew-00", "renew-07", "not-held"]) == {"renew-00"}
-            assert await mine.renew([]) == set()
+            assert await peek.get("lexiko:lease:renew-08") == mine.me.encode()  # free: taken again
+            assert await other.claim(games[:10]) == {"renew-07"}  # the other process takes none of mine
+            assert await mine.claim([]) == set()
         finally:
             await mine.stop()
             await other.stop()
@@ -392,24 +389,24 @@ def test_a_process_renews_its_50_leases_in_one_round_trip_and_drops_a_stolen_one
 
 
 def test_the_local_bus_holds_every_lease() -> None:
-    assert run(Bus().renew(["a", "b"])) == {"a", "b"}
-    assert run(Bus().renew()) == set()
+    assert run(Bus().claim(["a", "b"])) == {"a", "b"}
+    assert run(Bus().claim([])) == set()
 
 
-def test_each_clock_tick_renews_the_leases_in_one_call(redis_url: str, tmp_path: Path) -> None:
+def test_each_clock_tick_takes_and_renews_the_leases_in_one_call(redis_url: str, tmp_path: Path) -> None:
     class Spy(RedisBus):
         def __init__(self, url: str) -> None:
             super().__init__(url)
-            self.renewed: list[set[str]] = []
+            self.claimed: list[set[str]] = []
             self.held: list[str] = []
 
         async def hold(self, game_id: str) -> bool:
             self.held.append(game_id)
             return await super().hold(game_id)
 
-        async def renew(self, game_ids: Iterable[str] | None = None) -> set[str]:
-            ours = await super().renew(game_ids)
-            self.renewed.append(ours)
+        async def claim(self, game_ids: Iterable[str]) -> set[str]:
+            ours = await super().claim(game_ids)
+            self.claimed.append(ours)
             return ours
 
     async def scenario() -> None:
@@ -427,7 +424,7 @@ def test_each_clock_tick_renews_the_leases_in_one_call(redis_url: str, tmp_path:
             await asyncio.sleep(1.0)  # some 20 ticks
         finally:
             await svc.close()
-        assert sorted(bus.held) == sorted(games)  # each lease taken once, on the first tick it was seen
-        assert len(bus.renewed) >= 10 and bus.renewed[-1] == set(games)  # then renewed all at once per tick
+        assert bus.held == []  # no lease asked for game by game...
+        assert len(bus.claimed) >= 10 and bus.claimed[-1] == set(games)  # ...all taken and renewed at once per tick
 
     run(scenario())

@@ -16,8 +16,9 @@ PostgreSQL database:
 - **Leases** (``SET key NX PX``, renewed every clock tick): of the processes holding a
   game, only the one with its lease runs its clocks and its computer players, so a flag
   falls once and a bot moves once; when that process dies, its lease expires within
-  :data:`LEASE_MS` and another takes over. A tick renews all the leases a process holds
-  in one round trip (:meth:`RedisBus.renew`, one Lua script), not one or two per game.
+  :data:`LEASE_MS` and another takes over. A tick takes or renews the leases of all the
+  games a process holds in memory in one round trip (:meth:`RedisBus.claim`, one Lua
+  script), not one or two per game.
 """
 
 from __future__ import annotations
@@ -55,13 +56,16 @@ SUBMISSION_CHANNEL = "lexiko:submissions"
 SENDER TEXT``): every process knows at once who has played, and the one that sees the round
 complete closes it, without reading the database for each."""
 
-_RENEW = """
+_CLAIM = """
 -- KEYS: lease keys; ARGV[1]: this process's name; ARGV[2]: the lease in milliseconds.
--- Each lease still ours is extended; the answer has 1 for those, 0 for the others.
+-- Each lease still ours is extended and each free one taken; the answer has 1 for the
+-- leases ours now, 0 for the others (held by another process).
 local ours = {}
 for i, key in ipairs(KEYS) do
     if redis.call('GET', key) == ARGV[1] then
         redis.call('PEXPIRE', key, ARGV[2])
+        ours[i] = 1
+    elseif redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then
         ours[i] = 1
     else
         ours[i] = 0
@@ -99,10 +103,10 @@ class Bus:
         """Take or renew the lease of a game; True when this process holds it."""
         return True
 
-    async def renew(self, game_ids: Iterable[str] | None = None) -> set[str]:
-        """Renew at once the leases this process holds (only those among ``game_ids``
-        when given); the ids whose lease is still ours. Here: all of ``game_ids``."""
-        return set(game_ids or ())
+    async def claim(self, game_ids: Iterable[str]) -> set[str]:
+        """Take or renew the leases of ``game_ids`` at once (what a clock tick does for
+        the games in memory); the ids whose lease is ours. Here: all of them."""
+        return set(game_ids)
 
     async def release(self, game_id: str) -> None:
         """Give a lease back (the game leaves this process's memory)."""
@@ -124,7 +128,7 @@ class RedisBus(Bus):
         self.me = f"{socket.gethostname()}:{os.getpid()}"
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
-        self._renew: Any = self.redis.register_script(_RENEW)
+        self._claim: Any = self.redis.register_script(_CLAIM)
 
     async def start(
         self, on_version: Listener, on_chat: Talker | None = None, on_submission: Submitter | None = None
@@ -197,38 +201,27 @@ class RedisBus(Bus):
             log.exception("could not pass on a submission of game %s", game_id)
 
     async def hold(self, game_id: str) -> bool:
-        key = f"lexiko:lease:{game_id}"
-        try:
-            if await self.redis.set(key, self.me, nx=True, px=LEASE_MS):
-                self._held.add(game_id)
-                return True
-            owner = await self.redis.get(key)
-            if owner is not None and owner.decode() == self.me:
-                await self.redis.pexpire(key, LEASE_MS)
-                self._held.add(game_id)
-                return True
-        except Exception:
-            log.exception("could not take the lease of game %s", game_id)
-        self._held.discard(game_id)
-        return False
+        return game_id in await self.claim([game_id])
 
-    async def renew(self, game_ids: Iterable[str] | None = None) -> set[str]:
-        """One round trip (a Lua script, atomic per lease) for every lease held: each
-        still ours is extended by :data:`LEASE_MS`; one found lost (taken by another
-        process after it expired, or expired) is dropped from the leases held, and
-        :meth:`hold` may take it again. On a Redis error none is counted ours: a game
-        whose lease is in doubt runs no clock here."""
-        ids = sorted(self._held if game_ids is None else self._held.intersection(game_ids))
+    async def claim(self, game_ids: Iterable[str]) -> set[str]:
+        """One round trip (a Lua script, atomic per lease) for every game of a tick, whoever holds it:
+        ours are renewed, free ones taken, the others' left alone. A process that holds
+        no lease of a game asks once per tick in the batch, not with two calls per game.
+        On a Redis error none is counted ours: a game whose lease is in doubt runs no
+        clock here."""
+        ids = sorted(set(game_ids))
         if not ids:
             return set()
         try:
-            flags = await self._renew(keys=[f"lexiko:lease:{gid}" for gid in ids], args=[self.me, LEASE_MS])
+            flags = await self._claim(keys=[f"lexiko:lease:{gid}" for gid in ids],
+                                      args=[self.me, LEASE_MS])
         except Exception:
-            log.exception("could not renew the leases of %d games", len(ids))
+            log.exception("could not take or renew the leases of %d games", len(ids))
             self._held.difference_update(ids)
             return set()
         ours = {gid for gid, flag in zip(ids, flags, strict=True) if flag}
         self._held.difference_update(gid for gid in ids if gid not in ours)
+        self._held.update(ours)
         return ours
 
     async def release(self, game_id: str) -> None:

@@ -1019,18 +1019,19 @@ class GameService:
             self._bots[key] = bot
         return bot
 
-    def _kick_bots(self, live: LiveGame) -> None:
-        """Let the bots of a game play (in shared mode, only where the game's lease is)."""
+    def _kick_bots(self, live: LiveGame, *, leased: bool = False) -> None:
+        """Let the bots of a game play (in shared mode, only where the game's lease is;
+        ``leased``: this process has just been found to hold it)."""
         if live.status != "active" or not any(s.is_bot for s in live.seats):
             return
         if live.bot_task is None or live.bot_task.done():
             drive = self._drive_duplicate_bots if live.is_duplicate else self._drive_bots
-            live.bot_task = asyncio.create_task(drive(live))
+            live.bot_task = asyncio.create_task(drive(live, leased))
 
-    async def _drive_duplicate_bots(self, live: LiveGame) -> None:
+    async def _drive_duplicate_bots(self, live: LiveGame, leased: bool) -> None:
         """Each round, every bot that has not played thinks on a copy of the round (the
         people may play meanwhile) and submits; the round closes when all have played."""
-        if not await self.bus.hold(live.id):
+        if not leased and not await self.bus.hold(live.id):
             return
         try:
             while True:
@@ -1070,10 +1071,10 @@ class GameService:
         except Exception:
             log.exception("the bots of game %s stopped", live.id)
 
-    async def _drive_bots(self, live: LiveGame) -> None:
+    async def _drive_bots(self, live: LiveGame, leased: bool) -> None:
         """Let the bots act while it is up to them: challenge a phony, accept a play that
         ends the game, or move on their turn. One action at a time, each saved and shown."""
-        if not await self.bus.hold(live.id):
+        if not leased and not await self.bus.hold(live.id):
             return
         try:
             while True:
@@ -1141,13 +1142,13 @@ class GameService:
             if time.monotonic() - self._last_expiry > min(600.0, self.expire_hours * 1800):
                 await self.expire()
             self._evict_idle()
-            ours = await self.bus.renew(g.id for g in self._games.values() if g.status == "active")
+            ours = await self.bus.claim(g.id for g in self._games.values() if g.status == "active")
             for live in list(self._games.values()):
                 try:
-                    if live.status == "active" and (live.id in ours or await self.bus.hold(live.id)):
+                    if live.status == "active" and live.id in ours:
                         await self._check_flag(live)
                         if self.bus.shared:
-                            self._kick_bots(live)
+                            self._kick_bots(live, leased=True)
                 except Exception:
                     log.exception("clock check of game %s", live.id)
 
