@@ -113,6 +113,57 @@ def test_a_round_moves_stay_private_until_it_closes(server: Server, lex: Lexicon
         "error": "duplicate games have no review: the master sheet shows every round's top and moves"}
 
 
+
+def test_one_link_fills_the_open_seats_and_the_creator_starts_without_the_rest(server: Server) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, *[{"kind": "human"}] * 4, {"kind": "static"}]
+    made = server.http.post("/api/games", json={"preset": "duplicate", "options": UNTIMED, "seats": seats}).json()
+    gid, ann = made["game_id"], made["token"]
+    key = made["open_path"].rsplit("/", 1)[1]
+    assert made["open_path"] == f"/join/{gid}/{key}" and [i["seat"] for i in made["invites"]] == [1, 2, 3, 4]
+
+    def join(invite: str, name: str) -> dict[str, Any]:
+        return server.http.post(f"/api/games/{gid}/join", json={"invite": invite, "name": name}).json()
+
+    def start(token: str) -> dict[str, Any]:
+        return server.http.post(f"/api/games/{gid}/start", headers={"Authorization": f"Bearer {token}"}).json()
+
+    bob, cy = join(key, "Bob"), join(key, "Cy")  # by the one link: the next open seats
+    assert (bob["seat"], cy["seat"]) == (1, 2)
+    assert join(key, "bob")["error"] == "two players have the same name: choose another"
+    di = join(made["invites"][3]["path"].rsplit("/", 1)[1], "Di")  # by seat 5's own link
+    assert di["seat"] == 4
+    di_conn = server.connect(gid, di["token"])  # connected while the game waits
+    assert di_conn.state["you"] == 4 and di_conn.state["status"] == "waiting"
+
+    assert start(bob["token"]) == {"error": "only the player who created the game can start it"}
+    info = server.http.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()
+    assert info["can_start"] is True and info["open_path"] == made["open_path"]
+    assert server.http.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {bob['token']}"}).json()[
+        "can_start"] is False
+    assert start(ann) == {"game_id": gid, "players": 5}  # seat 4 (nobody came) is left out
+
+    st = di_conn.wait_state(lambda s: s["status"] == "active")
+    assert st["you"] == 3 and [p["name"] for p in st["players"]] == ["Ann", "Bob", "Cy", "Di", "Computer"]
+    st = di_conn.act({"type": "pass"})  # from the connection opened before: Di's move, as seat 3
+    assert st["type"] == "state" and st["duplicate"]["mine"]["move"] == "-", st
+    assert "Di" in st["duplicate"]["played"]
+    assert join(key, "Eve") == {"error": "this invitation has been used or does not exist"}
+    assert start(ann) == {"error": "the game has already started"}
+    info = server.http.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()
+    assert info["open_path"] is None and info["can_start"] is False
+
+    # a game of 2-4 people has the one link too, but starts only when every seat is taken
+    made = server.http.post("/api/games", json={"preset": "casual", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "human"}]}).json()
+    gid = made["game_id"]
+    assert made["open_path"] is not None
+    assert start(made["token"]) == {"error": "a game of 2 to 4 players starts when every seat is taken: "
+                                              "only a duplicate game starts with its open seats left out"}
+    two = server.http.post("/api/games", json={"preset": "casual", "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human"}]}).json()
+    assert two["open_path"] is None  # one invitation: its own link is enough
+
+
 def test_a_whole_game_with_bots_ends_with_the_master_sheet_and_a_record_that_replays(
     server: Server, lex: Lexicon
 ) -> None:

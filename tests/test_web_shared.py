@@ -241,6 +241,40 @@ def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerP
     finally:
         for c in conns:
             c.close()
+def test_people_taking_one_link_on_three_processes_get_different_seats(servers: list[ServerProcess]) -> None:
+    """12 people open the game's one link at once, on three processes: 12 different
+    seats. One more comes by the last seat's own link and waits on a third process; the
+    creator starts the game on the first with the 14 there, and that player plays on,
+    renumbered, where they are connected."""
+    seats = [{"kind": "human", "name": "Host"}, *[{"kind": "human"}] * 19]
+    with httpx.Client(base_url=servers[0].url, timeout=20) as http:
+        made = http.post("/api/games", json={"preset": "duplicate", "options": {"duplicate_seconds": None},
+                                             "seats": seats}).json()
+    gid, key = made["game_id"], made["open_path"].rsplit("/", 1)[1]
+
+    def join(i: int, invite: str = key) -> dict[str, Any]:
+        with httpx.Client(base_url=servers[i % 3].url, timeout=20) as http:
+            return dict(http.post(f"/api/games/{gid}/join", json={"invite": invite, "name": f"P{i}"}).json())
+
+    with ThreadPoolExecutor(12) as pool:
+        joined = list(pool.map(join, range(12)))
+    assert sorted(j["seat"] for j in joined) == list(range(1, 13)), joined
+    last = join(20, made["invites"][-1]["path"].rsplit("/", 1)[1])
+    assert last["seat"] == 19
+    waiting = Connection(servers[2].ws_url, gid, last["token"])
+    try:
+        assert waiting.state["you"] == 19
+        with httpx.Client(base_url=servers[0].url, timeout=20) as http:
+            assert http.post(f"/api/games/{gid}/start", headers={"Authorization": f"Bearer {made['token']}"}
+                             ).json() == {"game_id": gid, "players": 14}
+        st = waiting.wait_state(lambda s: s["status"] == "active")
+        assert st["you"] == 13 and st["seat_count"] == 14
+        st = waiting.act({"type": "pass"})
+        assert st["type"] == "state" and st["duplicate"]["mine"]["move"] == "-", st
+    finally:
+        waiting.close()
+
+
 # -- rate limits counted in Redis, one budget per address for all processes -------------
 
 A_GAME = {"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], "seed": None}

@@ -49,9 +49,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     assert store.current_revision() is None
     store.upgrade()
-    assert store.current_revision() == "0005"
+    assert store.current_revision() == "0006"
     store.upgrade()  # running again changes nothing
-    store.downgrade("0001")  # each revision goes back too (0005 to 0002)
+    store.downgrade("0001")  # each revision goes back too (0006 to 0002)
     assert "server_meta" not in inspect(store.engine).get_table_names()
     store.upgrade()
     store.downgrade("base")
@@ -98,6 +98,37 @@ def test_database_urls() -> None:
     assert normalize_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
     assert normalize_url("sqlite:///a.db") == "sqlite:///a.db"
     assert "secret" not in Store("postgresql://u:secret@localhost/db").describe()
+
+
+
+def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_out(store: Store) -> None:
+    store.upgrade()
+    seats = [SeatSpec(0, "human", "Ann", "h0", None), SeatSpec(1, "human", None, None, "i1"),
+             SeatSpec(2, "static", "Computer", None, None), SeatSpec(3, "human", None, None, "i3"),
+             SeatSpec(4, "human", None, None, "i4"), SeatSpec(5, "human", None, None, "i5")]
+    store.create_game("e1", rules_json="{}", seed=1, seats=seats, open_invite="open-key")
+    with pytest.raises(ConflictError, match="^this invitation has been used or does not exist$"):
+        store.claim_open_seat("e1", open_invite="wrong", name="Eve", token_hash="he")
+    assert store.claim_open_seat("e1", open_invite="open-key", name="Bob", token_hash="hb") == 1
+    assert store.claim_open_seat("e1", open_invite="open-key", name="Cy", token_hash="hc") == 3  # the bot's is not open
+    store.claim_seat("e1", 5, invite="i5", name="Di", token_hash="hd")  # by the seat's own link
+    with pytest.raises(ConflictError, match="^game nope is not waiting for players$"):
+        store.start_with_seats_taken("nope", 10.0)
+    assert store.start_with_seats_taken("e1", 10.0) == [
+        SeatSpec(0, "human", "Ann", "h0", None), SeatSpec(1, "human", "Bob", "hb", None),
+        SeatSpec(2, "static", "Computer", None, None), SeatSpec(3, "human", "Cy", "hc", None),
+        SeatSpec(4, "human", "Di", "hd", None)]  # seat 4 (open) left out: Di's 5 is now 4
+    g = store.load_game("e1")
+    assert g is not None and g.status == "active" and g.started_at == 10.0 and g.open_invite is None
+    assert [(x.seat, x.name) for x in g.seats] == [(0, "Ann"), (1, "Bob"), (2, "Computer"), (3, "Cy"), (4, "Di")]
+    with pytest.raises(ConflictError, match="^this invitation has been used or does not exist$"):
+        store.claim_open_seat("e1", open_invite="open-key", name="Eve", token_hash="he")  # closed by the start
+    with pytest.raises(ConflictError, match="^game e1 is not waiting for players$"):
+        store.start_with_seats_taken("e1", 11.0)
+    store.create_game("e2", rules_json="{}", seed=1, seats=seats[:2], open_invite="k2")
+    assert store.claim_open_seat("e2", open_invite="k2", name="Bob", token_hash="hb2") == 1
+    with pytest.raises(ConflictError, match="^every seat of this game is taken$"):
+        store.claim_open_seat("e2", open_invite="k2", name="Eve", token_hash="he")
 
 
 def test_duplicate_submissions_are_kept_per_round_and_seat_until_the_round_closes(store: Store) -> None:

@@ -359,3 +359,49 @@ def test_a_duplicate_game_in_two_browsers_with_bots(browser: Any, server: Thread
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_a_duplicate_event_by_one_link_started_by_its_creator(browser: Any, server: ThreadServer,
+                                                              artifacts: Path) -> None:
+    """Ann creates a duplicate game (the page's computer player and three invited
+    seats); Bob comes by the one link for everybody; Ann's waiting page shows that link
+    and a start button, and starting leaves the two open seats out: both pages show a
+    round of Ann, Bob and the computer."""
+    ctx_a = browser.new_context(viewport={"width": 1360, "height": 900}, bypass_csp=True)
+    ctx_b = browser.new_context(viewport={"width": 1360, "height": 900}, bypass_csp=True)
+    ann = Player(ctx_a.new_page(), "Ann", artifacts)
+    bob = Player(ctx_b.new_page(), "Bob", artifacts)
+    try:
+        ann.page.goto(server.url + "/")
+        ann.page.wait_for_function("document.querySelectorAll('#preset option').length > 0")
+        ann.page.select_option("#preset", "duplicate")
+        ann.page.fill("#your-name", "Ann")
+        for _ in range(3):
+            ann.page.click("#add-seat")
+        ann.page.click("#create-button")
+        ann.page.locator("#created").wait_for()
+        links = ann.page.locator("#invite-list .invite-link")
+        assert links.count() == 4  # the one link, then each seat's own
+        assert "Everybody" in ann.page.locator("#invite-list li").first.inner_text()
+        everybody = links.first.input_value()
+        bob.page.goto(everybody)
+        bob.page.fill("#join-name", "Bob")
+        bob.page.click("#join-button")
+        bob.page.wait_for_url("**/game/**")
+        ann.page.click("#go")
+        ann.page.locator("#start-now").wait_for()
+        assert ann.page.locator("#open-link").input_value() == everybody
+        assert bob.page.locator("#start-now").is_hidden()  # only the creator starts it
+        ann.shot("30-duplicate-event-waiting")
+        ann.page.once("dialog", lambda d: d.accept())
+        ann.page.click("#start-now")
+        for p in (ann, bob):
+            p.page.locator("#round-title", has_text="Round 1").wait_for()
+            p.page.locator("#rack .tile").nth(6).wait_for()
+        assert ann.page.locator("#waiting").is_hidden()
+        names = ann.page.locator(".player .name").all_inner_texts()
+        assert len(names) == 3 and names[0].startswith("Ann") and any(n.startswith("Bob") for n in names), names
+        assert bob.page.locator(".player.me .name").inner_text().startswith("Bob")
+    finally:
+        ctx_a.close()
+        ctx_b.close()

@@ -141,6 +141,8 @@ class LiveGame:
     subs: dict[tuple[int, int], SubmissionData] = field(default_factory=dict)
     #: How many clients watch (spectators), kept as they come and go.
     watchers: int = 0
+    #: The key of the game's open link (whoever opens it takes the next open seat), if any.
+    open_invite: str | None = None
     _sub_total: int = 0
 
     @property
@@ -179,6 +181,17 @@ class LiveGame:
     def ready(self) -> bool:
         """True when every seat is taken."""
         return all(s.taken for s in self.seats)
+
+    def reseat(self, seats: list[Seat]) -> None:
+        """Put in new seats before the game starts (the open ones were left out and the
+        rest numbered again): each connected player's seat number follows their seat."""
+        by_token = {s.token_hash: s.index for s in seats if s.token_hash}
+        for listener in self.listeners:
+            if listener.seat is not None:
+                old = self.seats[listener.seat] if listener.seat < len(self.seats) else None
+                listener.seat = by_token.get(old.token_hash) if old is not None and old.token_hash else None
+        self.seats = seats
+        self.view_cache.clear()
 
     def start(self, started_at: float) -> None:
         """Create the engine's game (deals the racks) with its clock starting at ``started_at``."""

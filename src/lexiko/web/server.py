@@ -2,7 +2,8 @@
 
 Pages: ``/`` (create a game), ``/join/{id}/{invite}`` (take an invited seat),
 ``/game/{id}`` (play, watch, review). JSON: ``/api/options``, ``POST /api/games``,
-``/api/games/{id}``, ``POST /api/games/{id}/join``, ``/api/games/{id}/gcg``,
+``/api/games/{id}``, ``POST /api/games/{id}/join``, ``POST /api/games/{id}/start`` (a
+duplicate game's creator starts it with the players who have joined), ``/api/games/{id}/gcg``,
 ``/api/games/{id}/review``, ``/api/games/{id}/duplicate`` (a duplicate game's record).
 Play: the WebSocket ``/ws/{id}``. In a duplicate game ``play`` and ``pass`` are the
 player's move for the round (sent again, it replaces the first); the state carries a
@@ -389,7 +390,14 @@ def create_app(
         if seat is not None:
             info["you"] = seat
             info["invites"] = svc.invites(live)
+            info["open_path"] = svc.open_path(live)
+            info["can_start"] = live.status == "waiting" and live.is_duplicate and seat == svc.creator(live)
         return info
+
+    @app.post("/api/games/{game_id}/start")
+    async def start(game_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """Start a waiting duplicate game with the players who have joined (its creator only)."""
+        return await service_of(request).start_now(game_id, _bearer(authorization))
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
@@ -525,13 +533,13 @@ def create_app(
                     msg["id"] = None
                 try:
                     if kind == "preview":
-                        conn.post(svc.preview(live, seat, msg))
+                        conn.post(svc.preview(live, conn.seat, msg))
                     elif kind in _ACTIONS:
-                        await svc.act(live, seat, msg)
+                        await svc.act(live, conn.seat, msg)
                     elif kind == "state":
-                        conn.post(svc.state(live, seat))
+                        conn.post(svc.state(live, conn.seat))
                     elif kind == "chat":
-                        await svc.chat(live, seat, msg)
+                        await svc.chat(live, conn.seat, msg)
                     elif kind == "ping":
                         conn.post({"type": "pong", "id": msg.get("id")})
                     else:

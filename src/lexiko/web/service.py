@@ -406,7 +406,9 @@ class GameService:
         game_id = secrets.token_urlsafe(9)
         seeded = seed is not None
         seed = seed if seed is not None else secrets.randbelow(2**63)
-        live = LiveGame(game_id, rules, seed, specs, lexicon, seeded=seeded, listed=listed)
+        # one link for all the open seats, when there are several (an event's players)
+        open_invite = secrets.token_urlsafe(12) if sum(1 for s in specs if s.invite) >= 2 else None
+        live = LiveGame(game_id, rules, seed, specs, lexicon, seeded=seeded, listed=listed, open_invite=open_invite)
         try:  # the engine's own checks of the rules and players, before anything is stored
             names = [s.name or f"player {i + 1}" for i, s in enumerate(specs)]
             if rules.variant == "duplicate":
@@ -423,6 +425,7 @@ class GameService:
             seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, s.invite, s.account_id) for s in specs],
             seeded=seeded,
             listed=listed,
+            open_invite=open_invite,
         )
         live.idle_since = time.monotonic()
         self._games[game_id] = live
@@ -433,6 +436,7 @@ class GameService:
             "seat": creator,
             "token": token,
             "invites": self.invites(live),
+            "open_path": self.open_path(live),
         }
 
     def invites(self, live: LiveGame) -> list[dict[str, Any]]:
@@ -442,6 +446,19 @@ class GameService:
             for s in live.seats
             if s.invite and not s.taken
         ]
+
+    @staticmethod
+    def open_path(live: LiveGame) -> str | None:
+        """The game's open link (each person who opens it takes the next open seat),
+        while it is waiting for players and has one."""
+        if live.open_invite is None or live.status != "waiting":
+            return None
+        return f"/join/{live.id}/{live.open_invite}"
+
+    @staticmethod
+    def creator(live: LiveGame) -> int:
+        """The seat of the person who created the game (the first person's seat)."""
+        return next(s.index for s in live.seats if s.kind == "human")
 
     @staticmethod
     def _check_names(names: Sequence[str], new: int = 0) -> None:
@@ -462,21 +479,37 @@ class GameService:
         returns the seat and the player's token."""
         live = await self.get(game_id)
         player_name = account.name if account is not None else clean_name(name)
+        account_id = account.id if account is not None else None
         async with live.lock:
-            seat = next((s for s in live.seats if s.invite and hmac.compare_digest(s.invite, invite)), None)
-            if seat is None or seat.taken:
-                raise ActionError("this invitation has been used or does not exist")
-            self._check_names([s.name for s in live.seats if s.name and s is not seat] + [player_name], new=1)
-            token = new_token()
-            try:
-                await self._db(
-                    self.store.claim_seat, live.id, seat.index, invite=invite, name=player_name,
-                    token_hash=hash_token(token), account_id=account.id if account is not None else None,
-                )
-            except Exception as e:
-                raise ActionError(f"could not take the seat: {e}") from None
+            if live.open_invite is not None and hmac.compare_digest(live.open_invite, invite):
+                self._check_names([s.name for s in live.seats if s.name] + [player_name], new=1)
+                token = new_token()
+                try:
+                    index = await self._db(self.store.claim_open_seat, live.id, open_invite=invite,
+                                           name=player_name, token_hash=hash_token(token), account_id=account_id)
+                except ConflictError as e:
+                    await self._sync(live)  # the seats taken elsewhere, or the start
+                    raise ActionError(str(e)) from None
+                if index >= len(live.seats) or live.seats[index].taken:  # taken here unseen: read them
+                    await self._sync(live)
+                seat = live.seats[index]
+            else:
+                seat_or_none = next((s for s in live.seats if s.invite and hmac.compare_digest(s.invite, invite)),
+                                    None)
+                if seat_or_none is None or seat_or_none.taken:
+                    raise ActionError("this invitation has been used or does not exist")
+                seat = seat_or_none
+                self._check_names([s.name for s in live.seats if s.name and s is not seat] + [player_name], new=1)
+                token = new_token()
+                try:
+                    await self._db(
+                        self.store.claim_seat, live.id, seat.index, invite=invite, name=player_name,
+                        token_hash=hash_token(token), account_id=account_id,
+                    )
+                except Exception as e:
+                    raise ActionError(f"could not take the seat: {e}") from None
             seat.name, seat.token_hash, seat.invite = player_name, hash_token(token), None
-            seat.account_id = account.id if account is not None else None
+            seat.account_id = account_id
             live.view_cache.pop("seats", None)
             if live.ready:
                 await self._start(live)
@@ -484,6 +517,38 @@ class GameService:
                 self._broadcast(live)
             await self.bus.publish(live.id, -1)
         return {"game_id": live.id, "seat": seat.index, "token": token}
+
+    async def start_now(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Start a duplicate game that is waiting with the players who have joined (its
+        creator's decision): the open seats are left out, and the players' seats
+        numbered again from the first."""
+        live = await self.get(game_id)
+        async with live.lock:
+            seat = self.seat_for_token(live, token)
+            if seat is None:
+                raise ActionError("only the player who created the game can start it")
+            if live.status != "waiting":
+                raise ActionError("the game has already started")
+            if not live.is_duplicate:
+                raise ActionError("a game of 2 to 4 players starts when every seat is taken: "
+                                  "only a duplicate game starts with its open seats left out")
+            if seat != self.creator(live):
+                raise ActionError("only the player who created the game can start it")
+            started = time.time()
+            try:
+                stored = await self._db(self.store.start_with_seats_taken, live.id, started)
+            except ConflictError:
+                await self._sync(live)
+                self._broadcast(live)
+                raise ActionError("the game has already started") from None
+            live.reseat([Seat(s.seat, s.kind, s.name, s.token_hash, None, s.account_id) for s in stored])
+            live.open_invite = None
+            await self._read_ratings(live)
+            live.start(started)
+            self._broadcast(live)
+            await self.bus.publish(live.id, -1)
+        self._kick_bots(live)
+        return {"game_id": live.id, "players": len(live.seats)}
 
     async def _start(self, live: LiveGame) -> None:
         await self._read_ratings(live)
@@ -514,7 +579,7 @@ class GameService:
             lexicon = await self.lexicon_for(rules)
             seats = [Seat(s.seat, s.kind, s.name, s.token_hash, s.invite, s.account_id) for s in stored.seats]
             live = LiveGame(stored.id, rules, stored.seed, seats, lexicon, review_json=stored.review,
-                            seeded=stored.seeded, listed=stored.listed)
+                            seeded=stored.seeded, listed=stored.listed, open_invite=stored.open_invite)
             if stored.started_at is not None:
                 try:
                     live.start(stored.started_at)
@@ -932,9 +997,13 @@ class GameService:
             stored = await self._db(self.store.load_game, live.id)
             if stored is None:
                 return
-            for seat, st in zip(live.seats, stored.seats, strict=False):
+            if [s.index for s in live.seats] != [st.seat for st in stored.seats]:  # started without open seats
+                live.reseat([Seat(st.seat, st.kind, st.name, st.token_hash, st.invite, st.account_id)
+                             for st in stored.seats])
+            for seat, st in zip(live.seats, stored.seats, strict=True):
                 seat.name, seat.token_hash, seat.invite = st.name, st.token_hash, st.invite
                 seat.account_id = st.account_id
+            live.open_invite = stored.open_invite
             started_at, missing = stored.started_at, stored.actions[live.version :]
         else:
             started_at, missing = live.started_at, await self._db(self.store.actions_after, live.id, live.version)

@@ -20,7 +20,9 @@ The schema is created and upgraded by the Alembic migrations shipped in
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -139,6 +141,8 @@ class GameRow(Base):
     review: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: The round a duplicate game is in: submissions are taken for this round only.
     duplicate_round: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    #: The key of the game's open link (whoever opens it takes the next open seat), if any.
+    open_invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SeatRow(Base):
@@ -293,6 +297,8 @@ class StoredGame:
     listed: bool = False
     #: Duplicate submissions, by round then seat.
     submissions: list[SubmissionData] = field(default_factory=list)
+    #: The key of the open link (the next open seat to whoever opens it), if any.
+    open_invite: str | None = None
 
 
 class ConflictError(Exception):
@@ -363,12 +369,13 @@ class Store:
 
     def create_game(
         self, game_id: str, *, rules_json: str, seed: int, seats: list[SeatSpec], seeded: bool = False,
-        listed: bool = False,
+        listed: bool = False, open_invite: str | None = None,
     ) -> None:
         """Store a new game and its seats (``seeded``: the creator chose the seed;
-        ``listed``: shown in the lobby)."""
+        ``listed``: shown in the lobby; ``open_invite``: the key of its open link)."""
         with self._sessions.begin() as s:
-            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting", seeded=seeded, listed=listed))
+            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting", seeded=seeded, listed=listed,
+                          open_invite=open_invite))
             s.flush()
             for sp in seats:
                 s.add(
@@ -397,6 +404,51 @@ class Store:
             )
             if getattr(res, "rowcount", 0) != 1:
                 raise ConflictError("that seat has just been taken")
+
+    def claim_open_seat(
+        self, game_id: str, *, open_invite: str, name: str, token_hash: str, account_id: int | None = None
+    ) -> int:
+        """Give the lowest open seat to a player who came by the game's open link;
+        returns its number. Raises ConflictError when the link is not the game's (or
+        no longer: the game started) or every seat is taken.
+
+        The game's row is locked for the choice (``FOR UPDATE``): players who open the
+        link at once, on any number of processes, get different seats one after another.
+        """
+        with self._sessions.begin() as s:
+            game = s.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
+            if game is None or game.open_invite is None or not hmac.compare_digest(game.open_invite, open_invite):
+                raise ConflictError("this invitation has been used or does not exist")
+            row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.kind == "human",
+                                                  SeatRow.token_hash.is_(None)).order_by(SeatRow.seat).limit(1)).first()
+            if row is None:
+                raise ConflictError("every seat of this game is taken")
+            row.name, row.token_hash, row.invite, row.joined_at = name, token_hash, None, _now()
+            row.account_id = account_id
+            return row.seat
+
+    def start_with_seats_taken(self, game_id: str, started_at: float) -> list[SeatSpec]:
+        """Start a game that is waiting, without its open seats: they are deleted, the
+        seats taken numbered again from 0 in their order, and the open link closed.
+        Returns the seats; raises ConflictError if the game is not waiting (any more).
+        The row lock orders this after any seat taken at the same time."""
+        with self._sessions.begin() as s:
+            game = s.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
+            if game is None or game.status != "waiting":
+                raise ConflictError(f"game {game_id} is not waiting for players")
+            rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
+            kept = [SeatSpec(r.seat, r.kind, r.name, r.token_hash, None, r.account_id)
+                    for r in rows if r.kind != "human" or r.token_hash is not None]
+            if not any(k.kind == "human" for k in kept):
+                raise ConflictError(f"game {game_id} has nobody in its seats")
+            s.execute(delete(SeatRow).where(SeatRow.game_id == game_id, SeatRow.kind == "human",
+                                            SeatRow.token_hash.is_(None)))
+            for i, k in enumerate(kept):  # in order: each number taken is free by then
+                if k.seat != i:
+                    s.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == k.seat)
+                              .values(seat=i).execution_options(synchronize_session=False))
+            game.status, game.started_at, game.open_invite, game.updated_at = "active", started_at, None, _now()
+            return [dataclasses.replace(k, seat=i) for i, k in enumerate(kept)]
 
     def start_game(self, game_id: str, started_at: float) -> None:
         """Mark a game as started at a wall-clock time."""
@@ -635,6 +687,7 @@ class Store:
                 seeded=bool(row.seeded),
                 listed=bool(row.listed),
                 submissions=[SubmissionData(x.round, x.seat, x.text, float(x.at), x.count) for x in subs],
+                open_invite=row.open_invite,
             )
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:

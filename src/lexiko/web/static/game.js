@@ -81,6 +81,7 @@
       if (G.state && msg.version < G.state.version) return;
       const before = G.state;
       G.state = msg;
+      if ("you" in msg) G.seat = msg.you; // a game started without its open seats numbers them again
       G.receivedAt = performance.now();
       if (before && msg.version > before.version) G.busy = false;
       if (G.unconfirmed !== undefined && G.unconfirmed !== null) {
@@ -856,14 +857,35 @@
     if (waiting && token && !G.invitesLoaded) {
       G.invitesLoaded = true;
       Lx.api(`/api/games/${encodeURIComponent(gameId)}`, { token }).then((info) => {
-        $("invites").replaceChildren(...(info.invites || []).map((inv) => {
+        const items = (info.invites || []).map((inv) => {
           const url = location.origin + inv.path;
           return Lx.el("li", { class: "invite" }, Lx.el("span", { text: `Player ${inv.seat + 1}: ` }),
             Lx.el("input", { class: "invite-link", readonly: true, value: url }), Lx.copyButton(url));
-        }));
+        });
+        const open = $("open-invite");
+        open.hidden = !info.open_path;
+        if (info.open_path) {
+          const url = location.origin + info.open_path;
+          $("open-link").value = url;
+          $("open-copy").replaceChildren(Lx.copyButton(url));
+        }
+        $("invites-title").hidden = !info.open_path; // with one link for all, the seats' own links fold away
+        $("invites-more").open = !info.open_path;
+        $("invites").replaceChildren(...items);
+        $("start-now").hidden = !info.can_start;
       }).catch(() => { G.invitesLoaded = false; });
     }
     if (!waiting) G.invitesLoaded = false;
+  }
+
+  async function startNow() {
+    const joined = G.state.seats_taken;
+    if (!confirm(`Start now${joined ? " with the " + joined + " players here" : ""}? The open seats are left out.`)) return;
+    try {
+      await Lx.api(`/api/games/${encodeURIComponent(gameId)}/start`, { token, json: {} });
+    } catch (e) {
+      showMessage(e.message);
+    }
   }
 
   // -- banner, watchers, turn notifications ---------------------------------------------
@@ -1065,6 +1087,7 @@
   $("accept").addEventListener("click", () => simple("accept"));
   $("abort").addEventListener("click", () => { if (confirm("Abort this game? Nobody wins.")) simple("abort"); });
   $("resign").addEventListener("click", () => { if (confirm("Resign? You lose this game.")) simple("resign"); });
+  $("start-now").addEventListener("click", startNow);
   $("exchange").addEventListener("click", startExchange);
   $("exchange-confirm").addEventListener("click", confirmExchange);
   $("exchange-cancel").addEventListener("click", () => { G.exchange = null; render(); });

@@ -173,7 +173,12 @@
         return;
       }
       const list = document.getElementById("invite-list");
-      list.replaceChildren(...res.invites.map((inv) => {
+      const openItem = res.open_path ? [Lx.el("li", { class: "invite" },
+        Lx.el("span", { text: "Everybody (each person takes the next open seat): " }),
+        Lx.el("input", { class: "invite-link", readonly: true, value: location.origin + res.open_path,
+          onfocus: (e) => e.target.select() }),
+        Lx.copyButton(location.origin + res.open_path))] : [];
+      list.replaceChildren(...openItem, ...res.invites.map((inv) => {
         const url = location.origin + inv.path;
         return Lx.el("li", { class: "invite" },
           Lx.el("span", { text: `Player ${inv.seat + 1}${inv.name ? " (" + inv.name + ")" : ""}: ` }),
