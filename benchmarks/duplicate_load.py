@@ -1,7 +1,8 @@
 """Duplicate at event scale: one duplicate game of 1,000 players over 3 server processes.
 
 Starts a throwaway PostgreSQL, Redis and N ``lexiko serve`` processes in shared mode
-(loopback only), creates one untimed duplicate game with P seats, takes every seat, and
+(loopback only), creates one untimed duplicate game with P seats, takes every seat (all
+players at once by the game's one link, or ``--seat-links``: each by its own), and
 connects one WebSocket client per player, spread over the processes in turn (or all
 through nginx with ``--proxy``). Each round every client submits at once (the top, a
 lesser move or a pass, by seat number); the round closes when the last submission is
@@ -109,17 +110,20 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
         tokens: dict[int, str] = {created["seat"]: created["token"]}
         gate = asyncio.Semaphore(16)
 
-        async def join(inv: dict[str, Any]) -> None:
+        async def join(path: str, name: str) -> None:
             async with gate:
-                j = await http.post(f"/api/games/{gid}/join", json={"invite": inv["path"].rsplit("/", 1)[1],
-                                                                     "name": f"P{inv['seat']}"})
+                j = await http.post(f"/api/games/{gid}/join", json={"invite": path.rsplit("/", 1)[1], "name": name})
                 if j.status_code != 200:
                     sys.exit(f"joining failed: {j.status_code} {j.text}")
                 tokens[j.json()["seat"]] = j.json()["token"]
 
         started = time.perf_counter()
-        await asyncio.gather(*(join(inv) for inv in created["invites"]))
-        print(f"  {args.players} seats taken in {time.perf_counter() - started:.1f} s")
+        if args.seat_links:
+            await asyncio.gather(*(join(inv["path"], f"P{inv['seat']}") for inv in created["invites"]))
+        else:  # everybody by the one link, at once: each gets the next open seat
+            await asyncio.gather(*(join(created["open_path"], f"P{i}") for i in range(1, args.players)))
+        how = "each by its own link" if args.seat_links else "by the one link"
+        print(f"  {args.players} seats taken ({how}) in {time.perf_counter() - started:.1f} s")
     started = time.perf_counter()
     gate = asyncio.Semaphore(50)
 
@@ -192,6 +196,8 @@ def main() -> int:
     ap.add_argument("--processes", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--proxy", action="store_true", help="every client through nginx in front of the processes")
+    ap.add_argument("--seat-links", action="store_true",
+                    help="join by each seat's own invitation (default: everybody by the game's one link)")
     ap.add_argument("--timeout", type=float, default=120.0, help="longest wait for anything (seconds)")
     args = ap.parse_args()
     if not 1 <= args.players <= 2000 or args.processes < 1 or args.rounds < 1:

@@ -40,7 +40,14 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 
 
 def right_edge(page: Any, selector: str) -> float:
-    box = page.locator(selector).first.bounding_box()
+    box = None
+    for _ in range(20):  # the page may be drawing the element again (the computer's move came)
+        loc = page.locator(selector).first
+        loc.wait_for()
+        box = loc.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
     assert box is not None, selector
     return float(box["x"] + box["width"])
 
