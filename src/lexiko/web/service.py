@@ -60,8 +60,18 @@ from lexiko.web.options import (
     rules_to_json,
 )
 from lexiko.web.ratings import Rating, after_game
-from lexiko.web.store import Account, ConflictError, SeatSpec, Store, SubmissionData, hash_token, new_token
-from lexiko.web.views import lobby_info, state_for
+from lexiko.web.store import (
+    DB_THREADS,
+    Account,
+    ConflictError,
+    SeatSpec,
+    Store,
+    SubmissionData,
+    hash_token,
+    lost_connection,
+    new_token,
+)
+from lexiko.web.views import lobby_info, state_for, to_json
 from lexiko.wordlists import ENGLISH_TILE_SETS
 
 __all__ = ["GameService", "ActionError", "NotFoundError", "SeatRequest", "BOT_KINDS", "make_bot", "available_bots"]
@@ -240,7 +250,7 @@ class GameService:
         self._last_beat = 0.0
         # SQLite takes one writer at a time (others sleep and retry): one database thread
         # keeps writes in line without that; PostgreSQL takes a few at once
-        workers = 1 if store.dialect == "sqlite" else 4
+        workers = 1 if store.dialect == "sqlite" else DB_THREADS
         self._db_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lexiko-db")
 
     # -- lifecycle -------------------------------------------------------------
@@ -296,9 +306,17 @@ class GameService:
         self.store.close()
 
     async def _db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in the database thread(s)."""
+        """Run a store call in the database thread(s). A call that finds its pooled
+        connection dead (the database restarted) is made once more, on a new one."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db_pool, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(fn, *args, **kwargs)
+        try:
+            return await loop.run_in_executor(self._db_pool, call)
+        except Exception as e:
+            if not lost_connection(e):
+                raise
+            log.warning("the database connection was lost; trying again on a new one")
+            return await loop.run_in_executor(self._db_pool, call)
 
     async def lexicon_for(self, rules: Rules) -> Lexicon:
         """The rules' lexicon for their tile set, loaded once per process."""
@@ -1359,7 +1377,7 @@ class GameService:
         for listener in list(live.listeners):
             seat = listener.seat
             if seat not in views:
-                views[seat] = json.dumps(state_for(live, seat), separators=(",", ":"))
+                views[seat] = to_json(state_for(live, seat))
             listener.post(views[seat])
 
     def _post_state(self, live: LiveGame, seat: int) -> None:
@@ -1367,7 +1385,7 @@ class GameService:
         text = ""
         for listener in list(live.listeners):
             if listener.seat == seat:
-                text = text or json.dumps(state_for(live, seat), separators=(",", ":"))
+                text = text or to_json(state_for(live, seat))
                 listener.post(text)
 
     def state(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
