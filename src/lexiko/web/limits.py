@@ -5,13 +5,15 @@
   :data:`MAX_FRAME` with the connection.
 - An HTTP request body is at most :data:`MAX_BODY` bytes (413 with a JSON message,
   before any of it is parsed).
-- Rates, counted with the ``limits`` library (moving windows): messages per
-  connection, connections and API requests per address, games created per address and
-  sign-ins per address. A message over its rate is answered with an error and dropped;
-  a connection that keeps flooding is closed.
+- Rates: messages per connection, connections and API requests per address, games
+  created per address and sign-ins per address. A message over its rate is answered
+  with an error and dropped; a connection that keeps flooding is closed.
 
 Where the counts live: messages per connection always in the process's memory (a
-connection lives in one process). The counts per address too with one process; in
+connection lives in one process), as a fixed window per connection kept with it (the
+``limits`` library's memory storage scans every key a hundred times a second, which
+with hundreds of connections cost more than the messages themselves). The rates per
+address are counted with the ``limits`` library (moving windows). The counts per address too with one process; in
 shared mode (``redis_url``) they are kept in Redis by the ``limits`` library's own
 asyncio Redis storage, so an address has one budget however many processes its
 requests reach (otherwise N processes would grant N times the rate). Should Redis stop
@@ -23,6 +25,7 @@ request by a timeout).
 >>> rl = RateLimits(Limits(messages="3/second"))
 >>> [rl.message("conn-1") for _ in range(4)]
 [True, True, True, False]
+>>> rl.forget("conn-1")  # the connection closed
 """
 
 from __future__ import annotations
@@ -38,8 +41,6 @@ from limits.aio.storage import MemoryStorage as AsyncMemoryStorage
 from limits.aio.storage import Storage as AsyncStorage
 from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindowRateLimiter
 from limits.errors import StorageError
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 __all__ = ["MAX_MESSAGE", "MAX_FRAME", "MAX_BODY", "REDIS_PAUSE", "Limits", "RateLimits", "BodyLimit"]
 
@@ -84,7 +85,7 @@ class RateLimits:
     def __init__(self, limits: Limits | None = None, *, redis_url: str | None = None) -> None:
         self.limits = limits or Limits()
         self.redis_url = redis_url
-        self._local = MovingWindowRateLimiter(MemoryStorage())
+        self._windows: dict[str, tuple[float, int]] = {}  # connection -> (window's start, messages in it)
         self._pool: Any = None
         storage: AsyncStorage
         if redis_url:
@@ -131,9 +132,23 @@ class RateLimits:
         return allowed
 
     def message(self, connection: str) -> bool:
-        """May this connection send one more message now? (Counted in this process.)"""
+        """May this connection send one more message now? (Counted in this process, in
+        windows of the rate's period from the connection's first message in each.)"""
         item = self._items["messages"]
-        return item is None or self._local.hit(item, "messages", connection)
+        if item is None:
+            return True
+        now = time.monotonic()
+        start, count = self._windows.get(connection, (now, 0))
+        if now - start >= item.get_expiry():
+            start, count = now, 0
+        if count >= item.amount:
+            return False
+        self._windows[connection] = (start, count + 1)
+        return True
+
+    def forget(self, connection: str) -> None:
+        """Drop a closed connection's count."""
+        self._windows.pop(connection, None)
 
     async def connection(self, address: str) -> bool:
         """May this address open one more WebSocket now?"""

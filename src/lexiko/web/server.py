@@ -47,7 +47,7 @@ from lexiko.web.limits import MAX_MESSAGE, BodyLimit, Limits, RateLimits
 from lexiko.web.live import LiveGame
 from lexiko.web.service import ActionError, GameService, NotFoundError, SeatRequest
 from lexiko.web.store import Store
-from lexiko.web.views import gcg_for
+from lexiko.web.views import gcg_for, to_json
 
 __all__ = ["create_app", "STATIC"]
 
@@ -126,7 +126,7 @@ class _Connection:
                 msg = await self.queue.get()
                 if msg is None:
                     return
-                await self.ws.send_text(msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":")))
+                await self.ws.send_text(msg if isinstance(msg, str) else to_json(msg))
 
     async def close(self) -> None:
         with contextlib.suppress(asyncio.QueueFull):
@@ -553,6 +553,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            rates.forget(me)
             svc.unsubscribe(live, conn)
             await conn.close()
 

