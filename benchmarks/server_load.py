@@ -2,7 +2,8 @@
 WebSockets on loopback, against a real server process (uvicorn, one worker).
 
 Each game has two seats taken by client bots in this process. A bot that is on turn
-chooses the best-scoring move with the move generator, sends it, and measures the time
+chooses the best-scoring move with the move generator (in a worker process, so that this
+process's loop only sends, receives and times), sends it, and measures the time
 until the server's new state comes back (the move latency: the server checks the move
 with the engine, saves it to the database and sends the new state to both players).
 Games are played to the end.
@@ -28,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,7 +60,27 @@ class Stats:
     finished: int = 0
 
 
-async def seat_bot(ws_url: str, game_id: str, token: str, lex: Lexicon, rules: Rules, stats: Stats,
+_CHOOSER: tuple[Rules, Lexicon] | None = None
+
+
+def _load_chooser(rules_name: str) -> None:
+    global _CHOOSER
+    rules = preset(rules_name)
+    _CHOOSER = (rules, Lexicon.load(rules.lexicon, rules.tile_set))
+
+
+def choose(rows: list[list[Any]], rack_faces: list[str], bag_count: int) -> dict[str, Any]:
+    """The best-scoring move as the message that plays it (in a worker process: the
+    clients' loop only sends and receives, so a reply is timed when it arrives, not
+    after other clients' move generation)."""
+    assert _CHOOSER is not None
+    rules, lex = _CHOOSER
+    rack = tuple(rules.tile_set.parse_token(f) for f in rack_faces)
+    cand = movegen.best_move(board_from_rows(rows, rules), rack, lex, rules, bag_count=bag_count)
+    return move_message(cand.move, rules.tile_set)
+
+
+async def seat_bot(ws_url: str, game_id: str, token: str, pool: ProcessPoolExecutor, stats: Stats,
                    deadline: float, think: float = 0.0) -> None:
     """One seat: play every turn until the game is over."""
     async with connect(f"{ws_url}/ws/{game_id}", max_size=2**22, open_timeout=60) as ws:
@@ -102,10 +124,15 @@ async def seat_bot(ws_url: str, game_id: str, token: str, lex: Lexicon, rules: R
             if can["accept"]:
                 action: dict[str, Any] = {"type": "accept"}
             elif can["play"]:
-                rack = tuple(rules.tile_set.parse_token(f) for f in state["rack"])
-                board = board_from_rows(state["board"], rules)
-                cand = movegen.best_move(board, rack, lex, rules, bag_count=state["bag_count"])
-                action = move_message(cand.move, rules.tile_set)
+                began = time.perf_counter()
+                action = await asyncio.get_running_loop().run_in_executor(
+                    pool, choose, state["board"], state["rack"], state["bag_count"])
+                if think:  # the thinking time includes the move's generation
+                    await asyncio.sleep(max(0.0, think - (time.perf_counter() - began)))
+                sent_version = state["version"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps(action))
+                continue
             else:
                 continue
             if think:
@@ -116,8 +143,6 @@ async def seat_bot(ws_url: str, game_id: str, token: str, lex: Lexicon, rules: R
 
 
 async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) -> tuple[Stats, float, float]:
-    rules = preset(args.rules)
-    lex = Lexicon.load(rules.lexicon, rules.tile_set)
     stats = Stats()
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
@@ -136,11 +161,13 @@ async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) 
     def cpu_now() -> float:
         return sum(cpu_seconds(p) for p in pids) if pids and all(pids) else float("nan")
 
-    cpu0 = cpu_now()
-    t0 = time.perf_counter()
-    deadline = time.monotonic() + args.timeout
-    await asyncio.gather(*(seat_bot(server.ws_url, g, t, lex, rules, stats, deadline, args.think) for g, t in seats))
-    wall = time.perf_counter() - t0
+    with ProcessPoolExecutor(args.client_processes, initializer=_load_chooser, initargs=(args.rules,)) as pool:
+        pool.submit(int).result()  # the workers started (and their lexicon loaded) before the clock
+        cpu0 = cpu_now()
+        t0 = time.perf_counter()
+        deadline = time.monotonic() + args.timeout
+        await asyncio.gather(*(seat_bot(server.ws_url, g, t, pool, stats, deadline, args.think) for g, t in seats))
+        wall = time.perf_counter() - t0
     return stats, wall, cpu_now() - cpu0
 
 
@@ -156,6 +183,9 @@ def main() -> int:
     ap.add_argument("--port", type=int, help="use a server already running on 127.0.0.1:PORT (e.g. under a profiler)")
     ap.add_argument("--pid", type=int, help="its process id, to report its CPU time")
     ap.add_argument("--timeout", type=float, default=300, help="stop after this many seconds (default: 300)")
+    ap.add_argument("--client-processes", type=int, default=1,
+                    help="processes that choose the client bots' moves (default: 1; this process only sends "
+                    "and receives)")
     ap.add_argument("--processes", type=int, default=1,
                     help="app processes in shared mode behind nginx (needs --postgres, redis-server and nginx; "
                     "default: 1, no proxy)")
