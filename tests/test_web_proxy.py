@@ -5,7 +5,6 @@ and go on; nothing is lost or applied twice."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import time
@@ -19,7 +18,15 @@ import pytest
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
-from lexiko.web.testing import Connection, ServerProcess, board_from_rows, free_port, move_message, new_game
+from lexiko.web.testing import (
+    Connection,
+    ServerProcess,
+    board_from_rows,
+    free_port,
+    move_message,
+    new_game,
+    nginx_config,
+)
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,19 +42,6 @@ def lex() -> Lexicon:
     return Lexicon.load("TWL06")
 
 
-def nginx_conf(port: int, upstreams: list[int], tmp: Path) -> str:
-    """deploy/nginx.conf with this test's port, servers and temporary paths."""
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
-    conf = re.sub(r"(upstream lexiko \{\n)(.*?)(\n    \})", lambda m: m.group(1) + servers + m.group(3), conf,
-                  flags=re.S)
-    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
-    for old, new in (("/run/nginx-lexiko.pid", tmp / "nginx.pid"), ("/var/log/nginx/lexiko-error.log", tmp / "error.log"),
-                     ("/var/lib/nginx/body", tmp / "body"), ("/var/lib/nginx/proxy", tmp / "proxy")):
-        conf = conf.replace(old, str(new))
-    return conf
-
-
 @pytest.fixture
 def proxied(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[str, list[ServerProcess]]]:  # noqa: F811
     extra = ["--redis-url", redis_url, "--allow-seeds", "--behind-proxy", "127.0.0.1", "--games-per-hour", "0"]
@@ -56,7 +50,7 @@ def proxied(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[str, 
         a.start()
     port = free_port()
     conf = tmp_path / "nginx.conf"
-    conf.write_text(nginx_conf(port, [a.port for a in apps], tmp_path))
+    conf.write_text(nginx_config(port, [a.port for a in apps], tmp_path))
     assert NGINX is not None
     proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

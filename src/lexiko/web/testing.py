@@ -518,8 +518,7 @@ def nginx_config(listen: int, upstreams: Sequence[int], folder: Path) -> str:
 
     conf = (Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf").read_text()
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
-    conf = re.sub(r"(upstream lexiko \{\n)(.*?)(\n    \})", lambda m: m.group(1) + servers + m.group(3), conf,
-                  flags=re.S)
+    conf = re.sub(r"(?:        server app\d+:8000[^\n]*\n)+", lambda m: servers + "\n", conf)  # each upstream
     conf = conf.replace("listen 80;", f"listen 127.0.0.1:{listen};")
     for old, new in (("/run/nginx-lexiko.pid", folder / "nginx.pid"),
                      ("/var/log/nginx/lexiko-error.log", folder / "error.log"),
