@@ -1003,6 +1003,11 @@ class GameService:
         live = self._games.get(game_id)
         if live is None or (version >= 0 and live.version >= version):
             return
+        if version >= 0 and not live.listeners and not self._busy(live):
+            # nobody here watches it (it was created or joined here, and is played
+            # elsewhere): let it go rather than catch up on each move; the database has it
+            self._forget(live)
+            return
         async with live.lock:
             await self._sync(live, seats=version < 0)
             self._broadcast(live)
@@ -1362,14 +1367,24 @@ class GameService:
         """Forget games nobody has watched for a while (the database has them): memory
         stays bounded however many games are played."""
         now = time.monotonic()
-        for gid, live in list(self._games.items()):
-            busy = live.lock.locked() or (live.bot_task is not None and not live.bot_task.done())
-            if live.idle_since is not None and now - live.idle_since > self.idle_seconds and not busy:
-                del self._games[gid]
-                if self.bus.shared:
-                    asyncio.get_running_loop().create_task(self.bus.release(gid))
-                for seat in range(len(live.seats)):
-                    self._bots.pop((gid, seat), None)
+        for live in list(self._games.values()):
+            if live.idle_since is not None and now - live.idle_since > self.idle_seconds and not self._busy(live):
+                self._forget(live)
+
+    @staticmethod
+    def _busy(live: LiveGame) -> bool:
+        """True while something here acts on the game (its lock held, its bots moving)."""
+        return live.lock.locked() or (live.bot_task is not None and not live.bot_task.done())
+
+    def _forget(self, live: LiveGame) -> None:
+        """Let a game go from this process's memory (and its lease): the next use reads
+        it from the database."""
+        if self._games.get(live.id) is live:
+            del self._games[live.id]
+        if self.bus.shared:
+            asyncio.get_running_loop().create_task(self.bus.release(live.id))
+        for seat in range(len(live.seats)):
+            self._bots.pop((live.id, seat), None)
 
     def _broadcast(self, live: LiveGame) -> None:
         """Queue the new state for every client, serialized once per seat."""
