@@ -353,6 +353,7 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         #: PostgreSQL runs an INSERT inside a WITH (SQLite does not).
         self._dml_ctes = self.engine.dialect.name == "postgresql"
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -498,10 +499,11 @@ class Store:
         params = {"g": game_id, "seq": action.seq, "seat": action.seat, "text": action.text, "at": action.at,
                   "status": status, "scores": scores_json, "now": _now()}
         try:
-            with self.engine.begin() as conn:  # statements built once (see below), no ORM
-                if self._dml_ctes:  # one statement, one round trip: the game's row updated WITH the insert
+            if self._dml_ctes:  # one statement, atomic by itself: one round trip, no BEGIN and COMMIT
+                with self._autocommit.connect() as conn:
                     conn.execute(_APPEND_WITH, params)
-                else:
+            else:
+                with self.engine.begin() as conn:  # statements built once (see below), no ORM
                     conn.execute(_NEW_ACTION, params)
                     conn.execute(_GAME_MOVED, params)
         except IntegrityError:
