@@ -225,7 +225,10 @@ class Game:
     ``lexicon`` judges words: ``"auto"`` loads ``rules.lexicon`` when first needed;
     ``None`` accepts every word (challenges then need a ``ruling``).
     ``first_player`` skips the draw for first play; ``deal=False`` leaves the racks
-    empty (for replaying records, with :meth:`set_rack`).
+    empty (for replaying records, with :meth:`set_rack`). ``undo_depth`` bounds how many
+    actions :meth:`undo` can take back (None: all; a server that only takes back an
+    action it could not store keeps one, and so a game's memory does not grow with
+    a copy of its state per move).
     """
 
     def __init__(
@@ -238,6 +241,7 @@ class Game:
         first_player: int | None = None,
         deal: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        undo_depth: int | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         self.players = list(players)
@@ -279,7 +283,10 @@ class Game:
             for i in range(n):
                 p = (first_player + i) % n
                 self._draw(p, self.rules.rack_size)
+        if undo_depth is not None and undo_depth < 0:
+            raise ValueError(f"undo_depth is a number of actions, 0 or more, not {undo_depth}")
         self._undo: list[_State] = []
+        self._undo_depth = undo_depth
         self._turn_started = self._clock()
 
     # -- setup -----------------------------------------------------------------
@@ -483,7 +490,7 @@ class Game:
         except BaseException:
             self._restore(saved)
             raise
-        self._undo.append(saved)
+        self._keep_undo(saved)
         self._turn_started = self._clock()
         return event
 
@@ -589,8 +596,20 @@ class Game:
         bag.extend(reversed(tiles))
         s.bag = bag
 
+    def _keep_undo(self, saved: _State) -> None:
+        self._undo.append(saved)
+        if self._undo_depth is not None and len(self._undo) > self._undo_depth:
+            del self._undo[: len(self._undo) - self._undo_depth]
+
     def undo(self) -> None:
-        """Take back the last action (for play against the computer)."""
+        """Take back the last action (for play against the computer).
+
+        >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None, undo_depth=1)
+        >>> _ = g.pass_turn(); _ = g.pass_turn()
+        >>> g.undo(); g.undo()
+        Traceback (most recent call last):
+        lexiko.errors.GameStateError: nothing to undo
+        """
         if not self._undo:
             raise GameStateError("nothing to undo")
         self._restore(self._undo.pop())
@@ -618,7 +637,7 @@ class Game:
             self._charge_clock(player, None)  # the time spent on the turn the flag fell in
         self._s.lost_on_time = player
         self._finish("time")
-        self._undo.append(saved)
+        self._keep_undo(saved)
 
     def discount_time(self, seconds: float) -> None:
         """Stop the clock of the player on turn for ``seconds`` of this turn, after the
@@ -656,7 +675,7 @@ class Game:
         self._charge_clock(self._s.turn, None)  # whoever was thinking, until the game ended
         self._s.resigned = player
         self._finish("resigned")
-        self._undo.append(saved)
+        self._keep_undo(saved)
 
     def apply_penalty(self, player: int, points: int) -> Event:
         """Record a time penalty given at the end of the game (as game records do)."""
@@ -670,7 +689,7 @@ class Game:
         saved = self._snapshot(rng=False)
         s.penalized.add(player)
         ev = self._add(player, "time-penalty", points)
-        self._undo.append(saved)
+        self._keep_undo(saved)
         return ev
 
     @classmethod

@@ -204,7 +204,10 @@ class LiveGame:
                     self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock
                 )
             else:
-                self.game = Game(self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock)
+                # one action to take back at most (one the database refused), not a copy of
+                # the game's state per move kept for its whole life
+                self.game = Game(self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock,
+                                 undo_depth=1)
         finally:
             self.clock.frozen = None
         self.started_at = started_at

@@ -114,8 +114,10 @@ def _event_items(live: LiveGame, i: int, ev: Event) -> tuple[dict[str, Any], dic
     own: dict[str, Any] = {}
     if isinstance(ev.move, Place):
         item["move"] = ev.move.notation(ts, g.board)
-        item["words"] = list(ev.words)
-        item["squares"] = [[r, c, ts.face(t)] for r, c, t in ev.move.new_tiles()]
+        # tuples: kept in the views' cache for the game's life, and the garbage collector
+        # stops tracking a tuple of numbers and text (a list it scans at every pass)
+        item["words"] = tuple(ev.words)
+        item["squares"] = tuple((r, c, ts.face(t)) for r, c, t in ev.move.new_tiles())
     elif isinstance(ev.move, Exchange):
         item["count"] = len(ev.move.tiles)
         item["move"] = f"-{len(ev.move.tiles)}"
@@ -175,13 +177,13 @@ def challenge_banner(g: Game, names: Sequence[str]) -> dict[str, Any] | None:
             "text": f"Challenged: {', '.join(words)} {verb}. {describe_event(g, ev, names)}."}
 
 
-def _last_play_squares(g: Game) -> list[list[int]]:
+def _last_play_squares(g: Game) -> tuple[tuple[int, int], ...]:
     for ev in reversed(g.history):
         if ev.kind == "withdrawn":
-            return []
+            return ()
         if ev.kind == "play" and isinstance(ev.move, Place):
-            return [[r, c] for r, c, _ in ev.move.new_tiles()]
-    return []
+            return tuple((r, c) for r, c, _ in ev.move.new_tiles())
+    return ()
 
 
 def lobby_info(live: LiveGame) -> dict[str, Any]:
