@@ -6,7 +6,9 @@ chooses the best-scoring move with the move generator (in a worker process, so t
 process's loop only sends, receives and times), sends it, and measures the time
 until the server's new state comes back (the move latency: the server checks the move
 with the engine, saves it to the database and sends the new state to both players).
-Games are played to the end.
+Games are played to the end. With a thinking time the games begin one after another
+over one thinking time, as people's games do; ``--all-at-once`` starts them in the same
+instant, and the first moves of every game then arrive together.
 
     python benchmarks/server_load.py                   # 50 games, SQLite file
     python benchmarks/server_load.py --games 10
@@ -81,8 +83,9 @@ def choose(rows: list[list[Any]], rack_faces: list[str], bag_count: int) -> dict
 
 
 async def seat_bot(ws_url: str, game_id: str, token: str, pool: ProcessPoolExecutor, stats: Stats,
-                   deadline: float, think: float = 0.0) -> None:
-    """One seat: play every turn until the game is over."""
+                   deadline: float, think: float = 0.0, start: float = 0.0) -> None:
+    """One seat: play every turn until the game is over (joining ``start`` seconds late)."""
+    await asyncio.sleep(start)
     async with connect(f"{ws_url}/ws/{game_id}", max_size=2**22, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         seat: int | None = None
@@ -166,7 +169,11 @@ async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) 
         cpu0 = cpu_now()
         t0 = time.perf_counter()
         deadline = time.monotonic() + args.timeout
-        await asyncio.gather(*(seat_bot(server.ws_url, g, t, pool, stats, deadline, args.think) for g, t in seats))
+        # the games begin one after another over one thinking time (--all-at-once: in the
+        # same instant, a herd of first moves that a server of people never sees)
+        spread = 0.0 if args.all_at_once else args.think / max(1, args.games)
+        await asyncio.gather(*(seat_bot(server.ws_url, g, t, pool, stats, deadline, args.think, spread * (k // 2))
+                               for k, (g, t) in enumerate(seats)))
         wall = time.perf_counter() - t0
     return stats, wall, cpu_now() - cpu0
 
@@ -183,6 +190,8 @@ def main() -> int:
     ap.add_argument("--port", type=int, help="use a server already running on 127.0.0.1:PORT (e.g. under a profiler)")
     ap.add_argument("--pid", type=int, help="its process id, to report its CPU time")
     ap.add_argument("--timeout", type=float, default=300, help="stop after this many seconds (default: 300)")
+    ap.add_argument("--all-at-once", action="store_true",
+                    help="start every game in the same instant (default: one after another over one thinking time)")
     ap.add_argument("--client-processes", type=int, default=1,
                     help="processes that choose the client bots' moves (default: 1; this process only sends "
                     "and receives)")
@@ -237,6 +246,8 @@ def main() -> int:
     if args.processes > 1:
         db += f", {args.processes} processes in shared mode (Redis) behind nginx"
     think = f", {args.think:g} s thinking per move" if args.think else ""
+    if args.think and not args.all_at_once:
+        think += f", games starting over {args.think:g} s"
     print(f"lexiko server load: {args.games} concurrent games, 2 WebSocket bots each{think}, {db}, loopback")
     print(f"  games finished      {stats.finished} / {args.games}")
     print(f"  moves               {stats.actions} in {wall:.2f} s")
