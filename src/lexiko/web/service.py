@@ -252,6 +252,7 @@ class GameService:
         # keeps writes in line without that; PostgreSQL takes a few at once
         workers = 1 if store.dialect == "sqlite" else DB_THREADS
         self._db_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lexiko-db")
+        self._tasks: set[asyncio.Task[None]] = set()  # publications under way (kept from the collector)
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -298,6 +299,8 @@ class GameService:
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        if self._tasks:  # the news of the last moves still on their way
+            await asyncio.wait(list(self._tasks), timeout=2)
         with contextlib.suppress(Exception):
             await self.bus.stop()
         with contextlib.suppress(Exception):
@@ -993,7 +996,17 @@ class GameService:
             log.exception("could not save action %d of game %s", a.seq, live.id)
             live.undo_last()
             raise ActionError("the server could not save this action, so it was not made: try again") from None
-        await self.bus.publish(live.id, live.version)
+        self._tell_others(live)
+
+    def _tell_others(self, live: LiveGame) -> None:
+        """Publish a game's new version for the other processes, without making this
+        process's clients wait for Redis (they get the state first). Versions may
+        arrive out of order; a process reads whatever it lacks from the database."""
+        if not self.bus.shared:
+            return
+        task = asyncio.get_running_loop().create_task(self.bus.publish(live.id, live.version))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- shared mode: what other processes did ------------------------------------------
 
