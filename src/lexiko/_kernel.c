@@ -3699,6 +3699,8 @@ typedef struct {
     long long nodes;
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     int timed_out;
+    Move killer[EG_MAXPLY + 1]; /* by ply: the last play going out that cut off there */
+    uint8_t has_killer[EG_MAXPLY + 1];
     Move pv[EG_MAXPLY + 1][EG_MAXPLY + 1];
     uint8_t pvpass[EG_MAXPLY + 1][EG_MAXPLY + 1];
     int pvlen[EG_MAXPLY + 1];
@@ -3902,6 +3904,71 @@ static void eg_single(Gen *g)
     g->cap = 1;
 }
 
+/* Whether m, a play the generator made on another board, is a play of rack (the whole
+ * of it) on the board the Gen is prepared for (not empty): the squares of its tiles
+ * empty and those it plays through filled, nothing just before or after it, every
+ * cross word and the main word in the lexicon, and it touches a tile. Then its score
+ * is in *score, and m is exactly the move the generator makes for it. */
+static int eg_check_out(const Gen *g, const Move *m, const uint8_t *rack, int *score)
+{
+    int dir = m->down, line = dir ? m->col : m->row, start = dir ? m->row : m->col, n = g->n;
+    int end = start + m->len - 1;
+    if (end >= n)
+        return 0;
+    size_t base = (size_t)line * MAXN;
+    const uint8_t *lc = g->cell[dir] + base, *llm = g->lm[dir] + base, *lwm = g->wm[dir] + base;
+    const uint64_t *lx = g->xcheck[dir] + base;
+    const int32_t *lxs = g->xscore[dir] + base;
+    if ((start > 0 && lc[start - 1]) || (end + 1 < n && lc[end + 1]))
+        return 0;
+    uint8_t used[64] = {0}, word[MAXN];
+    int main = 0, mult = 1, cross = 0, placed = 0, touches = 0;
+    for (int j = 0; j < m->len; j++) {
+        int pos = start + j;
+        uint8_t c = lc[pos], t = m->tiles[j];
+        if (!t) {
+            if (!c)
+                return 0;
+            word[j] = c & LETTER_MASK;
+            main += g->values[c];
+            touches = 1;
+            continue;
+        }
+        if (c)
+            return 0;
+        uint8_t letter = t & LETTER_MASK;
+        if (!((lx[pos] >> letter) & 1))
+            return 0;
+        used[t & BLANK_FLAG ? 0 : letter]++;
+        int v = g->values[t] * llm[pos];
+        main += v;
+        mult *= lwm[pos];
+        if (lxs[pos] >= 0) {
+            cross += (lxs[pos] + v) * lwm[pos];
+            touches = 1;
+        }
+        placed++;
+        word[j] = letter;
+    }
+    if (!touches || memcmp(used, rack, 64))
+        return 0;
+    /* the main word: its GADDAG path from the last letter back to the first */
+    uint32_t node = g->nk > 1 ? child_of(g, g->kwg[1]) : 0;
+    for (int j = m->len - 1; j >= 0; j--) {
+        uint32_t i = find_arc(g, node, word[j]);
+        if (!i)
+            return 0;
+        if (!j) {
+            if (!(g->kwg[i] & ACC_BIT))
+                return 0;
+            break;
+        }
+        node = child_of(g, g->kwg[i]);
+    }
+    *score = main * mult + cross + g->bonus[placed];
+    return 1;
+}
+
 enum { EG_ALL = 0, EG_BEST = 1, EG_SINGLE = 2 };
 
 /* Placements of rack on the board the search's Gen is prepared for: every one (EG_ALL)
@@ -4074,9 +4141,15 @@ static void eg_init_gen(Eg *eg)
     eg->nundo = 0;
 }
 
-/* negamax: the value for the side on turn; *complete: exact whatever the depth. */
-static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp, int scoreless, int depth, int alpha, int beta,
-                     int *complete, int *err)
+static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp,
+                   int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
+                   uint64_t tt_move, int *complete, int *err);
+
+/* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
+ * (key bkey) is the board; the Gen is prepared for it, or, when pend is given, for it
+ * without the tiles of pend (made here only once the table has not answered). */
+static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const Move *pend, const uint8_t *me,
+                     const uint8_t *opp, int scoreless, int depth, int alpha, int beta, int *complete, int *err)
 {
     eg->nodes++;
     eg->pvlen[ply] = 0;
@@ -4102,10 +4175,26 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
             have_tt = 1;
         }
     }
+    size_t mark = eg->nundo;
+    if (pend)
+        eg_make(eg, cells, pend);
+    int v;
     if (depth <= 0 || ply >= EG_MAXPLY) {
         *complete = 0;
-        return eg_playout(eg, cells, bkey, me, opp, scoreless, err);
+        v = eg_playout(eg, cells, bkey, me, opp, scoreless, err);
+    } else {
+        v = eg_node(eg, ply, cells, bkey, me, opp, scoreless, depth, alpha, beta, e, key, have_tt, tt_move, complete,
+                    err);
     }
+    eg_unmake(eg, mark);
+    return v;
+}
+
+/* eg_search past the table, with the Gen prepared for cells. */
+static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp,
+                   int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
+                   uint64_t tt_move, int *complete, int *err)
+{
     Move *mv = NULL;
     size_t cnt = 0;
     int ntiles = eg_tiles(me);
@@ -4115,6 +4204,19 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
      * other move, so no list is made. */
     Move out;
     int have_out = 0, out_value = -EG_INF;
+    Gen *g = eg->po->g;
+    if (ntiles > 1 && eg->has_killer[ply] && !g->empty_board && eg_placed(&eg->killer[ply]) == ntiles) {
+        /* the play going out that cut off last at this ply (the same side, most often
+         * the same rack): when it is legal here and cuts off again, no list is made */
+        int sc;
+        if (eg_check_out(g, &eg->killer[ply], me, &sc) && sc + 2 * eg_value(eg, opp) >= beta) {
+            out = eg->killer[ply];
+            out.score = sc;
+            out.equity = sc;
+            out_value = sc + 2 * eg_value(eg, opp);
+            goto cut_by_out;
+        }
+    }
     if (eg_generate(eg, me, ntiles == 1 ? EG_SINGLE : EG_ALL, &mv, &cnt) < 0) {
         *err = 1;
         *complete = 0;
@@ -4129,6 +4231,11 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
         out_value = out.score + 2 * eg_value(eg, opp);
     if (have_out && out_value >= beta) {
         free(mv);
+        if (ntiles > 1) {
+            eg->killer[ply] = out;
+            eg->has_killer[ply] = 1;
+        }
+    cut_by_out:
         eg->pv[ply][0] = out;
         eg->pvpass[ply][0] = 0;
         eg->pvlen[ply] = 1;
@@ -4213,15 +4320,15 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
         } else {
             const uint8_t *bc = m ? after : cells;
             uint64_t bk = m ? bkey + eg_place_key(n, m) : bkey;
-            size_t mark = m ? eg_make(eg, after, m) : eg->nundo;
             if (first || beta - alpha <= 1) {
-                v = sc - eg_search(eg, ply + 1, bc, bk, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc, err);
+                v = sc - eg_search(eg, ply + 1, bc, bk, m, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc, err);
             } else {
-                v = sc - eg_search(eg, ply + 1, bc, bk, opp, rest, s2, depth - 1, sc - alpha - 1, sc - alpha, &cc, err);
+                v = sc - eg_search(eg, ply + 1, bc, bk, m, opp, rest, s2, depth - 1, sc - alpha - 1, sc - alpha, &cc,
+                                   err);
                 if (alpha < v && v < beta && !eg->timed_out && !*err)
-                    v = sc - eg_search(eg, ply + 1, bc, bk, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc, err);
+                    v = sc - eg_search(eg, ply + 1, bc, bk, m, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc,
+                                       err);
             }
-            eg_unmake(eg, mark);
         }
         if (eg->timed_out || *err)
             break;
@@ -4361,7 +4468,7 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         eg->deadline = depth > 1 && time_limit > 0 ? start + time_limit : 0;
         int c = 0, v;
         Py_BEGIN_ALLOW_THREADS
-        v = eg_search(eg, 0, cb, bkey, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
+        v = eg_search(eg, 0, cb, bkey, NULL, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
         Py_END_ALLOW_THREADS
         if (eg->timed_out || err)
             break;
