@@ -301,8 +301,8 @@ def test_the_endgame_command_has_a_default_limit_and_says_when_it_is_not_exact(
 def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> None:
     """The compiled search and the Python one solve the same endgames (static self-play
     games at the first turn with the bag empty) to the same exact value. The compiled
-    search prunes more (it skips plays going out worse than the best one, and more), so
-    it may prove the value at a smaller depth, with fewer nodes."""
+    search prunes more (it skips plays going out worse than the best one, and more) and
+    searches to the end after three plies, so depths and nodes differ."""
     from lexiko.bots import StaticBot
     from lexiko.bots.endgame import solve_position
     from lexiko.leaves import LeaveTable
@@ -322,7 +322,6 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
         py = solve_position(*args, backend="python", **kw)  # type: ignore[arg-type]
         assert c.complete and py.complete
         assert (c.value, c.spread) == (py.value, py.spread)
-        assert c.depth <= py.depth
         # the compiled line is legal and reaches the value it claims
         line = Game.from_position(g.board, [g.rack(p), g.unseen(p)], [0, 0], lexicon=twl06, seed=0)
         for move in c.line:

@@ -3648,8 +3648,9 @@ out:
  *
  * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
  * principal variation search, a transposition table (Zobrist keys of the board, both
- * racks and the scoreless run), iterative deepening; below the depth limit a position
- * is valued by a greedy play-out (each side plays its highest-scoring placement).
+ * racks and the scoreless run), iterative deepening for EG_DEEPEN plies and then a
+ * search to the end of every line; below the depth limit a position is valued by a
+ * greedy play-out (each side plays its highest-scoring placement).
  *
  * At a node the best play going out is tried first: no other play going out can be
  * worth more (those are not searched), and it often cuts off at once. With one tile
@@ -3661,6 +3662,7 @@ out:
 #define EG_INF 1000000000
 #define EG_MAXPLY 64
 #define EG_COMPLETE 32767
+#define EG_DEEPEN 3 /* plies searched by iterative deepening before the search to the end */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {
@@ -3697,6 +3699,7 @@ typedef struct {
     EgPlay *pc;
     uint64_t pc_mask;
     long long nodes;
+    int seldepth; /* the most moves in a line searched (this iteration) */
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     int timed_out;
     Move killer[EG_MAXPLY + 1]; /* by ply: the last play going out that cut off there */
@@ -4195,6 +4198,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
                    int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
                    uint64_t tt_move, int *complete, int *err)
 {
+    if (ply + 1 > eg->seldepth)
+        eg->seldepth = ply + 1;
     Move *mv = NULL;
     size_t cnt = 0;
     int ntiles = eg_tiles(me);
@@ -4389,7 +4394,9 @@ static PyObject *eg_move_tuple(const Move *m, int pass)
  * scoreless_limit: rules.scoreless_turn_limit (0: none); max_depth: plies (-1: no
  * limit); time_limit: seconds (<= 0: none; the first ply is always searched). line: the
  * principal variation as (kind 0 play / 2 pass, row, col, down, tiles, score). progress:
- * None, or called with (value, complete, depth, nodes, line) after each depth.
+ * None, or called with (value, complete, depth, nodes, line) after each depth. The
+ * depths are 1..EG_DEEPEN, then max_depth or the search to the end, whose depth is the
+ * most moves of a line it searched.
  */
 static PyObject *k_endgame(PyObject *self, PyObject *args)
 {
@@ -4464,8 +4471,15 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     uint8_t line_pass[EG_MAXPLY + 1];
     int line_len = 0;
     double start = eg_now();
-    for (int depth = 1; max_depth < 0 || depth <= max_depth; depth++) {
+    for (int depth = 1, next; max_depth < 0 || depth <= max_depth; depth = next) {
+        /* EG_DEEPEN plies by iterative deepening (their lines order the moves), then
+         * to the end (or max_depth) at once: an exact answer needs every line searched
+         * to its end anyway, and the depths in between cost more than they save */
+        next = depth < EG_DEEPEN ? depth + 1 : max_depth < 0 ? EG_MAXPLY : max_depth;
+        if (next <= depth)
+            next = depth + 1;
         eg->deadline = depth > 1 && time_limit > 0 ? start + time_limit : 0;
+        eg->seldepth = 0;
         int c = 0, v;
         Py_BEGIN_ALLOW_THREADS
         v = eg_search(eg, 0, cb, bkey, NULL, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
@@ -4474,7 +4488,7 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
             break;
         value = v;
         complete = c;
-        done = depth;
+        done = depth < EG_MAXPLY ? depth : eg->seldepth; /* to the end: the longest line searched */
         line_len = eg->pvlen[0];
         memcpy(line, eg->pv[0], sizeof(Move) * (size_t)line_len);
         memcpy(line_pass, eg->pvpass[0], (size_t)line_len);
