@@ -302,7 +302,7 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
     """The compiled search and the Python one solve the same endgames (static self-play
     games at the first turn with the bag empty) to the same exact value. The compiled
     search prunes more (it skips plays going out worse than the best one, and more) and
-    searches to the end after three plies, so depths and nodes differ."""
+    searches to the end after four plies, so depths and nodes differ."""
     from lexiko.bots import StaticBot
     from lexiko.bots.endgame import solve_position
     from lexiko.leaves import LeaveTable

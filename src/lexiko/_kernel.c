@@ -3662,7 +3662,7 @@ out:
 #define EG_INF 1000000000
 #define EG_MAXPLY 64
 #define EG_COMPLETE 32767
-#define EG_DEEPEN 3 /* plies searched by iterative deepening before the search to the end */
+#define EG_DEEPEN 4 /* plies searched by iterative deepening before the search to the end */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {
