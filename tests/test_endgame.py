@@ -300,8 +300,9 @@ def test_the_endgame_command_has_a_default_limit_and_says_when_it_is_not_exact(
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> None:
     """The compiled search and the Python one solve the same endgames (static self-play
-    games at the first turn with the bag empty) to the same exact value, node for node
-    where nothing collides in the compiled table."""
+    games at the first turn with the bag empty) to the same exact value. The compiled
+    search prunes more (it skips plays going out worse than the best one, and more) and
+    searches to the end after four plies, so depths and nodes differ."""
     from lexiko.bots import StaticBot
     from lexiko.bots.endgame import solve_position
     from lexiko.leaves import LeaveTable
@@ -320,8 +321,7 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
         c = solve_position(*args, backend="c", **kw)  # type: ignore[arg-type]
         py = solve_position(*args, backend="python", **kw)  # type: ignore[arg-type]
         assert c.complete and py.complete
-        assert (c.value, c.spread, c.depth) == (py.value, py.spread, py.depth)
-        assert abs(c.nodes - py.nodes) <= py.nodes // 100
+        assert (c.value, c.spread) == (py.value, py.spread)
         # the compiled line is legal and reaches the value it claims
         line = Game.from_position(g.board, [g.rack(p), g.unseen(p)], [0, 0], lexicon=twl06, seed=0)
         for move in c.line:
@@ -332,3 +332,38 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
             assert line.scores[0] - line.scores[1] == c.value
         solved += 1
     assert solved == 5
+
+
+@pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
+def test_the_kernels_solver_on_small_racks_of_a_real_board(twl06: Lexicon) -> None:
+    """Racks of 1-4 tiles drawn from the unseen tiles of a real board, with runs of
+    scoreless turns: the compiled search (its one-tile look at the anchors, its plays
+    going out checked on a sibling's board, its Gen made and unmade along the line)
+    gives the Python solver's exact value, and every move of its line is a legal play
+    (or a pass) of the player on turn."""
+    from lexiko import cgp
+
+    g = cgp.to_game(cgp.parse(HARD), lexicon=twl06, seed=0)
+    pool = list(g.rack(0)) + list(g.unseen(0))
+    rng = random.Random(5)
+    for _ in range(60):
+        tiles = rng.sample(pool, rng.randint(2, 7))
+        k = rng.randint(1, min(4, len(tiles) - 1))
+        me, opp = tuple(sorted(tiles[:k])), tuple(sorted(tiles[k:]))
+        scoreless = rng.choice([0, 0, 0, 3, 5])
+        kw = {"scoreless_turns": scoreless}
+        c = solve_position(g.board, (me, opp), twl06, g.rules, backend="c", **kw)  # type: ignore[arg-type]
+        py = solve_position(g.board, (me, opp), twl06, g.rules, backend="python", **kw)  # type: ignore[arg-type]
+        assert c.complete and py.complete
+        assert c.value == py.value, (ENGLISH.format(me), ENGLISH.format(opp), scoreless)
+        board, racks = g.board, [me, opp]
+        for i, move in enumerate(c.line):
+            rack = racks[i % 2]
+            if isinstance(move, Pass):
+                continue
+            assert isinstance(move, Place)
+            assert move in {d.move for d in generate(board, rack, twl06, g.rules, bag_count=0)}
+            racks[i % 2] = without(rack, move.rack_tiles())
+            board = board.place(move)
+            if not racks[i % 2]:
+                break

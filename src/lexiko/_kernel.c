@@ -3648,13 +3648,21 @@ out:
  *
  * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
  * principal variation search, a transposition table (Zobrist keys of the board, both
- * racks and the scoreless run), iterative deepening, moves ordered by the table's move,
- * then plays going out, then by score, the pass last; below the depth limit a position
- * is valued by a greedy play-out (each side plays its highest-scoring placement).
+ * racks and the scoreless run), iterative deepening for EG_DEEPEN plies and then a
+ * search to the end of every line; below the depth limit a position is valued by a
+ * greedy play-out (each side plays its highest-scoring placement).
+ *
+ * At a node the best play going out is tried first: no other play going out can be
+ * worth more (those are not searched), and it often cuts off at once. With one tile
+ * left every play goes out, so the best placement of the tile is found by a look at
+ * each anchor and only the pass is searched besides. Then the table's move, the others
+ * by score, the pass last. One Gen is kept prepared for the board of the node searched
+ * (eg_make/eg_unmake change only the squares a play touches).
  */
 #define EG_INF 1000000000
 #define EG_MAXPLY 64
 #define EG_COMPLETE 32767
+#define EG_DEEPEN 4 /* plies searched by iterative deepening before the search to the end */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {
@@ -3670,28 +3678,32 @@ typedef struct {
     int32_t used;
 } EgPlay;
 
-/* A board as prepare() leaves it in a Gen (by the rows in use), kept by board key: the
- * endgame generates for the same boards again and again, for both racks. */
+/* The state of a square in the Gen's arrays, both directions (see eg_make). */
 typedef struct {
-    uint64_t key;
-    int empty;
-    uint8_t cell[2][MAXN * MAXN], anchor[2][MAXN * MAXN], lm[2][MAXN * MAXN], wm[2][MAXN * MAXN];
-    uint64_t xcheck[2][MAXN * MAXN];
-    int32_t xscore[2][MAXN * MAXN];
-} EgPrep;
-#define EG_PREP_SLOTS 512
+    uint64_t xc[2];
+    int32_t xs[2];
+    uint8_t r, c, cell, anchor;
+} EgUndo;
+/* a tile played saves its square and at most 4 more; a line of the search plays at most
+ * the tiles of both racks */
+#define EG_UNDO_MAX (2 * PRUNE_MAX_RACK * 5)
 
 typedef struct {
-    PlayOut *po; /* board constants and the Gen */
-    EgPrep *prep;
+    PlayOut *po; /* board constants and the Gen, kept prepared for the board being searched */
+    EgUndo undo[EG_UNDO_MAX];
+    size_t nundo;
+    int root_empty; /* the board searched from is empty */
     int limit, penalties;
     EgEntry *tt;
     uint64_t tt_mask;
     EgPlay *pc;
     uint64_t pc_mask;
     long long nodes;
+    int seldepth; /* the most moves in a line searched (this iteration) */
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     int timed_out;
+    Move killer[EG_MAXPLY + 1]; /* by ply: the last play going out that cut off there */
+    uint8_t has_killer[EG_MAXPLY + 1];
     Move pv[EG_MAXPLY + 1][EG_MAXPLY + 1];
     uint8_t pvpass[EG_MAXPLY + 1][EG_MAXPLY + 1];
     int pvlen[EG_MAXPLY + 1];
@@ -3747,12 +3759,31 @@ static int eg_tiles(const uint8_t *rack)
     return k;
 }
 
-/* g holds prepare()'s arrays for a board; cells is that board with the tiles of m added:
- * bring the arrays up to date. Only the empty squares met first from a new tile in each
- * direction (over the tiles in between) change: they become anchors, and their cross
- * words changed. */
-static void prepare_after(Gen *g, const uint8_t *cells, const Move *m)
+static inline void eg_save(Eg *eg, int r, int c)
 {
+    Gen *g = eg->po->g;
+    int ia = r * MAXN + c, id = c * MAXN + r;
+    EgUndo *u = &eg->undo[eg->nundo++];
+    u->r = (uint8_t)r;
+    u->c = (uint8_t)c;
+    u->cell = g->cell[0][ia];
+    u->anchor = g->anchor[0][ia];
+    u->xc[0] = g->xcheck[0][ia];
+    u->xc[1] = g->xcheck[1][id];
+    u->xs[0] = g->xscore[0][ia];
+    u->xs[1] = g->xscore[1][id];
+}
+
+/* The search's Gen holds prepare()'s arrays for the board before m; cells is that board
+ * with the tiles of m added: bring the arrays up to date, keeping what they held on the
+ * undo stack (eg_unmake goes back). Only the squares of the new tiles and the empty
+ * squares met first from a new tile in each direction (over the tiles in between)
+ * change: those become anchors, and their cross words changed. Returns the mark to
+ * give eg_unmake. */
+static size_t eg_make(Eg *eg, const uint8_t *cells, const Move *m)
+{
+    Gen *g = eg->po->g;
+    size_t mark = eg->nundo;
     int n = g->n;
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
     for (int j = 0; j < m->len; j++) {
@@ -3761,6 +3792,7 @@ static void prepare_after(Gen *g, const uint8_t *cells, const Move *m)
             continue;
         int r = m->down ? m->row + j : m->row, c = m->down ? m->col : m->col + j;
         int ia = r * MAXN + c, id = c * MAXN + r;
+        eg_save(eg, r, c);
         g->cell[0][ia] = g->cell[1][id] = t;
         g->anchor[0][ia] = g->anchor[1][id] = 0;
     }
@@ -3777,63 +3809,181 @@ static void prepare_after(Gen *g, const uint8_t *cells, const Move *m)
             if (r < 0 || c < 0 || r >= n || c >= n)
                 continue;
             int ia = r * MAXN + c, id = c * MAXN + r;
+            eg_save(eg, r, c);
             g->anchor[0][ia] = g->anchor[1][id] = 1;
             g->xcheck[0][ia] = cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
             g->xcheck[1][id] = cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
         }
     }
-    g->empty_board = 0;
-    g->min_tiles = 1;
-    g->dirs = 2;
+    return mark;
 }
 
-static void eg_prep_load(Gen *g, const EgPrep *pp, size_t used)
+/* Back to the board of the mark eg_make returned. */
+static void eg_unmake(Eg *eg, size_t mark)
 {
-    for (int d = 0; d < 2; d++) {
-        memcpy(g->cell[d], pp->cell[d], used);
-        memcpy(g->anchor[d], pp->anchor[d], used);
-        memcpy(g->lm[d], pp->lm[d], used);
-        memcpy(g->wm[d], pp->wm[d], used);
-        memcpy(g->xcheck[d], pp->xcheck[d], used * sizeof(uint64_t));
-        memcpy(g->xscore[d], pp->xscore[d], used * sizeof(int32_t));
-    }
-    g->empty_board = pp->empty;
-    g->min_tiles = pp->empty ? g->min_tiles : 1;
-    if (!pp->empty)
-        g->dirs = 2;
-}
-
-static void eg_prep_save(const Gen *g, EgPrep *pp, uint64_t key, size_t used)
-{
-    pp->key = key;
-    pp->empty = g->empty_board;
-    for (int d = 0; d < 2; d++) {
-        memcpy(pp->cell[d], g->cell[d], used);
-        memcpy(pp->anchor[d], g->anchor[d], used);
-        memcpy(pp->lm[d], g->lm[d], used);
-        memcpy(pp->wm[d], g->wm[d], used);
-        memcpy(pp->xcheck[d], g->xcheck[d], used * sizeof(uint64_t));
-        memcpy(pp->xscore[d], g->xscore[d], used * sizeof(int32_t));
+    Gen *g = eg->po->g;
+    while (eg->nundo > mark) {
+        const EgUndo *u = &eg->undo[--eg->nundo];
+        int ia = u->r * MAXN + u->c, id = u->c * MAXN + u->r;
+        g->cell[0][ia] = g->cell[1][id] = u->cell;
+        g->anchor[0][ia] = g->anchor[1][id] = u->anchor;
+        g->xcheck[0][ia] = u->xc[0];
+        g->xcheck[1][id] = u->xc[1];
+        g->xscore[0][ia] = u->xs[0];
+        g->xscore[1][id] = u->xs[1];
     }
 }
 
-#define EG_SLOT(eg, key) (&(eg)->prep[((key) ^ (key) >> 29) % EG_PREP_SLOTS])
-
-/* Placements of rack on cells (whose key is bkey; when it is the board of key pkey with
- * the tiles of last added, last is given): every one (best 0) sorted best first by
- * score, or the highest-scoring (best 1). The caller frees *out. -1: no memory. */
-static int eg_generate(Eg *eg, const uint8_t *cells, uint64_t bkey, uint64_t pkey, const Move *last,
-                       const uint8_t *rack, int best, Move **out, size_t *count)
+/* The highest-scoring placement of the rack's one tile (g prepared for a board with
+ * tiles), recorded as the generator records it: across when it makes an across word,
+ * else down, the main word's board tiles as 0. A blank is tried as every letter; the
+ * first of the best is kept. */
+static void eg_single(Gen *g)
 {
-    PlayOut *po = eg->po;
-    Gen *g = po->g;
-    memset(g, 0, sizeof(Gen));
-    g->kwg = po->kwg;
-    g->nk = po->nk;
-    g->n = po->n;
-    memcpy(g->values, po->values, 128);
+    int n = g->n, blank = g->rack[0] > 0, code = 0;
+    for (int t = 1; t < 64 && !blank; t++)
+        if (g->rack[t])
+            code = t;
+    int best = -1, br = 0, bc = 0, bd = 0, bs = 0, be = 0;
+    uint8_t bt = 0;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int ia = r * MAXN + c, id = c * MAXN + r;
+            if (!g->anchor[0][ia])
+                continue;
+            uint64_t ok = g->xcheck[0][ia] & g->xcheck[1][id];
+            uint8_t t;
+            if (blank) {
+                if (!(ok & ALL_LETTERS))
+                    continue;
+                t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
+            } else {
+                if (!((ok >> code) & 1))
+                    continue;
+                t = (uint8_t)code;
+            }
+            int xd = g->xscore[0][ia], xa = g->xscore[1][id];
+            if (xd < 0 && xa < 0)
+                continue;
+            int v = g->values[t] * g->lm[0][ia], wm = g->wm[0][ia];
+            int score = (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
+            if (score <= best)
+                continue;
+            best = score;
+            bt = t;
+            if (xa >= 0) { /* across: the main word is the across run through (r, c) */
+                int s0 = c, e0 = c;
+                while (s0 > 0 && g->cell[0][r * MAXN + s0 - 1])
+                    s0--;
+                while (e0 + 1 < n && g->cell[0][r * MAXN + e0 + 1])
+                    e0++;
+                br = r, bc = c, bd = 0, bs = s0, be = e0;
+            } else {
+                int s0 = r, e0 = r;
+                while (s0 > 0 && g->cell[1][c * MAXN + s0 - 1])
+                    s0--;
+                while (e0 + 1 < n && g->cell[1][c * MAXN + e0 + 1])
+                    e0++;
+                br = r, bc = c, bd = 1, bs = s0, be = e0;
+            }
+        }
+    if (best < 0)
+        return;
+    Move *m = (Move *)malloc(sizeof(Move));
+    if (!m) {
+        g->oom = 1;
+        return;
+    }
+    memset(m, 0, sizeof *m);
+    m->score = best;
+    m->equity = best;
+    m->down = (uint8_t)bd;
+    m->row = (uint8_t)(bd ? bs : br);
+    m->col = (uint8_t)(bd ? bc : bs);
+    m->len = (uint8_t)(be - bs + 1);
+    m->tiles[(bd ? br : bc) - bs] = bt;
+    g->moves = m;
+    g->nmoves = 1;
+    g->cap = 1;
+}
+
+/* Whether m, a play the generator made on another board, is a play of rack (the whole
+ * of it) on the board the Gen is prepared for (not empty): the squares of its tiles
+ * empty and those it plays through filled, nothing just before or after it, every
+ * cross word and the main word in the lexicon, and it touches a tile. Then its score
+ * is in *score, and m is exactly the move the generator makes for it. */
+static int eg_check_out(const Gen *g, const Move *m, const uint8_t *rack, int *score)
+{
+    int dir = m->down, line = dir ? m->col : m->row, start = dir ? m->row : m->col, n = g->n;
+    int end = start + m->len - 1;
+    if (end >= n)
+        return 0;
+    size_t base = (size_t)line * MAXN;
+    const uint8_t *lc = g->cell[dir] + base, *llm = g->lm[dir] + base, *lwm = g->wm[dir] + base;
+    const uint64_t *lx = g->xcheck[dir] + base;
+    const int32_t *lxs = g->xscore[dir] + base;
+    if ((start > 0 && lc[start - 1]) || (end + 1 < n && lc[end + 1]))
+        return 0;
+    uint8_t used[64] = {0}, word[MAXN];
+    int main = 0, mult = 1, cross = 0, placed = 0, touches = 0;
+    for (int j = 0; j < m->len; j++) {
+        int pos = start + j;
+        uint8_t c = lc[pos], t = m->tiles[j];
+        if (!t) {
+            if (!c)
+                return 0;
+            word[j] = c & LETTER_MASK;
+            main += g->values[c];
+            touches = 1;
+            continue;
+        }
+        if (c)
+            return 0;
+        uint8_t letter = t & LETTER_MASK;
+        if (!((lx[pos] >> letter) & 1))
+            return 0;
+        used[t & BLANK_FLAG ? 0 : letter]++;
+        int v = g->values[t] * llm[pos];
+        main += v;
+        mult *= lwm[pos];
+        if (lxs[pos] >= 0) {
+            cross += (lxs[pos] + v) * lwm[pos];
+            touches = 1;
+        }
+        placed++;
+        word[j] = letter;
+    }
+    if (!touches || memcmp(used, rack, 64))
+        return 0;
+    /* the main word: its GADDAG path from the last letter back to the first */
+    uint32_t node = g->nk > 1 ? child_of(g, g->kwg[1]) : 0;
+    for (int j = m->len - 1; j >= 0; j--) {
+        uint32_t i = find_arc(g, node, word[j]);
+        if (!i)
+            return 0;
+        if (!j) {
+            if (!(g->kwg[i] & ACC_BIT))
+                return 0;
+            break;
+        }
+        node = child_of(g, g->kwg[i]);
+    }
+    *score = main * mult + cross + g->bonus[placed];
+    return 1;
+}
+
+enum { EG_ALL = 0, EG_BEST = 1, EG_SINGLE = 2 };
+
+/* Placements of rack on the board the search's Gen is prepared for: every one (EG_ALL)
+ * sorted best first by score, the highest-scoring (EG_BEST), or, for a rack of one
+ * tile, the highest-scoring placement of it (EG_SINGLE). The caller frees *out. -1: no
+ * memory. */
+static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t *count)
+{
+    Gen *g = eg->po->g;
     memcpy(g->rack, rack, 64);
     uint64_t nl = 1;
+    g->rack_left = 0;
     for (int c = 0; c < 64; c++) {
         g->radix[c] = (uint32_t)nl;
         g->rack_left += rack[c];
@@ -3841,47 +3991,39 @@ static int eg_generate(Eg *eg, const uint8_t *cells, uint64_t bkey, uint64_t pke
             nl *= (uint64_t)rack[c] + 1;
     }
     g->full_leave = (uint32_t)(nl - 1);
-    g->depth = po->depth;
-    if (po->ana) {
-        g->alphabet = po->alphabet;
-        g->ana = po->ana;
-        g->ana_mask = po->ana_mask;
-    }
-    g->bingo_tiles = po->bingo_tiles;
-    memcpy(g->bonus, po->bonus, sizeof g->bonus);
-    g->min_tiles = po->first_min;
+    g->mode = mode == EG_BEST ? MODE_BEST : MODE_ALL;
+    g->best_n = mode == EG_BEST ? 1 : 0;
+    g->moves = NULL;
+    g->nmoves = g->cap = 0;
+    g->count = 0;
+    g->oom = 0;
+    /* no bounds (prune 0): with an endgame's few tiles the plain walk finds the best play sooner */
+    g->empty_board = eg->root_empty && !eg->nundo; /* only the first play can be on an empty board */
+    g->min_tiles = g->empty_board ? eg->po->first_min : 1;
     g->dirs = 2;
-    g->mode = best ? MODE_BEST : MODE_ALL;
-    g->best_n = best ? 1 : 0;
-    /* no bounds: with an endgame's few tiles the plain walk finds the best play sooner */
-    size_t used = (size_t)po->n * MAXN;
-    uint64_t key = bkey | 1, parent = pkey | 1; /* 0: an empty slot */
-    EgPrep *pp = EG_SLOT(eg, key), *pa = last ? EG_SLOT(eg, parent) : NULL;
-    if (pp->key == key) {
-        eg_prep_load(g, pp, used);
-    } else {
-        if (pa && pa->key == parent) {
-            eg_prep_load(g, pa, used);
-            prepare_after(g, cells, last);
-        } else {
-            prepare(g, cells, po->lmult, po->wmult, po->start_r, po->start_c);
-        }
-        eg_prep_save(g, pp, key, used);
-    }
-    run(g);
-    free(g->maxsub);
-    g->maxsub = NULL;
+    if (mode == EG_SINGLE && !g->empty_board)
+        eg_single(g);
+    else
+        run(g);
     if (g->oom) {
         free(g->moves);
         g->moves = NULL;
         return -1;
     }
-    if (!best)
+    if (mode == EG_ALL)
         sort_moves(g);
     *out = g->moves;
     *count = g->nmoves;
     g->moves = NULL;
     return 0;
+}
+
+static int eg_placed(const Move *m)
+{
+    int k = 0;
+    for (int j = 0; j < m->len; j++)
+        k += m->tiles[j] != 0;
+    return k;
 }
 
 static void eg_place(uint8_t *cells, int n, const Move *m, uint8_t *rack)
@@ -3921,9 +4063,10 @@ static int eg_check_time(Eg *eg)
     return eg->timed_out;
 }
 
-/* The greedy play-out from here: the spread the side on turn gains. -1 in *err: no memory. */
-static int eg_playout(Eg *eg, const uint8_t *cells0, uint64_t bkey, uint64_t pkey, const Move *last0,
-                      const uint8_t *me0, const uint8_t *opp0, int scoreless, int *err)
+/* The greedy play-out from here (cells, whose key is bkey, the board the Gen is
+ * prepared for): the spread the side on turn gains. -1 in *err: no memory. */
+static int eg_playout(Eg *eg, const uint8_t *cells0, uint64_t bkey, const uint8_t *me0, const uint8_t *opp0,
+                      int scoreless, int *err)
 {
     uint64_t key = mix64(bkey ^ eg_rack_key(me0, 0x1234) ^ (uint64_t)scoreless * 0x51ED27) | 1;
     EgPlay *slot = &eg->pc[key & eg->pc_mask];
@@ -3935,34 +4078,28 @@ static int eg_playout(Eg *eg, const uint8_t *cells0, uint64_t bkey, uint64_t pke
     memcpy(me, me0, 64);
     memcpy(opp, opp0, 64);
     int sign = 1, total = 0, result;
-    Move last;
-    int have_last = last0 != NULL;
-    if (last0)
-        last = *last0;
+    size_t mark = eg->nundo;
     for (int steps = 0;; steps++) {
         Move *mv = NULL;
         size_t cnt = 0;
-        if (eg_generate(eg, cells, bkey, pkey, have_last ? &last : NULL, me, 1, &mv, &cnt) < 0) {
+        if (eg_generate(eg, me, EG_BEST, &mv, &cnt) < 0) {
+            eg_unmake(eg, mark);
             *err = 1;
             return 0;
         }
         if (cnt) {
             Move m = mv[0];
             free(mv);
-            pkey = bkey;
-            bkey += eg_place_key(n, &m);
-            last = m;
-            have_last = 1;
             eg_place(cells, n, &m, me);
             total += sign * m.score;
             if (!eg_tiles(me)) {
                 result = total + sign * 2 * eg_value(eg, opp);
                 break;
             }
+            eg_make(eg, cells, &m);
             scoreless = m.score > 0 ? 0 : scoreless + 1;
         } else {
             free(mv);
-            have_last = 0;
             scoreless++;
         }
         if (scoreless >= eg->limit || steps > 1000) {
@@ -3975,15 +4112,47 @@ static int eg_playout(Eg *eg, const uint8_t *cells0, uint64_t bkey, uint64_t pke
         memcpy(opp, t, 64);
         sign = -sign;
     }
+    eg_unmake(eg, mark);
     slot->key = key;
     slot->value = result;
     return result;
 }
 
-/* negamax: the value for the side on turn; *complete: exact whatever the depth. */
-static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, uint64_t pkey, const Move *last,
-                     const uint8_t *me, const uint8_t *opp, int scoreless, int depth, int alpha, int beta,
-                     int *complete, int *err)
+/* The search's Gen: the lexicon and the board's constants, prepared for the board
+ * searched from (eg_make and eg_unmake keep it for the board of the node searched). */
+static void eg_init_gen(Eg *eg)
+{
+    PlayOut *po = eg->po;
+    Gen *g = po->g;
+    memset(g, 0, sizeof(Gen));
+    g->kwg = po->kwg;
+    g->nk = po->nk;
+    g->n = po->n;
+    memcpy(g->values, po->values, 128);
+    g->depth = po->depth;
+    if (po->ana) {
+        g->alphabet = po->alphabet;
+        g->ana = po->ana;
+        g->ana_mask = po->ana_mask;
+    }
+    g->bingo_tiles = po->bingo_tiles;
+    memcpy(g->bonus, po->bonus, sizeof g->bonus);
+    g->min_tiles = po->first_min;
+    g->dirs = 2;
+    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
+    eg->root_empty = g->empty_board;
+    eg->nundo = 0;
+}
+
+static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp,
+                   int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
+                   uint64_t tt_move, int *complete, int *err);
+
+/* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
+ * (key bkey) is the board; the Gen is prepared for it, or, when pend is given, for it
+ * without the tiles of pend (made here only once the table has not answered). */
+static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const Move *pend, const uint8_t *me,
+                     const uint8_t *opp, int scoreless, int depth, int alpha, int beta, int *complete, int *err)
 {
     eg->nodes++;
     eg->pvlen[ply] = 0;
@@ -4009,19 +4178,83 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, uint6
             have_tt = 1;
         }
     }
+    size_t mark = eg->nundo;
+    if (pend)
+        eg_make(eg, cells, pend);
+    int v;
     if (depth <= 0 || ply >= EG_MAXPLY) {
         *complete = 0;
-        return eg_playout(eg, cells, bkey, pkey, last, me, opp, scoreless, err);
+        v = eg_playout(eg, cells, bkey, me, opp, scoreless, err);
+    } else {
+        v = eg_node(eg, ply, cells, bkey, me, opp, scoreless, depth, alpha, beta, e, key, have_tt, tt_move, complete,
+                    err);
     }
+    eg_unmake(eg, mark);
+    return v;
+}
+
+/* eg_search past the table, with the Gen prepared for cells. */
+static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp,
+                   int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
+                   uint64_t tt_move, int *complete, int *err)
+{
+    if (ply + 1 > eg->seldepth)
+        eg->seldepth = ply + 1;
     Move *mv = NULL;
     size_t cnt = 0;
-    if (eg_generate(eg, cells, bkey, pkey, last, me, 0, &mv, &cnt) < 0) {
+    int ntiles = eg_tiles(me);
+    /* The best play going out first: it is worth more than every other play going out
+     * (those are not searched), and often enough to cut off. With one tile every play
+     * goes out: the best is found by a look at each anchor, and the pass is the only
+     * other move, so no list is made. */
+    Move out;
+    int have_out = 0, out_value = -EG_INF;
+    Gen *g = eg->po->g;
+    if (ntiles > 1 && eg->has_killer[ply] && !g->empty_board && eg_placed(&eg->killer[ply]) == ntiles) {
+        /* the play going out that cut off last at this ply (the same side, most often
+         * the same rack): when it is legal here and cuts off again, no list is made */
+        int sc;
+        if (eg_check_out(g, &eg->killer[ply], me, &sc) && sc + 2 * eg_value(eg, opp) >= beta) {
+            out = eg->killer[ply];
+            out.score = sc;
+            out.equity = sc;
+            out_value = sc + 2 * eg_value(eg, opp);
+            goto cut_by_out;
+        }
+    }
+    if (eg_generate(eg, me, ntiles == 1 ? EG_SINGLE : EG_ALL, &mv, &cnt) < 0) {
         *err = 1;
         *complete = 0;
         return 0;
     }
-    /* order: the table's move, the plays going out, the others by score, the pass */
-    int ntiles = eg_tiles(me);
+    for (size_t i = 0; i < cnt; i++)
+        if (eg_placed(&mv[i]) == ntiles && (!have_out || mv[i].score > out.score)) {
+            out = mv[i];
+            have_out = 1;
+        }
+    if (have_out)
+        out_value = out.score + 2 * eg_value(eg, opp);
+    if (have_out && out_value >= beta) {
+        free(mv);
+        if (ntiles > 1) {
+            eg->killer[ply] = out;
+            eg->has_killer[ply] = 1;
+        }
+    cut_by_out:
+        eg->pv[ply][0] = out;
+        eg->pvpass[ply][0] = 0;
+        eg->pvlen[ply] = 1;
+        *complete = 1;
+        e->key = key;
+        e->value = out_value;
+        e->depth = EG_COMPLETE;
+        e->flag = EG_LOWER;
+        e->has_move = 1;
+        e->mhash = eg_move_hash(&out);
+        return out_value;
+    }
+    /* order: the best play going out, the table's move, the others by score, the pass
+     * (every other play going out is worth less than the best one: not searched) */
     size_t total = cnt + 1;
     int32_t *order = (int32_t *)malloc(total * sizeof(int32_t)); /* index into mv; -1: the pass */
     if (!order) {
@@ -4031,21 +4264,11 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, uint6
         return 0;
     }
     size_t k = 0;
-    for (size_t i = 0; i < cnt; i++) {
-        int placed = 0;
-        for (int j = 0; j < mv[i].len; j++)
-            placed += mv[i].tiles[j] != 0;
-        if (placed == ntiles)
+    for (size_t i = 0; i < cnt; i++)
+        if (!have_out || eg_placed(&mv[i]) != ntiles)
             order[k++] = (int32_t)i;
-    }
-    for (size_t i = 0; i < cnt; i++) {
-        int placed = 0;
-        for (int j = 0; j < mv[i].len; j++)
-            placed += mv[i].tiles[j] != 0;
-        if (placed != ntiles)
-            order[k++] = (int32_t)i;
-    }
     order[k++] = -1;
+    total = k;
     if (have_tt) {
         for (size_t i = 0; i < total; i++) {
             uint64_t h = order[i] < 0 ? 0 : eg_move_hash(&mv[order[i]]);
@@ -4060,6 +4283,16 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, uint6
     int n = eg->po->n;
     int alpha0 = alpha, best = -EG_INF, all_complete = 1, first = 1;
     uint64_t best_hash = 0;
+    if (have_out) {
+        best = out_value;
+        best_hash = eg_move_hash(&out);
+        eg->pv[ply][0] = out;
+        eg->pvpass[ply][0] = 0;
+        eg->pvlen[ply] = 1;
+        if (best > alpha)
+            alpha = best;
+        first = 0;
+    }
     uint8_t after[MAXN * MAXN], rest[64];
     for (size_t i = 0; i < total; i++) {
         int idx = order[i];
@@ -4092,17 +4325,14 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, uint6
         } else {
             const uint8_t *bc = m ? after : cells;
             uint64_t bk = m ? bkey + eg_place_key(n, m) : bkey;
-            uint64_t pk = m ? bkey : pkey;
-            const Move *lm = m ? m : last;
             if (first || beta - alpha <= 1) {
-                v = sc - eg_search(eg, ply + 1, bc, bk, pk, lm, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc,
-                                   err);
+                v = sc - eg_search(eg, ply + 1, bc, bk, m, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc, err);
             } else {
-                v = sc - eg_search(eg, ply + 1, bc, bk, pk, lm, opp, rest, s2, depth - 1, sc - alpha - 1, sc - alpha,
-                                   &cc, err);
+                v = sc - eg_search(eg, ply + 1, bc, bk, m, opp, rest, s2, depth - 1, sc - alpha - 1, sc - alpha, &cc,
+                                   err);
                 if (alpha < v && v < beta && !eg->timed_out && !*err)
-                    v = sc - eg_search(eg, ply + 1, bc, bk, pk, lm, opp, rest, s2, depth - 1, sc - beta, sc - alpha,
-                                       &cc, err);
+                    v = sc - eg_search(eg, ply + 1, bc, bk, m, opp, rest, s2, depth - 1, sc - beta, sc - alpha, &cc,
+                                       err);
             }
         }
         if (eg->timed_out || *err)
@@ -4125,8 +4355,9 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, uint6
             eg->pvlen[ply] = 1 + (cl < EG_MAXPLY - 1 ? cl : EG_MAXPLY - 1);
             if (v > alpha) {
                 alpha = v;
-                if (alpha >= beta)
+                if (alpha >= beta) {
                     break;
+                }
             }
         }
     }
@@ -4163,7 +4394,9 @@ static PyObject *eg_move_tuple(const Move *m, int pass)
  * scoreless_limit: rules.scoreless_turn_limit (0: none); max_depth: plies (-1: no
  * limit); time_limit: seconds (<= 0: none; the first ply is always searched). line: the
  * principal variation as (kind 0 play / 2 pass, row, col, down, tiles, score). progress:
- * None, or called with (value, complete, depth, nodes, line) after each depth.
+ * None, or called with (value, complete, depth, nodes, line) after each depth. The
+ * depths are 1..EG_DEEPEN, then max_depth or the search to the end, whose depth is the
+ * most moves of a line it searched.
  */
 static PyObject *k_endgame(PyObject *self, PyObject *args)
 {
@@ -4199,9 +4432,8 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         eg->pc_mask = ((uint64_t)1 << 18) - 1;
         eg->tt = (EgEntry *)calloc(eg->tt_mask + 1, sizeof(EgEntry));
         eg->pc = (EgPlay *)calloc(eg->pc_mask + 1, sizeof(EgPlay));
-        eg->prep = (EgPrep *)calloc(EG_PREP_SLOTS, sizeof(EgPrep));
     }
-    if (!eg || !eg->po || !eg->po->g || !eg->tt || !eg->pc || !eg->prep) {
+    if (!eg || !eg->po || !eg->po->g || !eg->tt || !eg->pc) {
         PyErr_NoMemory();
         goto out;
     }
@@ -4209,6 +4441,7 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
         goto out;
     po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, 1, start_r, start_c, 2);
+    eg_init_gen(eg);
     eg->limit = limit > 0 ? limit : 2;
     eg->penalties = limit > 0;
     uint8_t rme[64] = {0}, ropp[64] = {0};
@@ -4238,17 +4471,24 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     uint8_t line_pass[EG_MAXPLY + 1];
     int line_len = 0;
     double start = eg_now();
-    for (int depth = 1; max_depth < 0 || depth <= max_depth; depth++) {
+    for (int depth = 1, next; max_depth < 0 || depth <= max_depth; depth = next) {
+        /* EG_DEEPEN plies by iterative deepening (their lines order the moves), then
+         * to the end (or max_depth) at once: an exact answer needs every line searched
+         * to its end anyway, and the depths in between cost more than they save */
+        next = depth < EG_DEEPEN ? depth + 1 : max_depth < 0 ? EG_MAXPLY : max_depth;
+        if (next <= depth)
+            next = depth + 1;
         eg->deadline = depth > 1 && time_limit > 0 ? start + time_limit : 0;
+        eg->seldepth = 0;
         int c = 0, v;
         Py_BEGIN_ALLOW_THREADS
-        v = eg_search(eg, 0, cb, bkey, 0, NULL, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
+        v = eg_search(eg, 0, cb, bkey, NULL, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
         Py_END_ALLOW_THREADS
         if (eg->timed_out || err)
             break;
         value = v;
         complete = c;
-        done = depth;
+        done = depth < EG_MAXPLY ? depth : eg->seldepth; /* to the end: the longest line searched */
         line_len = eg->pvlen[0];
         memcpy(line, eg->pv[0], sizeof(Move) * (size_t)line_len);
         memcpy(line_pass, eg->pvpass[0], (size_t)line_len);
@@ -4297,7 +4537,6 @@ out:
         free(eg->po);
         free(eg->tt);
         free(eg->pc);
-        free(eg->prep);
         free(eg);
     }
     if (have_depths)
