@@ -204,8 +204,8 @@ class RedisBus(Bus):
         return game_id in await self.claim([game_id])
 
     async def claim(self, game_ids: Iterable[str]) -> set[str]:
-        """One round trip (a Lua script, atomic per lease) for every game of a tick, whoever holds it:
-        ours are renewed, free ones taken, the others' left alone. A process that holds
+        """One round trip (a Lua script, atomic per lease) for every game of a tick,
+        whoever holds it: ours are renewed, free ones taken, the others' left alone. A process that holds
         no lease of a game asks once per tick in the batch, not with two calls per game.
         On a Redis error none is counted ours: a game whose lease is in doubt runs no
         clock here."""

@@ -13,8 +13,8 @@ Where the counts live: messages per connection always in the process's memory (a
 connection lives in one process), as a fixed window per connection kept with it (the
 ``limits`` library's memory storage scans every key a hundred times a second, which
 with hundreds of connections cost more than the messages themselves). The rates per
-address are counted with the ``limits`` library (moving windows). The counts per address too with one process; in
-shared mode (``redis_url``) they are kept in Redis by the ``limits`` library's own
+address are counted with the ``limits`` library (moving windows): in the process's
+memory with one process; in shared mode (``redis_url``) in Redis, by the library's own
 asyncio Redis storage, so an address has one budget however many processes its
 requests reach (otherwise N processes would grant N times the rate). Should Redis stop
 answering, the counts per address fail open: the request is let through uncounted and
