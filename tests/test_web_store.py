@@ -3,6 +3,7 @@ make matches the models, and the store's reads and writes."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -105,7 +106,8 @@ def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_o
     store.upgrade()
     seats = [SeatSpec(0, "human", "Ann", "h0", None), SeatSpec(1, "human", None, None, "i1"),
              SeatSpec(2, "static", "Computer", None, None), SeatSpec(3, "human", None, None, "i3"),
-             SeatSpec(4, "human", None, None, "i4"), SeatSpec(5, "human", None, None, "i5")]
+             SeatSpec(4, "human", None, None, "i4"), SeatSpec(5, "human", None, None, "i5"),
+             SeatSpec(6, "human", "Kim", None, "i6")]  # kept for Kim: not given by the open link
     store.create_game("e1", rules_json="{}", seed=1, seats=seats, open_invite="open-key")
     with pytest.raises(ConflictError, match="^this invitation has been used or does not exist$"):
         store.claim_open_seat("e1", open_invite="wrong", name="Eve", token_hash="he")
@@ -117,7 +119,7 @@ def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_o
     assert store.start_with_seats_taken("e1", 10.0) == [
         SeatSpec(0, "human", "Ann", "h0", None), SeatSpec(1, "human", "Bob", "hb", None),
         SeatSpec(2, "static", "Computer", None, None), SeatSpec(3, "human", "Cy", "hc", None),
-        SeatSpec(4, "human", "Di", "hd", None)]  # seat 4 (open) left out: Di's 5 is now 4
+        SeatSpec(4, "human", "Di", "hd", None)]  # seats 4 and 6 (open) left out: Di's 5 is now 4
     g = store.load_game("e1")
     assert g is not None and g.status == "active" and g.started_at == 10.0 and g.open_invite is None
     assert [(x.seat, x.name) for x in g.seats] == [(0, "Ann"), (1, "Bob"), (2, "Computer"), (3, "Cy"), (4, "Di")]
@@ -125,9 +127,10 @@ def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_o
         store.claim_open_seat("e1", open_invite="open-key", name="Eve", token_hash="he")  # closed by the start
     with pytest.raises(ConflictError, match="^game e1 is not waiting for players$"):
         store.start_with_seats_taken("e1", 11.0)
-    store.create_game("e2", rules_json="{}", seed=1, seats=seats[:2], open_invite="k2")
+    store.create_game("e2", rules_json="{}", seed=1, seats=[*seats[:2], dataclasses.replace(seats[6], seat=2)],
+                      open_invite="k2")
     assert store.claim_open_seat("e2", open_invite="k2", name="Bob", token_hash="hb2") == 1
-    with pytest.raises(ConflictError, match="^every seat of this game is taken$"):
+    with pytest.raises(ConflictError, match="^every open seat of this game is taken$"):  # Kim's is kept for Kim
         store.claim_open_seat("e2", open_invite="k2", name="Eve", token_hash="he")
 
 

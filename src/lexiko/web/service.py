@@ -427,8 +427,8 @@ class GameService:
         game_id = secrets.token_urlsafe(9)
         seeded = seed is not None
         seed = seed if seed is not None else secrets.randbelow(2**63)
-        # one link for all the open seats, when there are several (an event's players)
-        open_invite = secrets.token_urlsafe(12) if sum(1 for s in specs if s.invite) >= 2 else None
+        # one link for the open seats nobody is named for, when there are several (an event's players)
+        open_invite = secrets.token_urlsafe(12) if sum(1 for s in specs if s.invite and not s.name) >= 2 else None
         live = LiveGame(game_id, rules, seed, specs, lexicon, seeded=seeded, listed=listed, open_invite=open_invite)
         try:  # the engine's own checks of the rules and players, before anything is stored
             names = [s.name or f"player {i + 1}" for i, s in enumerate(specs)]

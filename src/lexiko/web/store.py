@@ -440,7 +440,8 @@ class Store:
     def claim_open_seat(
         self, game_id: str, *, open_invite: str, name: str, token_hash: str, account_id: int | None = None
     ) -> int:
-        """Give the lowest open seat to a player who came by the game's open link;
+        """Give the lowest open seat (not kept for someone by name) to a player who came
+        by the game's open link;
         returns its number. Raises ConflictError when the link is not the game's (or
         no longer: the game started) or every seat is taken.
 
@@ -451,10 +452,12 @@ class Store:
             game = s.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
             if game is None or game.open_invite is None or not hmac.compare_digest(game.open_invite, open_invite):
                 raise ConflictError("this invitation has been used or does not exist")
+            # not a seat kept for someone by name: that one is taken by its own link
             row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.kind == "human",
-                                                  SeatRow.token_hash.is_(None)).order_by(SeatRow.seat).limit(1)).first()
+                                                  SeatRow.token_hash.is_(None), SeatRow.name.is_(None))
+                            .order_by(SeatRow.seat).limit(1)).first()
             if row is None:
-                raise ConflictError("every seat of this game is taken")
+                raise ConflictError("every open seat of this game is taken")
             row.name, row.token_hash, row.invite, row.joined_at = name, token_hash, None, _now()
             row.account_id = account_id
             return row.seat
