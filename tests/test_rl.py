@@ -51,7 +51,7 @@ def test_the_mask_opens_exactly_the_candidates_and_each_is_legal(lex: Lexicon) -
         if term:
             break
         assert env.game is not None
-        cands = env._cands
+        cands = env.candidates()
         assert obs["action_mask"].tolist() == [1] * len(cands) + [0] * (16 - len(cands))
         assert any(isinstance(c.move, Pass) for c in cands)  # passing is always possible
         for i, c in enumerate(cands):  # each candidate applies to the game as it is
@@ -131,3 +131,64 @@ def test_the_gymnasium_environment_plays_against_computer_players(lex: Lexicon) 
     with pytest.raises(ValueError, match="masked out"):
         env.reset(seed=5)
         env.step(31 if int(env._obs()["action_mask"].sum()) < 32 else 999)
+
+
+def both_ways(lex: Lexicon, seeds: range, **kw: object) -> int:
+    """Play the same games through Game and through the compiled core, with the same random
+    actions: every agent's observation, every reward and the final game are the same.
+    The number of steps compared."""
+    py, c = LexikoAEC(lexicon=lex, backend="python", **kw), LexikoAEC(lexicon=lex, backend="c", **kw)  # type: ignore[arg-type]
+    assert py._core is None and c._core is not None
+    rng = np.random.default_rng(5)
+    steps = 0
+    for seed in seeds:
+        py.reset(seed=seed)
+        c.reset(seed=seed)
+        while py.agents:
+            assert c.agents == py.agents and c.agent_selection == py.agent_selection
+            for agent in py.agents:
+                a, b = py.observe(agent), c.observe(agent)
+                assert all(np.array_equal(a[k], b[k]) and a[k].dtype == b[k].dtype for k in a), (seed, steps, agent)
+            _, r, term, trunc, _ = py.last()
+            assert c.last()[1:4] == (r, term, trunc)
+            assert c.candidates() == py.candidates()
+            if term or trunc:
+                py.step(None)
+                c.step(None)
+                continue
+            action = int(rng.choice(np.flatnonzero(py.observe(py.agent_selection)["action_mask"])))
+            py.step(action)
+            c.step(action)
+            steps += 1
+        assert not c.agents and c.rewards == py.rewards
+        assert py.game is not None and c.game is not None
+        assert c.game.scores == py.game.scores and c.game.board == py.game.board and c.game.is_over
+        assert [e.move for e in c.game.history] == [e.move for e in py.game.history]
+    return steps
+
+
+def test_the_compiled_core_steps_the_same_games_as_the_game(lex: Lexicon) -> None:
+    assert both_ways(lex, range(6)) > 150
+    assert both_ways(lex, range(2), players=3, candidates=8, reward="spread") > 50
+    assert both_ways(lex, range(1), players=4, candidates=2) > 20
+
+
+def test_the_core_refuses_a_masked_action_and_changes_nothing(lex: Lexicon) -> None:
+    env = LexikoAEC(lexicon=lex, candidates=300, backend="c")
+    env.reset(seed=0)  # AABDETX: 253 moves
+    before = env.observe(env.agent_selection)
+    assert int(before["action_mask"].sum()) == 253
+    with pytest.raises(ValueError, match="^action 299 is masked out: 253 moves are open$"):
+        env.step(299)
+    after = env.observe(env.agent_selection)
+    assert all(np.array_equal(before[k], after[k]) for k in before)
+    assert env.game is not None and env.game.history == []
+
+
+def test_rules_the_core_does_not_play_step_a_game(lex: Lexicon) -> None:
+    with pytest.raises(ValueError, match="^backend 'c' cannot step these rules: challenges$"):
+        LexikoAEC(lexicon=lex, rules="tournament", backend="c")
+    env = LexikoAEC(lexicon=lex, rules="tournament")
+    assert env._core is None
+    env.reset(seed=1)
+    assert int(env.last()[0]["action_mask"].sum()) > 1

@@ -4554,7 +4554,735 @@ out:
     return result;
 }
 
+/* -- the reinforcement-learning environment's core --------------------------------- */
+
+/*
+ * lexiko.rl's environments step a game one agent's move at a time, and after each move
+ * the next player's candidate moves are needed: the best K by equity (placements, the
+ * exchanges and the pass merged in the order of movegen.sort_key, the pass always among
+ * them), with their features, and the observation as arrays. The core keeps the game in
+ * a PlayOut (the board, racks, bag and random generator the play-outs use, the same
+ * draws and shuffles as lexiko.game.Game), makes the chosen candidate, lists the next
+ * ones and fills the observation's arrays, with no Python object per move. It keeps a
+ * log of the moves so the Python side can bring a Game up to date when it is asked for.
+ * The lists are those of lexiko.rl.Observer.candidates, candidate for candidate (tested).
+ */
+
+typedef struct {
+    Move m;          /* a placement's move; equity and score for every kind */
+    uint8_t kind;    /* 0 placement, 1 exchange, 2 pass */
+    uint8_t nex;     /* an exchange's tiles (rack order: letters by code, then blanks) */
+    uint8_t ex[PRUNE_MAX_RACK];
+} RLCand;
+
+typedef struct {
+    PlayOut po;
+    Gen gen;
+    Py_buffer kwg, depths, anas, lmult, wmult, map;
+    int have[6];
+    int first_min0, dirs0;
+    int k, letters, started;
+    RLCand *cands, *extra;
+    int ncand;
+    size_t extra_cap;
+    double *vals;
+    size_t vals_cap;
+    uint8_t prem[MAXN * MAXN]; /* 1..6: the square's premium plane ("dtqDTQ"), 0 none */
+    RLCand *log;
+    size_t nlog, log_cap;
+} RLCore;
+
+#define RL_CAPSULE "lexiko._kernel.RLCore"
+
+static void rl_destroy(RLCore *c)
+{
+    Py_buffer *bufs[6] = {&c->kwg, &c->depths, &c->anas, &c->lmult, &c->wmult, &c->map};
+    for (int i = 0; i < 6; i++)
+        if (c->have[i])
+            PyBuffer_Release(bufs[i]);
+    free(c->cands);
+    free(c->extra);
+    free(c->vals);
+    free(c->log);
+    free(c->gen.moves);
+    free(c->gen.maxsub);
+    free(c);
+}
+
+static void rl_free(PyObject *cap)
+{
+    RLCore *c = (RLCore *)PyCapsule_GetPointer(cap, RL_CAPSULE);
+    if (c)
+        rl_destroy(c);
+}
+
+/* Python's order of two tile tuples (element by element, then the shorter first). */
+static int rl_tiles_cmp(const uint8_t *a, int na, const uint8_t *b, int nb)
+{
+    int m = na < nb ? na : nb;
+    for (int i = 0; i < m; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return (na > nb) - (na < nb);
+}
+
+/* movegen.sort_key's order: equity and score descending, placements (by move_cmp),
+ * then exchanges by tiles, then the pass. */
+static int rl_cmp(const RLCand *a, const RLCand *b)
+{
+    if (a->m.equity != b->m.equity)
+        return a->m.equity > b->m.equity ? -1 : 1;
+    if (a->m.score != b->m.score)
+        return a->m.score > b->m.score ? -1 : 1;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->kind == 0)
+        return move_cmp(&a->m, &b->m);
+    if (a->kind == 1)
+        return rl_tiles_cmp(a->ex, a->nex, b->ex, b->nex);
+    return 0;
+}
+
+static int rl_vcmp(const void *a, const void *b)
+{
+    return rl_cmp((const RLCand *)a, (const RLCand *)b);
+}
+
+static int rl_dcmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* Whether placement m comes before exchange or pass e (at equal equity and score it does). */
+static int rl_place_first(const Move *m, const RLCand *e)
+{
+    if (m->equity != e->m.equity)
+        return m->equity > e->m.equity;
+    if (m->score != e->m.score)
+        return m->score > e->m.score;
+    return 1;
+}
+
+/* List the candidates of the player on turn. 0, or -1: no memory. */
+static int rl_candidates(RLCore *c)
+{
+    PlayOut *po = &c->po;
+    int p = po->turn, K = c->k;
+    const uint8_t *full = po->rack[p];
+    uint64_t nleaves = 1;
+    for (int t = 0; t < 64; t++)
+        nleaves *= (uint64_t)full[t] + 1;
+    if (nleaves > (1u << 16))
+        return -1;
+    if (c->vals_cap < 2 * nleaves) {
+        free(c->vals);
+        c->vals = (double *)malloc(2 * nleaves * sizeof(double));
+        c->vals_cap = c->vals ? 2 * nleaves : 0;
+        if (!c->vals)
+            return -1;
+    }
+    if (c->extra_cap < nleaves + 1) {
+        free(c->extra);
+        c->extra = (RLCand *)malloc((nleaves + 1) * sizeof(RLCand));
+        c->extra_cap = c->extra ? nleaves + 1 : 0;
+        if (!c->extra)
+            return -1;
+    }
+    const double *vals = NULL; /* no leave values once the bag is empty: equity is the score */
+    if (po->nb > 0 && c->have[5]) {
+        leave_map_fill(po->maps[p], full, c->vals, nleaves);
+        vals = c->vals;
+    }
+    uint32_t fullidx = (uint32_t)(nleaves - 1);
+    /* an equity K exchanges or passes reach (movegen._others_floor) */
+    double others = NAN;
+    if (vals) {
+        if (po->nb >= po->exchange_min_bag && po->nb >= po->rack_n[p]) {
+            if ((uint64_t)K <= nleaves) {
+                double *s = c->vals + nleaves;
+                memcpy(s, vals, nleaves * sizeof(double));
+                qsort(s, nleaves, sizeof(double), rl_dcmp_desc);
+                others = s[K - 1];
+            }
+        } else if (K == 1) {
+            others = vals[fullidx];
+        }
+    }
+    /* the best K placements */
+    Gen *g = &c->gen;
+    free(g->moves);
+    free(g->maxsub);
+    memset(g, 0, sizeof(Gen));
+    g->kwg = po->kwg;
+    g->nk = po->nk;
+    g->n = po->n;
+    memcpy(g->values, po->values, 128);
+    memcpy(g->rack, full, 64);
+    uint64_t nl = 1;
+    for (int t = 0; t < 64; t++) {
+        g->radix[t] = (uint32_t)nl;
+        g->rack_left += full[t];
+        if (full[t])
+            nl *= (uint64_t)full[t] + 1;
+    }
+    g->full_leave = (uint32_t)(nl - 1);
+    g->leave_values = vals;
+    g->depth = po->depth;
+    if (po->ana) {
+        g->alphabet = po->alphabet;
+        g->ana = po->ana;
+        g->ana_mask = po->ana_mask;
+    }
+    g->has_ext = others == others;
+    g->ext_floor = others;
+    g->bingo_tiles = po->bingo_tiles;
+    memcpy(g->bonus, po->bonus, sizeof g->bonus);
+    g->min_tiles = po->first_min;
+    g->dirs = po->sym_dirs;
+    g->mode = MODE_BEST;
+    g->best_n = (size_t)K;
+    g->prune = prune_setup(g, full, (uint32_t)nl);
+    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
+    run(g);
+    if (g->oom)
+        return -1;
+    size_t np_ = g->nmoves;
+    qsort(g->moves, np_, sizeof(Move), move_vcmp);
+    /* the equity a move needs to make the list */
+    int has_floor = 0;
+    double floor = 0.0;
+    if (np_ >= (size_t)K) {
+        floor = g->moves[K - 1].equity;
+        has_floor = 1;
+    } else if (others == others) {
+        floor = others;
+        has_floor = 1;
+    }
+    /* the exchanges allowed and the pass that reach it (movegen._other_moves) */
+    int ne = 0;
+    if (po->nb >= po->exchange_min_bag && (!has_floor || vals || floor <= 0.0)) {
+        int codes[64], digit[64], nc = 0, kept = 0;
+        for (int t = 0; t < 64; t++)
+            if (full[t]) {
+                codes[nc] = t;
+                digit[nc++] = 0;
+            }
+        for (uint32_t idx = 0; idx < fullidx; idx++) {
+            double eq = 0.0 + (vals ? vals[idx] : 0.0);
+            int nx = po->rack_n[p] - kept;
+            if ((!has_floor || eq >= floor) && nx <= po->nb) {
+                RLCand *e = &c->extra[ne++];
+                memset(&e->m, 0, sizeof(Move));
+                e->m.equity = eq;
+                e->m.leave = idx;
+                e->kind = 1;
+                int nn = 0;
+                for (int j = 0; j < nc; j++)
+                    if (codes[j])
+                        for (int q = digit[j]; q < full[codes[j]]; q++)
+                            e->ex[nn++] = (uint8_t)codes[j];
+                if (nc && codes[0] == 0)
+                    for (int q = digit[0]; q < full[0]; q++)
+                        e->ex[nn++] = 0;
+                e->nex = (uint8_t)nn;
+            }
+            for (int j = 0; j < nc; j++) { /* next index */
+                if (digit[j] < full[codes[j]]) {
+                    digit[j]++;
+                    kept++;
+                    break;
+                }
+                kept -= digit[j];
+                digit[j] = 0;
+            }
+        }
+    }
+    double pass_eq = 0.0 + (vals ? vals[fullidx] : 0.0);
+    if (!has_floor || pass_eq >= floor) {
+        RLCand *e = &c->extra[ne++];
+        memset(e, 0, sizeof(RLCand));
+        e->m.equity = pass_eq;
+        e->m.leave = fullidx;
+        e->kind = 2;
+    }
+    qsort(c->extra, (size_t)ne, sizeof(RLCand), rl_vcmp);
+    /* merge, keep K, and the pass among them */
+    size_t i = 0;
+    int j = 0, n = 0, has_pass = 0;
+    while (n < K && (i < np_ || j < ne)) {
+        RLCand *out = &c->cands[n++];
+        if (j >= ne || (i < np_ && rl_place_first(&g->moves[i], &c->extra[j]))) {
+            memset(out, 0, sizeof(RLCand));
+            out->m = g->moves[i++];
+        } else {
+            *out = c->extra[j++];
+            has_pass |= out->kind == 2;
+        }
+    }
+    if (!has_pass) {
+        if (n == K)
+            n--;
+        RLCand *out = &c->cands[n++];
+        memset(out, 0, sizeof(RLCand));
+        out->kind = 2;
+        out->m.equity = vals ? vals[fullidx] : 0.0;
+        out->m.leave = fullidx;
+    }
+    c->ncand = n;
+    return 0;
+}
+
+static RLCore *rl_core(PyObject *cap)
+{
+    return (RLCore *)PyCapsule_GetPointer(cap, RL_CAPSULE);
+}
+
+/*
+ * rl_new(kwg, depths, anagrams, size, letter_mult, word_mult, values, bingo_tiles,
+ *        bonuses, first_min, start_row, start_col, first_dirs, rules, leave_map, k,
+ *        premiums, letters) -> core
+ *
+ * The board and lexicon as playout() takes them; leave_map: a packed leave table, or
+ * None (equity is the score); k: candidate slots; premiums: size*size bytes, 1-6 the
+ * premium plane of the square, 0 none; letters: the tile set's letters.
+ */
+static PyObject *k_rl_new(PyObject *self, PyObject *args)
+{
+    PyObject *kwg_obj, *depth_obj, *ana_obj, *lm_obj, *wm_obj, *rules, *map_obj;
+    Py_buffer values, bonuses, prem;
+    int size, bingo_tiles, first_min, start_r, start_c, first_dirs, k, letters;
+    if (!PyArg_ParseTuple(args, "OOOiOOy*iy*iiiiOOiy*i:rl_new", &kwg_obj, &depth_obj, &ana_obj, &size, &lm_obj,
+                          &wm_obj, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c, &first_dirs,
+                          &rules, &map_obj, &k, &prem, &letters))
+        return NULL;
+    PyObject *result = NULL;
+    RLCore *c = NULL;
+    if (size < 1 || size > MAXN || values.len != 128 || bonuses.len < 4 || bonuses.len % 4 ||
+        prem.len != (Py_ssize_t)size * size || k < 1 || k > 4096 || letters < 1 || letters > 62) {
+        PyErr_SetString(PyExc_ValueError, "rl_new: bad size, values, bonuses, premiums, k or letters");
+        goto out;
+    }
+    c = (RLCore *)calloc(1, sizeof(RLCore));
+    if (!c || !(c->cands = (RLCand *)calloc((size_t)k, sizeof(RLCand)))) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    c->po.g = &c->gen;
+    if (PyObject_GetBuffer(kwg_obj, &c->kwg, PyBUF_SIMPLE) < 0)
+        goto out;
+    c->have[0] = 1;
+    if (PyObject_GetBuffer(lm_obj, &c->lmult, PyBUF_SIMPLE) < 0)
+        goto out;
+    c->have[3] = 1;
+    if (PyObject_GetBuffer(wm_obj, &c->wmult, PyBUF_SIMPLE) < 0)
+        goto out;
+    c->have[4] = 1;
+    if (c->kwg.len % 4 || c->lmult.len != prem.len || c->wmult.len != prem.len) {
+        PyErr_SetString(PyExc_ValueError, "rl_new: bad kwg or multipliers");
+        goto out;
+    }
+    if (po_lexicon(&c->po, &c->kwg, depth_obj, ana_obj, &c->depths, &c->have[1], &c->anas, &c->have[2]) < 0)
+        goto out;
+    if (map_obj != Py_None) {
+        if (PyObject_GetBuffer(map_obj, &c->map, PyBUF_SIMPLE) < 0)
+            goto out;
+        c->have[5] = 1;
+        const LeaveMapHead *h = leave_map_of(&c->map);
+        if (!h)
+            goto out;
+        for (int p = 0; p < PO_MAXP; p++)
+            c->po.maps[p] = h;
+    }
+    {
+        PlayOut *po = &c->po;
+        po->n = size;
+        po->lmult = (const uint8_t *)c->lmult.buf;
+        po->wmult = (const uint8_t *)c->wmult.buf;
+        memcpy(po->values, values.buf, 128);
+        po->bingo_tiles = bingo_tiles;
+        const int32_t *b = (const int32_t *)bonuses.buf;
+        Py_ssize_t nb = bonuses.len / 4;
+        for (int q = 0; q <= MAXN; q++)
+            po->bonus[q] = b[q < nb ? q : nb - 1];
+        po->start_r = start_r;
+        po->start_c = start_c;
+        c->first_min0 = first_min;
+        c->dirs0 = first_dirs == 1 ? 1 : 2;
+        if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
+                              &po->passes_only, &po->exchange_scoreless, &po->end_double))
+            goto out;
+        if (po->rack_size > PRUNE_MAX_RACK) {
+            PyErr_SetString(PyExc_ValueError, "rl_new: racks of more than 15 tiles");
+            goto out;
+        }
+    }
+    c->k = k;
+    c->letters = letters;
+    memcpy(c->prem, prem.buf, (size_t)prem.len);
+    result = PyCapsule_New(c, RL_CAPSULE, rl_free);
+    if (result)
+        c = NULL;
+out:
+    if (c)
+        rl_destroy(c);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&bonuses);
+    PyBuffer_Release(&prem);
+    return result;
+}
+
+/* rl_reset(core, cells, racks, bag, scores, turn, scoreless_run, rng_state): a position
+ * (racks: bytes per seat; bag drawn from its end; rng_state: random.getstate()[1]); then
+ * the candidates of the player on turn. */
+static PyObject *k_rl_reset(PyObject *self, PyObject *args)
+{
+    PyObject *cap, *racks, *scores, *rng_state;
+    Py_buffer cells, bag;
+    int turn, scoreless_run;
+    if (!PyArg_ParseTuple(args, "Oy*Oy*OiiO:rl_reset", &cap, &cells, &racks, &bag, &scores, &turn, &scoreless_run,
+                          &rng_state))
+        return NULL;
+    PyObject *result = NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        goto out;
+    PlayOut *po = &c->po;
+    int n = po->n;
+    if (cells.len != (Py_ssize_t)n * n || !cells_valid(&cells)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "rl_reset: cells need size*size bytes");
+        goto out;
+    }
+    if (!PyList_Check(racks) || !PyList_Check(scores) || PyList_GET_SIZE(racks) < 1 ||
+        PyList_GET_SIZE(racks) > PO_MAXP || PyList_GET_SIZE(scores) != PyList_GET_SIZE(racks) ||
+        bag.len > PO_MAXBAG || !PyTuple_Check(rng_state) || PyTuple_GET_SIZE(rng_state) != 625) {
+        PyErr_SetString(PyExc_ValueError, "rl_reset: racks and scores per seat, a bag, random.getstate()[1]");
+        goto out;
+    }
+    int np = (int)PyList_GET_SIZE(racks);
+    if (turn < 0 || turn >= np) {
+        PyErr_SetString(PyExc_ValueError, "rl_reset: turn is a seat");
+        goto out;
+    }
+    /* check everything before changing anything */
+    for (int p = 0; p < np; p++) {
+        PyObject *r = PyList_GET_ITEM(racks, p);
+        if (!PyBytes_Check(r) || PyBytes_GET_SIZE(r) > PRUNE_MAX_RACK) {
+            PyErr_SetString(PyExc_ValueError, "rl_reset: racks are bytes of at most 15 tiles");
+            goto out;
+        }
+        for (Py_ssize_t i = 0; i < PyBytes_GET_SIZE(r); i++)
+            if ((uint8_t)PyBytes_AS_STRING(r)[i] > (uint8_t)c->letters) {
+                PyErr_SetString(PyExc_ValueError, "rl_reset: a rack code is not a tile");
+                goto out;
+            }
+    }
+    for (Py_ssize_t i = 0; i < bag.len; i++)
+        if (((const uint8_t *)bag.buf)[i] > (uint8_t)c->letters) {
+            PyErr_SetString(PyExc_ValueError, "rl_reset: a bag code is not a tile");
+            goto out;
+        }
+    long long sc[PO_MAXP];
+    for (int p = 0; p < np; p++) {
+        sc[p] = PyLong_AsLongLong(PyList_GET_ITEM(scores, p));
+        if (PyErr_Occurred())
+            goto out;
+    }
+    uint32_t mt[625];
+    for (int i = 0; i < 625; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(rng_state, i));
+        if (PyErr_Occurred())
+            goto out;
+        mt[i] = (uint32_t)v;
+    }
+    memcpy(po->cells, cells.buf, (size_t)cells.len);
+    memset(po->rack, 0, sizeof po->rack);
+    memset(po->rack_n, 0, sizeof po->rack_n);
+    for (int p = 0; p < np; p++) {
+        PyObject *r = PyList_GET_ITEM(racks, p);
+        for (Py_ssize_t i = 0; i < PyBytes_GET_SIZE(r); i++) {
+            po->rack[p][(uint8_t)PyBytes_AS_STRING(r)[i]]++;
+            po->rack_n[p]++;
+        }
+        po->scores[p] = sc[p];
+        po->before[p] = sc[p];
+    }
+    po->np = np;
+    po->nb = (int)bag.len;
+    memcpy(po->bag, bag.buf, (size_t)bag.len);
+    memcpy(po->rng.mt, mt, 624 * sizeof(uint32_t));
+    po->rng.index = mt[624];
+    po->turn = turn;
+    po->scoreless_run = scoreless_run;
+    po->over = 0;
+    po->end_reason = NULL;
+    po->turns = 0;
+    int empty = 1;
+    for (int i = 0; i < n * n && empty; i++)
+        empty = !po->cells[i];
+    po->first_min = empty ? c->first_min0 : 1;
+    po->sym_dirs = empty ? c->dirs0 : 2;
+    c->nlog = 0;
+    c->ncand = 0;
+    c->started = 1;
+    if (rl_candidates(c) < 0) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    result = Py_NewRef(Py_None);
+out:
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&bag);
+    return result;
+}
+
+/* rl_step(core, i) -> bool: make candidate i, list the next player's (none once the
+ * game is over); whether the game is over. */
+static PyObject *k_rl_step(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "On:rl_step", &cap, &i))
+        return NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        return NULL;
+    if (!c->started || c->po.over) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: reset it");
+        return NULL;
+    }
+    if (i < 0 || i >= c->ncand) {
+        PyErr_Format(PyExc_ValueError, "action %zd is masked out: %d moves are open", i, c->ncand);
+        return NULL;
+    }
+    RLCand cand = c->cands[i];
+    if (c->nlog == c->log_cap) {
+        size_t cap2 = c->log_cap ? 2 * c->log_cap : 64;
+        RLCand *nl = (RLCand *)realloc(c->log, cap2 * sizeof(RLCand));
+        if (!nl)
+            return PyErr_NoMemory();
+        c->log = nl;
+        c->log_cap = cap2;
+    }
+    c->log[c->nlog++] = cand;
+    if (po_apply(&c->po, cand.kind, &cand.m, cand.ex, cand.nex, NULL) < 0)
+        return NULL;
+    c->ncand = 0;
+    if (!c->po.over && rl_candidates(c) < 0)
+        return PyErr_NoMemory();
+    return PyBool_FromLong(c->po.over);
+}
+
+static int rl_buffer(PyObject *obj, Py_buffer *b, Py_ssize_t len, const char *what)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (b->len != len) {
+        PyErr_Format(PyExc_ValueError, "rl_observe: %s needs %zd bytes, not %zd", what, len, b->len);
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* rl_observe(core, seat, on_turn, board, rack, unseen, scores, bag, candidates, mask):
+ * fill the arrays of lexiko.rl.Observer.observe (float32; mask int8), the candidates'
+ * features and mask only when on_turn (else zeros). */
+static PyObject *k_rl_observe(PyObject *self, PyObject *args)
+{
+    PyObject *cap, *objs[7];
+    int seat, on_turn;
+    if (!PyArg_ParseTuple(args, "OipOOOOOOO:rl_observe", &cap, &seat, &on_turn, &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &objs[5], &objs[6]))
+        return NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        return NULL;
+    PlayOut *po = &c->po;
+    if (seat < 0 || seat >= po->np) {
+        PyErr_SetString(PyExc_ValueError, "rl_observe: seat is not a seat");
+        return NULL;
+    }
+    int n = po->n, L = c->letters, planes = L + 1 + 6;
+    Py_ssize_t sizes[7] = {(Py_ssize_t)planes * n * n * 4, (L + 1) * 4, (L + 1) * 4, po->np * 4, 4,
+                           (Py_ssize_t)c->k * 8 * 4, c->k};
+    const char *names[7] = {"board", "rack", "unseen", "scores", "bag", "candidates", "action_mask"};
+    Py_buffer b[7];
+    int got = 0;
+    for (; got < 7; got++)
+        if (rl_buffer(objs[got], &b[got], sizes[got], names[got]) < 0)
+            break;
+    if (got == 7) {
+        float *board = (float *)b[0].buf;
+        memset(board, 0, (size_t)sizes[0]);
+        size_t nn = (size_t)n * n;
+        for (size_t q = 0; q < nn; q++) {
+            uint8_t t = po->cells[q];
+            if (t) {
+                board[(size_t)(t & LETTER_MASK) * nn + q] = 1.0f;
+                if (t & BLANK_FLAG)
+                    board[q] = 1.0f;
+            } else if (c->prem[q]) {
+                board[(size_t)(L + c->prem[q]) * nn + q] = 1.0f;
+            }
+        }
+        float *rack = (float *)b[1].buf, *unseen = (float *)b[2].buf;
+        for (int t = 0; t <= L; t++) {
+            rack[t] = (float)po->rack[seat][t];
+            int u = 0;
+            for (int q = 0; q < po->np; q++)
+                if (q != seat)
+                    u += po->rack[q][t];
+            unseen[t] = (float)u;
+        }
+        for (int q = 0; q < po->nb; q++)
+            unseen[po->bag[q]] += 1.0f;
+        float *sc = (float *)b[3].buf;
+        for (int q = 0; q < po->np; q++)
+            sc[q] = (float)po->scores[(seat + q) % po->np];
+        ((float *)b[4].buf)[0] = (float)po->nb;
+        float *f = (float *)b[5].buf;
+        int8_t *mask = (int8_t *)b[6].buf;
+        memset(f, 0, (size_t)sizes[5]);
+        memset(mask, 0, (size_t)sizes[6]);
+        for (int i = 0; on_turn && i < c->ncand; i++) {
+            const RLCand *e = &c->cands[i];
+            int tiles = 0, prem = 0;
+            if (e->kind == 0)
+                for (int j = 0; j < e->m.len; j++) {
+                    if (!e->m.tiles[j])
+                        continue;
+                    tiles++;
+                    int r = e->m.down ? e->m.row + j : e->m.row, col = e->m.down ? e->m.col : e->m.col + j;
+                    prem += c->prem[r * n + col] != 0;
+                }
+            double score = (double)e->m.score, eq = e->m.equity;
+            float *row = f + (size_t)i * 8;
+            row[0] = (float)(score / 100.0);
+            row[1] = (float)((eq - score) / 50.0);
+            row[2] = (float)(eq / 100.0);
+            row[3] = (float)((double)tiles / (double)po->rack_size);
+            row[4] = tiles >= po->bingo_tiles ? 1.0f : 0.0f;
+            row[5] = (float)((double)prem / 4.0);
+            row[6] = e->kind == 1 ? 1.0f : 0.0f;
+            row[7] = e->kind == 2 ? 1.0f : 0.0f;
+            mask[i] = 1;
+        }
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&b[i]);
+    if (got < 7)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* rl_info(core) -> (turn, over, scores, scores_before_end, bag, end_reason, open) */
+static PyObject *k_rl_info(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    if (!PyArg_ParseTuple(args, "O:rl_info", &cap))
+        return NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        return NULL;
+    PlayOut *po = &c->po;
+    PyObject *sc = PyTuple_New(po->np), *bf = PyTuple_New(po->np);
+    if (!sc || !bf) {
+        Py_XDECREF(sc);
+        Py_XDECREF(bf);
+        return NULL;
+    }
+    for (int p = 0; p < po->np; p++) {
+        PyTuple_SET_ITEM(sc, p, PyLong_FromLongLong(po->scores[p]));
+        PyTuple_SET_ITEM(bf, p, PyLong_FromLongLong(po->over ? po->before[p] : po->scores[p]));
+    }
+    return Py_BuildValue("(iNNNizi)", po->turn, PyBool_FromLong(po->over), sc, bf, po->nb, po->end_reason, c->ncand);
+}
+
+static PyObject *rl_move_tuple(const RLCand *e)
+{
+    if (e->kind == 0)
+        return Py_BuildValue("(iiiiy#id)", 0, e->m.row, e->m.col, e->m.down, (const char *)e->m.tiles,
+                             (Py_ssize_t)e->m.len, e->m.score, e->m.equity);
+    return Py_BuildValue("(iiiiy#id)", e->kind, 0, 0, 0, (const char *)e->ex, (Py_ssize_t)(e->kind == 1 ? e->nex : 0),
+                         0, e->m.equity);
+}
+
+/* rl_log(core, start) -> the moves made from move `start` on, as (kind 0 placement / 1
+ * exchange / 2 pass, row, col, down, tiles, score, equity); rl_candidates(core) -> the
+ * candidates of the player on turn, the same with the tiles kept (rack order) added. */
+static PyObject *k_rl_log(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_ssize_t start;
+    if (!PyArg_ParseTuple(args, "On:rl_log", &cap, &start))
+        return NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        return NULL;
+    if (start < 0 || (size_t)start > c->nlog)
+        start = (Py_ssize_t)c->nlog;
+    PyObject *out = PyList_New((Py_ssize_t)c->nlog - start);
+    for (Py_ssize_t i = start; out && (size_t)i < c->nlog; i++) {
+        PyObject *t = rl_move_tuple(&c->log[i]);
+        if (!t) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i - start, t);
+    }
+    return out;
+}
+
+static PyObject *k_rl_candidates(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    if (!PyArg_ParseTuple(args, "O:rl_candidates", &cap))
+        return NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        return NULL;
+    const uint8_t *full = c->po.rack[c->po.turn];
+    uint32_t radix[64], r = 1;
+    for (int t = 0; t < 64; t++) {
+        radix[t] = r;
+        if (full[t])
+            r *= (uint32_t)full[t] + 1;
+    }
+    PyObject *out = PyList_New(c->ncand);
+    for (int i = 0; out && i < c->ncand; i++) {
+        const RLCand *e = &c->cands[i];
+        uint8_t kept[64 * 4];
+        int nk = 0;
+        for (int u = 1; u <= 64; u++) { /* letters by code, then blanks (64: code 0) */
+            int t = u & 63;
+            if (!full[t])
+                continue;
+            int q = (int)((e->m.leave / radix[t]) % ((uint32_t)full[t] + 1));
+            while (q--)
+                kept[nk++] = (uint8_t)t;
+        }
+        PyObject *m = rl_move_tuple(e);
+        PyObject *item = m ? Py_BuildValue("(Ny#)", m, (const char *)kept, (Py_ssize_t)nk) : NULL;
+        if (!item) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"rl_new", k_rl_new, METH_VARARGS, "rl_new(...) -> core: the core of lexiko.rl's environments (see lexiko.rl.core)."},
+    {"rl_reset", k_rl_reset, METH_VARARGS, "rl_reset(core, cells, racks, bag, scores, turn, scoreless_run, rng_state)."},
+    {"rl_step", k_rl_step, METH_VARARGS, "rl_step(core, i) -> bool: make candidate i; whether the game is over."},
+    {"rl_observe", k_rl_observe, METH_VARARGS,
+     "rl_observe(core, seat, on_turn, board, rack, unseen, scores, bag, candidates, mask): fill the arrays."},
+    {"rl_info", k_rl_info, METH_VARARGS, "rl_info(core) -> (turn, over, scores, before, bag, end_reason, open)."},
+    {"rl_log", k_rl_log, METH_VARARGS, "rl_log(core, start) -> the moves made from move start on."},
+    {"rl_candidates", k_rl_candidates, METH_VARARGS, "rl_candidates(core) -> the candidates of the player on turn."},
     {"endgame", k_endgame, METH_VARARGS,
      "endgame(...) -> (value, complete, depth, nodes, line): a two-player endgame solved in the kernel."},
     {"simulate", k_simulate, METH_VARARGS,

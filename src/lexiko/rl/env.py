@@ -19,7 +19,8 @@ from lexiko.bots.static import default_leaves
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place
-from lexiko.movegen import Candidate, generate
+from lexiko.movegen import Backend, Candidate, generate, kernel_available
+from lexiko.rl.core import PREMIUMS, Core, unsupported
 from lexiko.rules import Rules, preset
 from lexiko.tiles import BLANK, LETTER_MASK
 
@@ -29,7 +30,6 @@ FEATURES = ("score", "leave", "equity", "tiles", "full_rack", "premiums", "excha
 """What describes each candidate move, in the columns of ``obs["candidates"]`` (scores
 and equities in hundreds of points, leave values in fifties, tiles as a share of the rack)."""
 
-_PREMIUMS = "dtqDTQ"
 
 
 class Observer:
@@ -45,10 +45,10 @@ class Observer:
         self.n = lay.size
         self.leaves = default_leaves(self.tiles)
         flat = "".join(lay.rows)
-        self.premium = np.array([[c == p for c in flat] for p in _PREMIUMS], dtype=np.float32).reshape(
-            len(_PREMIUMS), self.n, self.n)
-        self.premium_square = np.array([c in _PREMIUMS for c in flat], dtype=bool)
-        planes = self.letters + 1 + len(_PREMIUMS)
+        self.premium = np.array([[c == p for c in flat] for p in PREMIUMS], dtype=np.float32).reshape(
+            len(PREMIUMS), self.n, self.n)
+        self.premium_square = np.array([c in PREMIUMS for c in flat], dtype=bool)
+        planes = self.letters + 1 + len(PREMIUMS)
         big = float(self.tiles.total)
         self.space = spaces.Dict({
             "board": spaces.Box(0.0, 1.0, (planes, self.n, self.n), np.float32),
@@ -60,6 +60,15 @@ class Observer:
             "action_mask": spaces.Box(0, 1, (k,), np.int8),
         })
         self._eye = np.eye(self.letters + 1, dtype=np.float32)
+        self._shapes: list[tuple[str, tuple[int, ...], type[np.generic]]] = [
+            ("board", (planes, self.n, self.n), np.float32), ("rack", (self.letters + 1,), np.float32),
+            ("unseen", (self.letters + 1,), np.float32), ("scores", (players,), np.float32),
+            ("bag", (1,), np.float32), ("candidates", (k, len(FEATURES)), np.float32), ("action_mask", (k,), np.int8),
+        ]
+
+    def empty(self) -> dict[str, np.ndarray]:
+        """An observation's arrays, not filled in (for :class:`~lexiko.rl.core.Core`)."""
+        return {name: np.empty(shape, dtype) for name, shape, dtype in self._shapes}
 
     def candidates(self, game: Game) -> list[Candidate]:
         """The moves the player on turn may choose: the best ``k`` by equity, the pass
@@ -124,13 +133,26 @@ class Observer:
 
     def outcome(self, game: Game, seat: int, reward: str) -> float:
         """The final reward of ``seat``: +1/-1/0 by the result, or the spread / 100."""
-        scores = game.scores
-        if reward == "spread":
-            return (scores[seat] - max(s for i, s in enumerate(scores) if i != seat)) / 100
-        winners = game.winners()
-        if len(winners) == len(scores):
-            return 0.0
-        return 1.0 if seat in winners else -1.0
+        return _reward(game.scores, game.winners(), seat, reward)
+
+    def core_outcome(self, scores: Sequence[int], before: Sequence[int], seat: int, reward: str) -> float:
+        """:meth:`outcome` of a game the :class:`~lexiko.rl.core.Core` played (the rules it
+        plays have no teams and no forfeits: the best score wins, ties broken by the
+        scores before the end's adjustments when ``rules.tiebreak`` says so)."""
+        best = max(scores)
+        top = [i for i, s in enumerate(scores) if s == best]
+        if len(top) > 1 and self.rules.tiebreak == "before-adjustment":
+            best_before = max(before[i] for i in top)
+            top = [i for i in top if before[i] == best_before]
+        return _reward(scores, top, seat, reward)
+
+
+def _reward(scores: Sequence[int], winners: Sequence[int], seat: int, reward: str) -> float:
+    if reward == "spread":
+        return (scores[seat] - max(s for i, s in enumerate(scores) if i != seat)) / 100
+    if len(winners) == len(scores):
+        return 0.0
+    return 1.0 if seat in winners else -1.0
 
 
 def _setup(
@@ -143,13 +165,29 @@ def _setup(
     return r, lex
 
 
+def _core(observer: Observer, backend: Backend) -> Core | None:
+    """The compiled core for these rules, or None (the environment steps a Game)."""
+    if backend == "python":
+        return None
+    why = "the compiled kernel is not built" if not kernel_available() else unsupported(
+        observer.rules, observer.players, observer.leaves)
+    if why is None:
+        return Core(observer.rules, observer.lexicon, observer.leaves, observer.players, observer.k)
+    if backend == "c":
+        raise ValueError(f"backend 'c' cannot step these rules: {why}")
+    return None
+
+
 class LexikoAEC(AECEnv):  # type: ignore[misc]
     """The game for 2-4 agents (``player_0``, ...), one move at a time (PettingZoo AEC).
 
     ``rules``: a preset name or :class:`~lexiko.rules.Rules` (``casual`` by default: a
     word not in the lexicon is refused, so no challenges); ``candidates``: the number of
     action slots; ``reward``: ``"win"`` or ``"spread"``. ``seed_lexicon_words`` builds a
-    small lexicon from words (for examples and tests).
+    small lexicon from words (for examples and tests). ``backend``: ``"c"`` steps the game
+    in the compiled core (:mod:`lexiko.rl.core`: the same candidates, observations and
+    rewards, about twice as fast), ``"python"`` through :class:`~lexiko.game.Game`,
+    ``"auto"`` the core when it plays the rules (:func:`lexiko.rl.core.unsupported`).
     """
 
     metadata = {"name": "lexiko_v0", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -164,6 +202,7 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
         reward: str = "win",
         render_mode: str | None = None,
         seed_lexicon_words: Sequence[str] | None = None,
+        backend: Backend = "auto",
     ) -> None:
         super().__init__()
         if not 2 <= players <= 4:
@@ -177,8 +216,23 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.observation_spaces = {a: self.observer.space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(candidates) for a in self.possible_agents}
-        self.game: Game | None = None
+        self._game: Game | None = None
         self._cands: list[Candidate] = []
+        self._core = _core(self.observer, backend)
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played (None before :meth:`reset`). With the compiled core it is
+        brought up to date when asked for: ask only when you need it."""
+        if self._core is not None and self._game is not None:
+            self._core.sync(self._game)
+        return self._game
+
+    def candidates(self) -> list[Candidate]:
+        """The moves of the open action slots, in order (none once the game is over)."""
+        if self._core is not None:
+            return self._core.candidates() if self.agents and not self.terminations[self.agent_selection] else []
+        return list(self._cands)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -188,27 +242,37 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         seed = seed if seed is not None else random.randrange(2**63)
-        self.game = Game(self.possible_agents, self.rules, seed=seed, lexicon=self.lexicon)
+        game = self._game = Game(self.possible_agents, self.rules, seed=seed, lexicon=self.lexicon)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.player_on_turn]
-        self._cands = self.observer.candidates(self.game)
+        self.agent_selection = self.possible_agents[game.player_on_turn]
+        if self._core is not None:
+            self._core.reset(game)
+        else:
+            self._cands = self.observer.candidates(game)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.game is not None, "call reset() first"
+        assert self._game is not None, "call reset() first"
         seat = self.possible_agents.index(agent)
         on_turn = agent == self.agent_selection and not self.terminations.get(agent, False)
-        return self.observer.observe(self.game, seat, self._cands if on_turn else None)
+        if self._core is not None:
+            out = self.observer.empty()
+            self._core.observe(seat, on_turn, out)
+            return out
+        return self.observer.observe(self._game, seat, self._cands if on_turn else None)
 
     def step(self, action: int | None) -> None:
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
-        g = self.game
+        if self._core is not None:
+            self._core_step(action)
+            return
+        g = self._game
         assert g is not None and action is not None
         agent = self.agent_selection
         if not 0 <= int(action) < len(self._cands):
@@ -226,10 +290,26 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
             self._cands = self.observer.candidates(g)
         self._accumulate_rewards()
 
+    def _core_step(self, action: int | None) -> None:
+        core = self._core
+        assert core is not None and self._game is not None and action is not None
+        agent = self.agent_selection
+        over = core.step(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        turn, _, scores, before, *_ = core.info()
+        if over:
+            for i, a in enumerate(self.agents):
+                self.rewards[a] = self.observer.core_outcome(scores, before, i, self.reward_kind)
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[turn]
+        self._accumulate_rewards()
+
     def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.game is None:
+        game = self.game
+        if self.render_mode != "ansi" or game is None:
             return None
-        return repr(self.game) + "\n" + str(self.game.board)
+        return repr(game) + "\n" + str(game.board)
 
     def close(self) -> None:
         pass
