@@ -192,3 +192,30 @@ def test_rules_the_core_does_not_play_step_a_game(lex: Lexicon) -> None:
     assert env._core is None
     env.reset(seed=1)
     assert int(env.last()[0]["action_mask"].sum()) > 1
+
+
+def test_against_the_static_player_the_core_plays_the_same_episodes(lex: Lexicon) -> None:
+    py = LexikoEnv(lexicon=lex, alternate=True, backend="python")
+    c = LexikoEnv(lexicon=lex, alternate=True, backend="c")
+    rng = np.random.default_rng(9)
+    steps = 0
+    for episode in range(4):
+        a, info_a = py.reset(seed=episode)
+        b, info_b = c.reset(seed=episode)
+        assert info_a == info_b
+        done = False
+        while not done:
+            assert all(np.array_equal(a[k], b[k]) for k in a) and c.candidates() == py.candidates()
+            action = int(rng.choice(np.flatnonzero(a["action_mask"])))
+            a, reward, done, _, info_a = py.step(action)
+            b, reward_c, done_c, _, info_b = c.step(action)
+            assert (reward_c, done_c, info_b) == (reward, done, info_a)
+            steps += 1
+        assert all(np.array_equal(a[k], b[k]) for k in a)
+        assert py.game is not None and c.game is not None
+        assert [e.move for e in c.game.history] == [e.move for e in py.game.history]
+    assert steps > 40
+    with pytest.raises(RuntimeError, match="^the game is over: call reset\\(\\)$"):
+        c.step(0)
+    with pytest.raises(ValueError, match="^backend 'c' plays only against the static player"):
+        LexikoEnv(opponents=["greedy"], lexicon=lex, backend="c")

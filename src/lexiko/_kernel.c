@@ -4830,6 +4830,10 @@ static int rl_candidates(RLCore *c)
         out->m.leave = fullidx;
     }
     c->ncand = n;
+    free(g->moves); /* copied: po_choose uses the same Gen */
+    free(g->maxsub);
+    g->moves = NULL;
+    g->maxsub = NULL;
     return 0;
 }
 
@@ -5074,6 +5078,60 @@ static PyObject *k_rl_step(PyObject *self, PyObject *args)
     return PyBool_FromLong(c->po.over);
 }
 
+/* rl_static_turns(core, seat) -> bool: the other seats play as the static player
+ * (lexiko.bots.StaticBot, as in play-outs) until seat is on turn; its candidates are
+ * listed. Whether the game is over. */
+static PyObject *k_rl_static_turns(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    int seat;
+    if (!PyArg_ParseTuple(args, "Oi:rl_static_turns", &cap, &seat))
+        return NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        return NULL;
+    PlayOut *po = &c->po;
+    if (!c->started || seat < 0 || seat >= po->np || !c->have[5]) {
+        PyErr_SetString(PyExc_ValueError, "rl_static_turns: a started game with a leave table, and a seat");
+        return NULL;
+    }
+    int moved = 0;
+    while (!po->over && po->turn != seat) {
+        if (c->nlog == c->log_cap) {
+            size_t cap2 = c->log_cap ? 2 * c->log_cap : 64;
+            RLCand *nl = (RLCand *)realloc(c->log, cap2 * sizeof(RLCand));
+            if (!nl)
+                return PyErr_NoMemory();
+            c->log = nl;
+            c->log_cap = cap2;
+        }
+        RLCand e;
+        memset(&e, 0, sizeof e);
+        uint8_t ex[64];
+        int nex = 0;
+        int kind = po_choose(po, &e.m, ex, &nex);
+        if (kind < 0)
+            return PyErr_NoMemory();
+        e.kind = (uint8_t)kind;
+        e.nex = (uint8_t)nex;
+        memcpy(e.ex, ex, (size_t)nex);
+        if (kind != 0) {
+            e.m.score = 0;
+            e.m.equity = 0.0;
+        }
+        c->log[c->nlog++] = e;
+        if (po_apply(po, kind, &e.m, ex, nex, NULL) < 0)
+            return NULL;
+        moved = 1;
+    }
+    if (moved) {
+        c->ncand = 0;
+        if (!po->over && rl_candidates(c) < 0)
+            return PyErr_NoMemory();
+    }
+    return PyBool_FromLong(po->over);
+}
+
 static int rl_buffer(PyObject *obj, Py_buffer *b, Py_ssize_t len, const char *what)
 {
     if (PyObject_GetBuffer(obj, b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
@@ -5277,6 +5335,8 @@ static PyObject *k_rl_candidates(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"rl_new", k_rl_new, METH_VARARGS, "rl_new(...) -> core: the core of lexiko.rl's environments (see lexiko.rl.core)."},
     {"rl_reset", k_rl_reset, METH_VARARGS, "rl_reset(core, cells, racks, bag, scores, turn, scoreless_run, rng_state)."},
+    {"rl_static_turns", k_rl_static_turns, METH_VARARGS,
+     "rl_static_turns(core, seat) -> bool: the other seats play as the static player until seat is on turn."},
     {"rl_step", k_rl_step, METH_VARARGS, "rl_step(core, i) -> bool: make candidate i; whether the game is over."},
     {"rl_observe", k_rl_observe, METH_VARARGS,
      "rl_observe(core, seat, on_turn, board, rack, unseen, scores, bag, candidates, mask): fill the arrays."},

@@ -110,6 +110,11 @@ class Core:
         Raises ValueError for a slot that holds no move, or once the game is over."""
         return self._kernel.rl_step(self._core, action)
 
+    def static_turns(self, seat: int) -> bool:
+        """The other seats play as :class:`~lexiko.bots.StaticBot` with this core's leave
+        table until ``seat`` is on turn (or the game ends); whether the game is over."""
+        return self._kernel.rl_static_turns(self._core, seat)
+
     def info(self) -> Info:
         """(player on turn, over, scores, scores before the end's adjustments, tiles in the
         bag, why the game ended, candidates open)."""

@@ -319,7 +319,8 @@ class LexikoEnv(gymnasium.Env):
     """One agent against lexiko's computer players (``opponents``: kinds such as
     ``static``, ``greedy``, ``random``). The agent takes seat 0, or turns about with
     ``alternate=True`` (seat = episode number mod players). Same observations, actions
-    and rewards as :class:`LexikoAEC`.
+    and rewards as :class:`LexikoAEC`. ``backend`` as there: against ``static`` opponents
+    only, the compiled core also plays their turns (as :class:`~lexiko.bots.StaticBot`).
 
     >>> env = LexikoEnv(opponents=["greedy"], seed_lexicon_words=["QI", "AT", "TA", "EAT", "TEA", "ATE"])
     >>> obs, info = env.reset(seed=1)
@@ -339,17 +340,22 @@ class LexikoEnv(gymnasium.Env):
         reward: str = "win",
         alternate: bool = False,
         seed_lexicon_words: Sequence[str] | None = None,
+        backend: Backend = "auto",
     ) -> None:
         players = 1 + len(opponents)
         self.rules, self.lexicon = _setup(rules, lexicon, seed_lexicon_words, players)
         self.observer = Observer(self.rules, self.lexicon, players, candidates)
+        statics = all(k == "static" for k in opponents) and self.observer.leaves is not None
+        if backend == "c" and not statics:
+            raise ValueError("backend 'c' plays only against the static player ('static' opponents)")
+        self._core = _core(self.observer, backend if statics else "python")
         self.kinds = list(opponents)
         self.reward_kind = reward
         self.alternate = alternate
         self.observation_space = self.observer.space
         self.action_space = spaces.Discrete(candidates)
         self.episodes = 0
-        self.game: Game | None = None
+        self._game: Game | None = None
         self.seat = 0
         self._bots: dict[int, Player] = {}
         self._cands: list[Candidate] = []
@@ -363,15 +369,32 @@ class LexikoEnv(gymnasium.Env):
         self.seat = self.episodes % players if self.alternate else 0
         self.episodes += 1
         names = [f"player_{i}" for i in range(players)]
-        self.game = Game(names, self.rules, seed=game_seed, lexicon=self.lexicon)
+        game = self._game = Game(names, self.rules, seed=game_seed, lexicon=self.lexicon)
+        if self._core is not None:
+            self._core.reset(game)
+            self._core.static_turns(self.seat)
+            return self._obs(), {"seat": self.seat}
         others = [i for i in range(players) if i != self.seat]
         self._bots = {i: make_player(k, self.lexicon, seed=game_seed + i)
                       for i, k in zip(others, self.kinds, strict=True)}
         self._advance()
         return self._obs(), {"seat": self.seat}
 
+    @property
+    def game(self) -> Game | None:
+        """The game being played (None before :meth:`reset`); see :attr:`LexikoAEC.game`."""
+        if self._core is not None and self._game is not None:
+            self._core.sync(self._game)
+        return self._game
+
+    def candidates(self) -> list[Candidate]:
+        """The moves of the open action slots, in order (none once the game is over)."""
+        if self._core is not None:
+            return [] if self._core.info()[1] else self._core.candidates()
+        return list(self._cands)
+
     def _advance(self) -> None:
-        g = self.game
+        g = self._game
         assert g is not None
         while not g.is_over and g.player_on_turn != self.seat:
             p = g.player_on_turn
@@ -379,11 +402,17 @@ class LexikoEnv(gymnasium.Env):
         self._cands = [] if g.is_over else self.observer.candidates(g)
 
     def _obs(self) -> dict[str, np.ndarray]:
-        assert self.game is not None
-        return self.observer.observe(self.game, self.seat, self._cands or None)
+        assert self._game is not None
+        if self._core is not None:
+            out = self.observer.empty()
+            self._core.observe(self.seat, not self._core.info()[1], out)
+            return out
+        return self.observer.observe(self._game, self.seat, self._cands or None)
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        g = self.game
+        if self._core is not None:
+            return self._core_step(action)
+        g = self._game
         assert g is not None, "call reset() first"
         if g.is_over:
             raise RuntimeError("the game is over: call reset()")
@@ -395,5 +424,18 @@ class LexikoEnv(gymnasium.Env):
         reward = self.observer.outcome(g, self.seat, self.reward_kind) if done else 0.0
         return self._obs(), reward, done, False, {"scores": list(g.scores)}
 
+    def _core_step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        core = self._core
+        assert core is not None
+        if self._game is None:
+            raise RuntimeError("call reset() first")
+        if core.info()[1]:
+            raise RuntimeError("the game is over: call reset()")
+        done = core.step(int(action)) or core.static_turns(self.seat)
+        _, _, scores, before, *_ = core.info()
+        reward = self.observer.core_outcome(scores, before, self.seat, self.reward_kind) if done else 0.0
+        return self._obs(), reward, done, False, {"scores": list(scores)}
+
     def render(self) -> str | None:
-        return None if self.game is None else str(self.game.board)
+        game = self.game
+        return None if game is None else str(game.board)
