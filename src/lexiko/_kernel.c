@@ -175,6 +175,16 @@ typedef struct {
     double kbound[PRUNE_MAX_RACK + 1];  /* by tiles placed: best equity bound of the anchor */
     unsigned floor_ver, mask_ver;       /* floor_ver: bumped when the N-th best changes; mask_ver: the
                                            floor_ver the masks were computed for */
+    /* the word map (best mode; see "word map" below): NULL, or the lexicon's map */
+    const struct WmpHead *wmp;
+    int use_wmp;                        /* run_wmp rather than run_best (set up by wmp_setup) */
+    struct SubRack *subs;               /* the rack's sub-racks by size: subs[sub_at[k] .. sub_at[k + 1]) */
+    int sub_at[PRUNE_MAX_RACK + 2];
+    int ncodes;                         /* distinct codes on the rack (blank: 0), lowest first */
+    uint8_t codes[PRUNE_MAX_RACK];
+    uint64_t wc_key[512];               /* word-table look-ups so far: key (0: none), slot (NULL: none) */
+    const struct WmpSlot *wc_val[512];
+    uint64_t bc_key[256], bc_val[256];  /* blank-table look-ups: key, mask */
 } Gen;
 
 static int cells_valid(const Py_buffer *cells);
@@ -1300,6 +1310,775 @@ static int prune_setup(Gen *g, const uint8_t *full, uint32_t nleaves)
     return 1;
 }
 
+/* -- word map: best mode by letter multiset ------------------------------------------ */
+
+/*
+ * The word map (wordmap() builds it from the kwg's DAWG, once per lexicon) indexes the
+ * words by letter multiset: a hash table from the key of a multiset (ana_key: the sum of
+ * the letters' random numbers and the length) to the words with those letters, stored
+ * one after the other; and for the blanks, a table from the key of a multiset M to a
+ * mask of the letters x such that M + x is the multiset of a word.
+ *
+ * A key is a 64-bit hash, so two multisets may share one (never seen; with about a
+ * million keys the odds are ~1e-7): a look-up may then give words of another multiset,
+ * and a blank mask letters of another. Neither is trusted: every word found is checked
+ * square by square (its letters on the board's tiles, and on the empty squares letters
+ * the cross-checks allow, drawn from the sub-rack's tiles exactly, with the blanks for
+ * exactly the letters looked up for them), so a collision can cost a look-up, never add
+ * or repeat a play. A play can never be missed: its word has the key looked up.
+ *
+ * Best mode with the map (run_wmp): anchor_bounds gives, for every anchor, first square
+ * f and number of tiles k (which fix the squares the main word covers), a bound of the
+ * equity of the plays; these groups go in a heap, best bound first. A group taken from
+ * it gets the bound of each of the rack's sub-racks of k tiles (its own tile values,
+ * sorted against the squares' weights, and its own leave): the best of them puts the
+ * group back in the heap when another group may beat it, else each sub-rack whose
+ * bound reaches the floor (the N-th best kept, or ext_floor) is looked up: the words of
+ * the span's length with the span's board letters and the sub-rack's, each checked and
+ * scored as the walk scores it, once for every distinct placement of the blanks.
+ * Nothing is cut that could rank before the N-th best, so the result is that of
+ * run_best (the tests compare them).
+ */
+#define WMP_MAGIC 0x3170616d64726f77ULL /* "wordmap1" */
+#define WMP_MAX_SUBS 2048               /* more sub-racks: run_best */
+
+typedef struct WmpHead {
+    uint64_t magic;
+    uint64_t wslots, bslots; /* powers of two */
+    uint64_t nletters, nwords;
+    uint64_t alphabet;
+    uint64_t reserved[2];
+} WmpHead;
+
+typedef struct WmpSlot {
+    uint64_t key; /* ana_key of the words' multiset; 0: an empty slot */
+    uint32_t off; /* the first word's letters in the letter array; the others follow */
+    uint16_t cnt; /* words */
+    uint8_t len, pad;
+} WmpSlot;
+
+typedef struct {
+    uint64_t key;  /* ana_key of a multiset M; 0: an empty slot */
+    uint64_t mask; /* letters x such that M + x is (or shares its key with) a word's multiset */
+} WmpBSlot;
+
+typedef struct SubRack {
+    uint64_t h;         /* hash of its letters (not its blanks) */
+    uint64_t nat;       /* its letters, as a mask */
+    double leave;       /* value of the tiles kept (0 without a table) */
+    uint32_t leave_idx; /* index of the tiles kept */
+    uint8_t k, b;       /* tiles, blanks */
+    uint8_t vd[PRUNE_MAX_RACK];  /* its tiles' values, highest first (blanks 0) */
+    uint8_t dig[PRUNE_MAX_RACK]; /* how many of each of g->codes */
+} SubRack;
+
+static inline const WmpSlot *wmp_wt(const WmpHead *h)
+{
+    return (const WmpSlot *)(h + 1);
+}
+
+static inline const WmpBSlot *wmp_bt(const WmpHead *h)
+{
+    return (const WmpBSlot *)(wmp_wt(h) + h->wslots);
+}
+
+static inline const uint8_t *wmp_letters(const WmpHead *h)
+{
+    return (const uint8_t *)(wmp_bt(h) + h->bslots);
+}
+
+static inline uint64_t wmp_home(uint64_t key)
+{
+    return (key * 0x9E3779B97F4A7C15ULL) >> 20;
+}
+
+/* The words of `len` letters with the multiset of hash h (NULL: none). */
+static const WmpSlot *wmp_find(Gen *g, uint64_t h, int len)
+{
+    uint64_t key = ana_key(h, len);
+    unsigned c = (unsigned)((key ^ (key >> 31)) & 511);
+    if (g->wc_key[c] == key)
+        return g->wc_val[c];
+    const WmpHead *wh = g->wmp;
+    const WmpSlot *t = wmp_wt(wh), *r = NULL;
+    uint64_t mask = wh->wslots - 1;
+    for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+        if (t[i].key == key && t[i].len == len) {
+            r = &t[i];
+            break;
+        }
+        if (!t[i].key)
+            break;
+    }
+    if (r && (uint64_t)r->off + (uint64_t)r->cnt * r->len > wh->nletters)
+        r = NULL; /* not a map wordmap() made */
+    g->wc_key[c] = key;
+    g->wc_val[c] = r;
+    return r;
+}
+
+/* The letters x such that some word of len + 1 letters has the multiset of hash h + x. */
+static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
+{
+    uint64_t key = ana_key(h, len);
+    unsigned c = (unsigned)((key ^ (key >> 31)) & 255);
+    if (g->bc_key[c] == key)
+        return g->bc_val[c];
+    const WmpHead *wh = g->wmp;
+    const WmpBSlot *t = wmp_bt(wh);
+    uint64_t mask = wh->bslots - 1, r = 0;
+    for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
+        if (t[i].key == key) {
+            r = t[i].mask;
+            break;
+        }
+        if (!t[i].key)
+            break;
+    }
+    g->bc_key[c] = key;
+    g->bc_val[c] = r;
+    return r;
+}
+
+/* The rack's sub-racks (g->subs by size); 0 when the map is not used for this rack. */
+static int wmp_setup(Gen *g, const uint8_t *full)
+{
+    int nc = 0;
+    uint32_t total = 1;
+    if (full[0] > 2)
+        return 0; /* more blanks than the blank table answers for */
+    for (int c = 0; c < 64; c++)
+        if (full[c]) {
+            if (nc == PRUNE_MAX_RACK)
+                return 0;
+            g->codes[nc++] = (uint8_t)c;
+            total *= (uint32_t)full[c] + 1;
+            if (total > WMP_MAX_SUBS)
+                return 0;
+        }
+    g->ncodes = nc;
+    SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total);
+    if (!subs)
+        return 0;
+    int R = g->rack_left, count[PRUNE_MAX_RACK + 2] = {0};
+    uint8_t dig[PRUNE_MAX_RACK] = {0};
+    /* twice over every sub-rack but the empty one: count them by size, then place them */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            g->sub_at[0] = 0;
+            for (int k = 0; k <= R; k++)
+                g->sub_at[k + 1] = g->sub_at[k] + count[k];
+            memset(count, 0, sizeof count);
+        }
+        memset(dig, 0, sizeof dig);
+        for (uint32_t idx = 1; idx < total; idx++) {
+            for (int j = 0; j < nc; j++) { /* next sub-rack */
+                if (dig[j] < full[g->codes[j]]) {
+                    dig[j]++;
+                    break;
+                }
+                dig[j] = 0;
+            }
+            int k = 0;
+            for (int j = 0; j < nc; j++)
+                k += dig[j];
+            if (!pass) {
+                count[k]++;
+                continue;
+            }
+            SubRack *s = &subs[g->sub_at[k] + count[k]++];
+            memset(s, 0, sizeof *s);
+            memcpy(s->dig, dig, sizeof dig);
+            s->k = (uint8_t)k;
+            uint32_t li = g->full_leave;
+            int nv = 0;
+            for (int j = 0; j < nc; j++) {
+                int c = g->codes[j];
+                li -= dig[j] * g->radix[c];
+                if (!c) {
+                    s->b = dig[j];
+                } else if (dig[j]) {
+                    s->h += (uint64_t)dig[j] * letter_hash[c];
+                    s->nat |= (uint64_t)1 << c;
+                }
+                for (int m = 0; m < dig[j]; m++) {
+                    int v = c ? g->values[c] : 0, i = nv++;
+                    for (; i > 0 && s->vd[i - 1] < v; i--)
+                        s->vd[i] = s->vd[i - 1];
+                    s->vd[i] = (uint8_t)v;
+                }
+            }
+            s->leave_idx = li;
+            s->leave = g->leave_values ? g->leave_values[li] : 0.0;
+        }
+    }
+    g->subs = subs;
+    return 1;
+}
+
+/* A group: the plays of an anchor's line and direction with first tile on square f and
+ * k tiles; bound: of their equity (refined: by sub-rack). */
+typedef struct {
+    double bound;
+    uint8_t dir, line, f, k, refined;
+} WGroup;
+
+static inline void wg_down(WGroup *h, size_t n, size_t i)
+{
+    WGroup x = h[i];
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n)
+            break;
+        size_t w = l;
+        if (l + 1 < n && h[l + 1].bound > h[l].bound)
+            w = l + 1;
+        if (h[w].bound <= x.bound)
+            break;
+        h[i] = h[w];
+        i = w;
+    }
+    h[i] = x;
+}
+
+static inline void wg_up(WGroup *h, size_t i)
+{
+    WGroup x = h[i];
+    while (i) {
+        size_t p = (i - 1) / 2;
+        if (h[p].bound >= x.bound)
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = x;
+}
+
+/* The equity below which a play cannot rank (-inf: none yet). */
+static inline double wmp_floor(const Gen *g)
+{
+    double f = g->has_ext ? g->ext_floor : -INFINITY;
+    if (g->nmoves == g->best_n && g->moves[0].equity > f)
+        f = g->moves[0].equity;
+    return f;
+}
+
+/* The span of a group, as its words are checked and scored. */
+typedef struct {
+    int ws, we, L, k, nbl;
+    uint8_t bpos[MAXN], blet[MAXN]; /* the board's tiles: index in the word, letter */
+    uint8_t epos[PRUNE_MAX_RACK];   /* the empty squares: index in the word */
+    uint64_t emask[PRUNE_MAX_RACK]; /* and their cross-checks */
+    int64_t cw[PRUNE_MAX_RACK];     /* points a tile's value is worth there (letter premium, word
+                                       multipliers of the main and the cross word) */
+    int64_t cs[PRUNE_MAX_RACK];     /* the same, highest first */
+    int64_t base;                   /* the score without the tiles' values: board tiles, cross words */
+    uint64_t bh;                    /* hash of the board's letters in the span */
+    uint64_t hooks[PRUNE_MAX_RACK]; /* cross-checks of the hooked squares */
+    int nhooks;
+    uint64_t any;                   /* letters some empty square allows */
+    uint8_t cnt[64];                /* the sub-rack being looked up: its letters */
+    const SubRack *s;
+} WSpan;
+
+static int wmp_span(Gen *g, const WGroup *gr, WSpan *sp)
+{
+    set_line(g, gr->dir, gr->line);
+    const uint8_t *lc = g->lc;
+    int n = g->n, k = gr->k, ws = gr->f;
+    while (ws > 0 && lc[ws - 1])
+        ws--;
+    int64_t W = 1, B = 0, X = 0;
+    int p = ws, ne = 0;
+    sp->nbl = 0;
+    sp->bh = 0;
+    sp->nhooks = 0;
+    sp->any = 0;
+    while (ne < k || (p < n && lc[p])) {
+        if (p >= n)
+            return 0;
+        if (lc[p]) {
+            B += g->values[lc[p]];
+            sp->bh += letter_hash[lc[p] & LETTER_MASK];
+            sp->bpos[sp->nbl] = (uint8_t)(p - ws);
+            sp->blet[sp->nbl++] = lc[p] & LETTER_MASK;
+        } else {
+            sp->epos[ne] = (uint8_t)(p - ws);
+            sp->emask[ne] = g->lx[p];
+            sp->any |= g->lx[p];
+            if (g->lx[p] != ALL_LETTERS)
+                sp->hooks[sp->nhooks++] = g->lx[p];
+            W *= g->lwm[p];
+            if (g->lxs[p] >= 0)
+                X += (int64_t)g->lxs[p] * g->lwm[p];
+            ne++;
+        }
+        p++;
+    }
+    sp->ws = ws;
+    sp->we = p - 1;
+    sp->L = p - ws;
+    sp->k = k;
+    for (int j = 0; j < k; j++) {
+        int q = ws + sp->epos[j];
+        int64_t c = (int64_t)g->llm[q] * (W + (g->lxs[q] >= 0 ? g->lwm[q] : 0));
+        sp->cw[j] = c;
+        int i = j;
+        for (; i > 0 && sp->cs[i - 1] < c; i--)
+            sp->cs[i] = sp->cs[i - 1];
+        sp->cs[i] = c;
+    }
+    sp->base = W * B + X;
+    return 1;
+}
+
+/* The bound of the sub-rack's plays in the span (-inf: its tiles fit no hooked square). */
+static inline double wmp_sub_bound(const Gen *g, const WSpan *sp, const SubRack *s)
+{
+    if (!s->b)
+        for (int i = 0; i < sp->nhooks; i++)
+            if (!(sp->hooks[i] & s->nat))
+                return -INFINITY;
+    int64_t v = sp->base + g->bonus[sp->k];
+    for (int j = 0; j < sp->k; j++)
+        v += sp->cs[j] * s->vd[j];
+    return (double)v + s->leave;
+}
+
+/* Record the play of word w in the span with the blanks on the squares in bmask (bits:
+ * empty-square indexes). */
+static void wmp_emit(Gen *g, const WSpan *sp, const uint8_t *w, int64_t score, uint32_t bmask)
+{
+    for (int i = 0; i < sp->nbl; i++)
+        g->word[sp->ws + sp->bpos[i]] = 0;
+    for (int j = 0; j < sp->k; j++) {
+        uint8_t t = w[sp->epos[j]];
+        if ((bmask >> j) & 1) {
+            score -= (int64_t)g->values[t] * sp->cw[j];
+            t |= BLANK_FLAG;
+        }
+        g->word[sp->ws + sp->epos[j]] = t;
+    }
+    g->placed = sp->k;
+    g->leave = sp->s->leave_idx;
+    record(g, sp->ws, sp->we, (int)score);
+}
+
+/* The words of the span's letters plus the sub-rack's, with blanks for x and y (0: no
+ * blank); h: hash of all those letters. */
+static void wmp_words(Gen *g, const WSpan *sp, uint64_t h, uint8_t x, uint8_t y)
+{
+    const WmpSlot *e = wmp_find(g, h, sp->L);
+    if (!e)
+        return;
+    const uint8_t *w = wmp_letters(g->wmp) + e->off;
+    int b = sp->s->b, k = sp->k;
+    for (int i = 0; i < e->cnt; i++, w += sp->L) {
+        int ok = 1;
+        for (int q = 0; q < sp->nbl && ok; q++)
+            ok = w[sp->bpos[q]] == sp->blet[q];
+        if (!ok)
+            continue;
+        uint8_t tmp[64];
+        memcpy(tmp, sp->cnt, 64);
+        int nb = 0;
+        uint8_t bl[2] = {0, 0};
+        int64_t score = sp->base;
+        for (int j = 0; j < k && ok; j++) {
+            uint8_t t = w[sp->epos[j]] & LETTER_MASK;
+            if (!((sp->emask[j] >> t) & 1))
+                ok = 0;
+            else if (tmp[t])
+                tmp[t]--;
+            else if (nb < b)
+                bl[nb++] = t;
+            else
+                ok = 0;
+            score += (int64_t)g->values[t] * sp->cw[j];
+        }
+        if (!ok || nb != b)
+            continue;
+        if (b == 1 && bl[0] != x)
+            continue;
+        if (b == 2 && !((bl[0] == x && bl[1] == y) || (bl[0] == y && bl[1] == x)))
+            continue;
+        if (!b) {
+            wmp_emit(g, sp, w, score, 0);
+            continue;
+        }
+        /* every distinct placement of the blanks: among the squares of their letters */
+        uint32_t px = 0, py = 0;
+        for (int j = 0; j < k; j++) {
+            uint8_t t = w[sp->epos[j]] & LETTER_MASK;
+            if (t == x)
+                px |= 1u << j;
+            if (b == 2 && t == y)
+                py |= 1u << j;
+        }
+        if (b == 1) {
+            for (uint32_t m = px; m; m &= m - 1)
+                wmp_emit(g, sp, w, score, m & -m);
+        } else if (x == y) {
+            for (uint32_t m = px; m; m &= m - 1)
+                for (uint32_t m2 = m & (m - 1); m2; m2 &= m2 - 1)
+                    wmp_emit(g, sp, w, score, (m & -m) | (m2 & -m2));
+        } else {
+            for (uint32_t m = px; m; m &= m - 1)
+                for (uint32_t m2 = py; m2; m2 &= m2 - 1)
+                    wmp_emit(g, sp, w, score, (m & -m) | (m2 & -m2));
+        }
+        if (g->oom)
+            return;
+    }
+}
+
+/* The plays of one sub-rack in the span. */
+static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
+{
+    sp->s = s;
+    memset(sp->cnt, 0, sizeof sp->cnt);
+    for (int j = 0; j < g->ncodes; j++)
+        if (g->codes[j])
+            sp->cnt[g->codes[j]] = s->dig[j];
+    uint64_t h = sp->bh + s->h;
+    if (!s->b) {
+        wmp_words(g, sp, h, 0, 0);
+    } else if (s->b == 1) {
+        uint64_t m = wmp_blank_mask(g, h, sp->L - 1) & sp->any;
+        for (; m && !g->oom; m &= m - 1) {
+            int x = __builtin_ctzll(m);
+            wmp_words(g, sp, h + letter_hash[x], (uint8_t)x, 0);
+        }
+    } else {
+        for (uint64_t a = g->wmp->alphabet & sp->any; a && !g->oom; a &= a - 1) {
+            int x = __builtin_ctzll(a);
+            uint64_t hx = h + letter_hash[x];
+            uint64_t m = wmp_blank_mask(g, hx, sp->L - 1) & sp->any & ~(((uint64_t)1 << x) - 1); /* y >= x */
+            for (; m && !g->oom; m &= m - 1) {
+                int y = __builtin_ctzll(m);
+                wmp_words(g, sp, hx + letter_hash[y], (uint8_t)x, (uint8_t)y);
+            }
+        }
+    }
+}
+
+/* Best mode by the word map (see above). */
+static void run_wmp(Gen *g, uint64_t have)
+{
+    int n = g->n, R = g->rack_left;
+    size_t nanch = 0;
+    for (int dir = 0; dir < g->dirs; dir++)
+        for (int i = 0; i < n * MAXN; i++)
+            nanch += g->anchor[dir][i];
+    if (!nanch)
+        return;
+    WGroup *heap = (WGroup *)malloc(sizeof(WGroup) * nanch * (size_t)R * (size_t)R + sizeof(WGroup));
+    if (!heap) {
+        g->oom = 1;
+        return;
+    }
+    int64_t wb[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
+    uint64_t ths[PRUNE_MAX_RACK];
+    int tns[PRUNE_MAX_RACK];
+    g->wstride = R + 1;
+    g->wb = wb;
+    g->thr_hash = ths;
+    g->thr_n = tns;
+    size_t ng = 0;
+    for (int dir = 0; dir < g->dirs; dir++) {
+        for (int line = 0; line < n; line++) {
+            set_line(g, dir, line);
+            const uint8_t *anc = g->anchor[dir] + line * MAXN;
+            int prev = -1;
+            for (int pos = 0; pos < n; pos++) {
+                if (!anc[pos])
+                    continue;
+                g->anchor_pos = pos;
+                g->left_limit = prev;
+                g->single_skip = dir == 1 && g->lxs[pos] >= 0;
+                int any;
+                anchor_bounds(g, have, &any);
+                prev = pos;
+                if (!any)
+                    continue;
+                for (int fi = 0; fi < g->nf; fi++)
+                    for (int k = 1; k <= R; k++) {
+                        int64_t s = WB(g, fi, k);
+                        if (s == NO_PLAY)
+                            continue;
+                        WGroup *gr = &heap[ng++];
+                        gr->bound = (double)s + g->lmax[R - k];
+                        gr->dir = (uint8_t)dir;
+                        gr->line = (uint8_t)line;
+                        gr->f = (uint8_t)(g->f0 + fi);
+                        gr->k = (uint8_t)k;
+                        gr->refined = 0;
+                    }
+            }
+        }
+    }
+    for (size_t i = ng / 2; i-- > 0;)
+        wg_down(heap, ng, i);
+    WSpan sp;
+    while (ng && !g->oom) {
+        WGroup gr = heap[0];
+        double floor = wmp_floor(g);
+        if (gr.bound < floor)
+            break;
+        heap[0] = heap[--ng];
+        wg_down(heap, ng, 0);
+        if (!wmp_span(g, &gr, &sp))
+            continue;
+        const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
+        if (!gr.refined) {
+            /* the group's best sub-rack: back in the heap when another group may beat it */
+            double best = -INFINITY;
+            for (const SubRack *s = s0; s < s1; s++) {
+                double e = wmp_sub_bound(g, &sp, s);
+                if (e > best)
+                    best = e;
+            }
+            if (best < floor)
+                continue;
+            if (ng && best < heap[0].bound) {
+                gr.bound = best;
+                gr.refined = 1;
+                heap[ng] = gr;
+                wg_up(heap, ng++);
+                continue;
+            }
+        }
+        for (const SubRack *s = s0; s < s1 && !g->oom; s++)
+            if (wmp_sub_bound(g, &sp, s) >= wmp_floor(g))
+                wmp_sub(g, &sp, s);
+    }
+    free(heap);
+}
+
+/* -- word map: the build ---------------------------------------------------------- */
+
+typedef struct {
+    uint64_t h;
+    uint32_t off;
+    uint8_t len;
+} WmpWord;
+
+typedef struct {
+    const uint32_t *kwg;
+    uint32_t nk;
+    WmpWord *w;
+    size_t nw, capw;
+    uint8_t *let;
+    size_t nl, capl;
+    long long steps;
+    int err; /* -1: out of memory; -2: malformed */
+    uint64_t alphabet;
+    uint8_t path[64];
+} WmpBuild;
+
+static void wmp_dfs(WmpBuild *b, uint32_t node, int len, uint64_t h)
+{
+    for (uint32_t i = node; i < b->nk && !b->err; i++) {
+        uint32_t a = b->kwg[i], t = (a >> 24) & LETTER_MASK, child = a & CHILD_MASK;
+        if (++b->steps > (1LL << 28) || len >= 63) {
+            b->err = -2;
+            return;
+        }
+        uint64_t h2 = h + letter_hash[t];
+        b->path[len] = (uint8_t)t;
+        b->alphabet |= (uint64_t)1 << t;
+        if (a & ACC_BIT) {
+            if (b->nw == b->capw) {
+                size_t cap = b->capw ? 2 * b->capw : 4096;
+                WmpWord *nw = (WmpWord *)realloc(b->w, cap * sizeof(WmpWord));
+                if (!nw) {
+                    b->err = -1;
+                    return;
+                }
+                b->w = nw;
+                b->capw = cap;
+            }
+            if (b->nl + (size_t)len + 1 > b->capl) {
+                size_t cap = b->capl ? 2 * b->capl : 65536;
+                uint8_t *nl = (uint8_t *)realloc(b->let, cap);
+                if (!nl) {
+                    b->err = -1;
+                    return;
+                }
+                b->let = nl;
+                b->capl = cap;
+            }
+            if (b->nl > 0xFFFFFF00u) {
+                b->err = -2;
+                return;
+            }
+            memcpy(b->let + b->nl, b->path, (size_t)len + 1);
+            b->w[b->nw++] = (WmpWord){h2, (uint32_t)b->nl, (uint8_t)(len + 1)};
+            b->nl += (size_t)len + 1;
+        }
+        if (child && child < b->nk)
+            wmp_dfs(b, child, len + 1, h2);
+        if (a & END_BIT)
+            break;
+    }
+}
+
+static int wmp_word_cmp(const void *x, const void *y)
+{
+    const WmpWord *a = (const WmpWord *)x, *b = (const WmpWord *)y;
+    uint64_t ka = ana_key(a->h, a->len), kb = ana_key(b->h, b->len);
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return (a->off > b->off) - (a->off < b->off);
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* wordmap(kwg) -> bytes: the word map of the kwg's DAWG (see "word map" above). */
+static PyObject *k_wordmap(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg;
+    if (!PyArg_ParseTuple(args, "y*:wordmap", &kwg))
+        return NULL;
+    PyObject *result = NULL;
+    WmpBuild b;
+    memset(&b, 0, sizeof b);
+    uint64_t *bk = NULL; /* blank entries: key, then the letter in the low 6 bits of a second word */
+    if (kwg.len % 4 || kwg.len / 4 > 0xFFFFFFFFLL) {
+        PyErr_SetString(PyExc_ValueError, "bad kwg buffer");
+        goto out;
+    }
+    b.kwg = (const uint32_t *)kwg.buf;
+    b.nk = (uint32_t)(kwg.len / 4);
+    size_t ngroups = 0, nb = 0, nbd = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (b.nk >= 1) {
+        uint32_t root = b.kwg[0] & CHILD_MASK;
+        if (root && root < b.nk)
+            wmp_dfs(&b, root, 0, 0);
+    }
+    if (!b.err && b.nw) {
+        qsort(b.w, b.nw, sizeof(WmpWord), wmp_word_cmp);
+        /* groups of one key and length, and the blank entries of each: (key of the
+         * multiset less one letter, the letter) pairs, sorted by key */
+        bk = (uint64_t *)malloc(2 * sizeof(uint64_t) * (b.nl + 1));
+        if (!bk)
+            b.err = -1;
+        for (size_t i = 0; i < b.nw && !b.err; i++) {
+            if (i && ana_key(b.w[i].h, b.w[i].len) == ana_key(b.w[i - 1].h, b.w[i - 1].len) &&
+                b.w[i].len == b.w[i - 1].len)
+                continue;
+            ngroups++;
+            const uint8_t *l = b.let + b.w[i].off;
+            uint64_t seen = 0;
+            for (int j = 0; j < b.w[i].len; j++) {
+                if ((seen >> l[j]) & 1)
+                    continue;
+                seen |= (uint64_t)1 << l[j];
+                bk[2 * nb] = ana_key(b.w[i].h - letter_hash[l[j]], b.w[i].len - 1);
+                bk[2 * nb + 1] = l[j];
+                nb++;
+            }
+        }
+        if (!b.err)
+            qsort(bk, nb, 2 * sizeof(uint64_t), u64_cmp);
+        for (size_t i = 0; i < nb && !b.err; i++)
+            if (!i || bk[2 * i] != bk[2 * i - 2])
+                nbd++;
+    }
+    Py_END_ALLOW_THREADS
+    if (b.err) {
+        if (b.err == -1)
+            PyErr_NoMemory();
+        else
+            PyErr_SetString(PyExc_ValueError, "malformed kwg");
+        goto out;
+    }
+    uint64_t wslots = 1024, bslots = 1024;
+    while (wslots < 2 * (uint64_t)ngroups)
+        wslots *= 2;
+    while (bslots * 7 < 10 * (uint64_t)nbd)
+        bslots *= 2;
+    size_t total = sizeof(WmpHead) + wslots * sizeof(WmpSlot) + bslots * sizeof(WmpBSlot) + b.nl;
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (!result)
+        goto out;
+    char *buf = PyBytes_AS_STRING(result);
+    memset(buf, 0, total);
+    WmpHead *head = (WmpHead *)buf;
+    head->magic = WMP_MAGIC;
+    head->wslots = wslots;
+    head->bslots = bslots;
+    head->nletters = b.nl;
+    head->nwords = b.nw;
+    head->alphabet = b.alphabet & ALL_LETTERS;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    WmpSlot *wt = (WmpSlot *)(head + 1);
+    WmpBSlot *bt = (WmpBSlot *)(wt + wslots);
+    uint8_t *letters = (uint8_t *)(bt + bslots);
+    size_t at = 0;
+    WmpSlot *cur = NULL;
+    for (size_t i = 0; i < b.nw; i++) {
+        uint64_t key = ana_key(b.w[i].h, b.w[i].len);
+        if (!cur || cur->key != key || cur->len != b.w[i].len) {
+            uint64_t j = wmp_home(key) & (wslots - 1);
+            while (wt[j].key)
+                j = (j + 1) & (wslots - 1);
+            cur = &wt[j];
+            cur->key = key;
+            cur->len = b.w[i].len;
+            cur->off = (uint32_t)at;
+        }
+        if (cur->cnt == 0xFFFF) {
+            failed = 1; /* 65535 words of one multiset: not a lexicon */
+            break;
+        }
+        cur->cnt++;
+        memcpy(letters + at, b.let + b.w[i].off, b.w[i].len);
+        at += b.w[i].len;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        uint64_t key = bk[2 * i];
+        uint64_t j = wmp_home(key) & (bslots - 1);
+        while (bt[j].key && bt[j].key != key)
+            j = (j + 1) & (bslots - 1);
+        bt[j].key = key;
+        bt[j].mask |= (uint64_t)1 << bk[2 * i + 1];
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        Py_CLEAR(result);
+        PyErr_SetString(PyExc_ValueError, "malformed kwg");
+    }
+out:
+    free(b.w);
+    free(b.let);
+    free(bk);
+    PyBuffer_Release(&kwg);
+    return result;
+}
+
+/* The word map of a Python buffer, checked (NULL with a Python error set). */
+static const WmpHead *wmp_of(const Py_buffer *b)
+{
+    const WmpHead *h = (const WmpHead *)b->buf;
+    if ((size_t)b->len < sizeof(WmpHead) || ((uintptr_t)b->buf & 7) || h->magic != WMP_MAGIC || !h->wslots ||
+        !h->bslots || (h->wslots & (h->wslots - 1)) || (h->bslots & (h->bslots - 1)) || h->wslots > (1ULL << 40) ||
+        h->bslots > (1ULL << 40) || h->nletters > (1ULL << 40) ||
+        (size_t)b->len != sizeof(WmpHead) + h->wslots * sizeof(WmpSlot) + h->bslots * sizeof(WmpBSlot) + h->nletters) {
+        PyErr_SetString(PyExc_ValueError, "wordmap needs what wordmap() returns");
+        return NULL;
+    }
+    return h;
+}
+
 /* -- Clabbers: generation ------------------------------------------------------- */
 
 /*
@@ -1668,7 +2447,10 @@ static void run(Gen *g)
     if (!root || !g->rack_left)
         return;
     if (g->prune) {
-        run_best(g, root, have);
+        if (g->use_wmp)
+            run_wmp(g, have);
+        else
+            run_best(g, root, have);
         return;
     }
     for (int dir = 0; dir < g->dirs; dir++) {
@@ -1927,19 +2709,20 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
     Py_buffer kwg, cells, lmult, wmult, values, rack, leaves;
     int size, bingo_tiles, bingo_bonus, first_min, start_r, start_c, first_dirs, mode;
     Py_ssize_t best_n;
-    PyObject *leave_obj, *depth_obj, *ana_obj, *bonus_obj = Py_None;
+    PyObject *leave_obj, *depth_obj, *ana_obj, *bonus_obj = Py_None, *wmp_obj = Py_None;
     double floor;
-    Py_buffer depths, anas;
-    int have_depths = 0, have_anas = 0;
+    Py_buffer depths, anas, wmps;
+    int have_depths = 0, have_anas = 0, have_wmp = 0;
     PyObject *result = NULL;
     Gen *g = NULL;
     int have_leaves = 0;
     memset(&leaves, 0, sizeof leaves);
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
-    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd|O:generate", &kwg, &cells, &size, &lmult, &wmult, &values,
+    memset(&wmps, 0, sizeof wmps);
+    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd|OO:generate", &kwg, &cells, &size, &lmult, &wmult, &values,
                           &rack, &bingo_tiles, &bingo_bonus, &first_min, &start_r, &start_c, &first_dirs, &mode,
-                          &best_n, &leave_obj, &depth_obj, &ana_obj, &floor, &bonus_obj))
+                          &best_n, &leave_obj, &depth_obj, &ana_obj, &floor, &bonus_obj, &wmp_obj))
         return NULL;
     if (size < 1 || size > MAXN) {
         PyErr_Format(PyExc_ValueError, "board side %d is not in 1..%d", size, MAXN);
@@ -2019,6 +2802,13 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         g->ana = ab + 1;
         g->ana_mask = slots - 2;
     }
+    if (wmp_obj != Py_None) {
+        if (PyObject_GetBuffer(wmp_obj, &wmps, PyBUF_SIMPLE) < 0)
+            goto out;
+        have_wmp = 1;
+        if (!(g->wmp = wmp_of(&wmps)))
+            goto out;
+    }
     g->has_ext = floor == floor;
     g->ext_floor = floor;
     g->bingo_tiles = bingo_tiles;
@@ -2050,6 +2840,8 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
     g->clabbers = clabbers;
     if (mode == MODE_BEST && !clabbers)
         g->prune = prune_setup(g, full, (uint32_t)nleaves);
+    if (g->prune && g->wmp)
+        g->use_wmp = wmp_setup(g, full);
     Py_BEGIN_ALLOW_THREADS
     prepare(g, (const uint8_t *)cells.buf, (const uint8_t *)lmult.buf, (const uint8_t *)wmult.buf, start_r, start_c);
     run(g);
@@ -2066,8 +2858,11 @@ out:
     if (g) {
         free(g->moves);
         free(g->maxsub);
+        free(g->subs);
         free(g);
     }
+    if (have_wmp)
+        PyBuffer_Release(&wmps);
     if (have_leaves)
         PyBuffer_Release(&leaves);
     if (have_depths)
@@ -4568,6 +5363,8 @@ static PyMethodDef methods[] = {
     {"setup", k_setup, METH_VARARGS, "setup(Place, Candidate): the classes generate() builds."},
     {"leave_table", k_leave_table, METH_VARARGS,
      "leave_table(counts, leaves) -> bytes: float(leaves(t)) of every sub-rack t, as doubles (for generate)."},
+    {"wordmap", k_wordmap, METH_VARARGS,
+     "wordmap(kwg) -> bytes: the words by letter multiset, and the letters a blank may complete (for generate)."},
     {"anagrams", k_anagrams, METH_VARARGS,
      "anagrams(kwg) -> bytes: a hash set of the words' letter multisets (for generate)."},
     {"depths", k_depths, METH_VARARGS,
@@ -4575,7 +5372,7 @@ static PyMethodDef methods[] = {
     {"generate", k_generate, METH_VARARGS,
      "generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles, bingo_bonus,\n"
      "         first_min, start_row, start_col, first_dirs, mode, best_n, leave_values, depths, anagrams,\n"
-     "         floor, bonuses=None)\n\n"
+     "         floor, bonuses=None, wordmap=None)\n\n"
      "Mode 0: number of placements; 1: every placement; 2: the best best_n (Candidates,\n"
      "best first). See lexiko.movegen."},
     {NULL, NULL, 0, NULL},
@@ -4591,7 +5388,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 7) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 8) < 0) {
         Py_DECREF(m);
         return NULL;
     }
