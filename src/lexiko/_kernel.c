@@ -179,6 +179,8 @@ typedef struct {
     const struct WmpHead *wmp;
     int use_wmp;                        /* run_wmp rather than run_best (set up by wmp_setup) */
     struct SubRack *subs;               /* the rack's sub-racks by size: subs[sub_at[k] .. sub_at[k + 1]) */
+    const struct SubRack **cand;        /* run_wmp: the sub-racks of a group to look up, and their bounds */
+    double *cand_e;
     int sub_at[PRUNE_MAX_RACK + 2];
     int ncodes;                         /* distinct codes on the rack (blank: 0), lowest first */
     uint8_t codes[PRUNE_MAX_RACK];
@@ -1347,7 +1349,7 @@ typedef struct WmpHead {
     uint64_t wslots, bslots; /* powers of two */
     uint64_t nletters, nwords;
     uint64_t alphabet;
-    uint64_t reserved[2];
+    uint64_t wfbits, bfbits; /* log2 of the bits of the word and blank filters */
 } WmpHead;
 
 typedef struct WmpSlot {
@@ -1382,9 +1384,33 @@ static inline const WmpBSlot *wmp_bt(const WmpHead *h)
     return (const WmpBSlot *)(wmp_wt(h) + h->wslots);
 }
 
+/* The filters: one bit per key (wmp_fbit), a bit set for every key of the table; far
+ * smaller than the tables (a bit against 16 bytes), they stay in cache, and most
+ * look-ups find nothing (only one sub-rack in eight spells a word in its span). */
+static inline const uint64_t *wmp_wf(const WmpHead *h)
+{
+    return (const uint64_t *)(wmp_bt(h) + h->bslots);
+}
+
+static inline const uint64_t *wmp_bf(const WmpHead *h)
+{
+    return wmp_wf(h) + ((1ULL << h->wfbits) >> 6);
+}
+
 static inline const uint8_t *wmp_letters(const WmpHead *h)
 {
-    return (const uint8_t *)(wmp_bt(h) + h->bslots);
+    return (const uint8_t *)(wmp_bf(h) + ((1ULL << h->bfbits) >> 6));
+}
+
+static inline uint64_t wmp_fbit(uint64_t key, uint64_t bits)
+{
+    return (key * 0xD6E8FEB86659FD93ULL) >> (64 - bits);
+}
+
+static inline int wmp_test(const uint64_t *f, uint64_t bits, uint64_t key)
+{
+    uint64_t i = wmp_fbit(key, bits);
+    return (f[i >> 6] >> (i & 63)) & 1;
 }
 
 static inline uint64_t wmp_home(uint64_t key)
@@ -1402,6 +1428,8 @@ static const WmpSlot *wmp_find(Gen *g, uint64_t h, int len)
     const WmpHead *wh = g->wmp;
     const WmpSlot *t = wmp_wt(wh), *r = NULL;
     uint64_t mask = wh->wslots - 1;
+    if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+        return NULL;
     for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
         if (t[i].key == key && t[i].len == len) {
             r = &t[i];
@@ -1427,6 +1455,8 @@ static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
     const WmpHead *wh = g->wmp;
     const WmpBSlot *t = wmp_bt(wh);
     uint64_t mask = wh->bslots - 1, r = 0;
+    if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+        return 0;
     for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
         if (t[i].key == key) {
             r = t[i].mask;
@@ -1458,8 +1488,16 @@ static int wmp_setup(Gen *g, const uint8_t *full)
         }
     g->ncodes = nc;
     SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total);
-    if (!subs)
+    g->cand = (const SubRack **)malloc(sizeof(SubRack *) * total);
+    g->cand_e = (double *)malloc(sizeof(double) * total);
+    if (!subs || !g->cand || !g->cand_e) {
+        free(subs);
+        free(g->cand);
+        free(g->cand_e);
+        g->cand = NULL;
+        g->cand_e = NULL;
         return 0;
+    }
     int R = g->rack_left, count[PRUNE_MAX_RACK + 2] = {0};
     uint8_t dig[PRUNE_MAX_RACK] = {0};
     /* twice over every sub-rack but the empty one: count them by size, then place them */
@@ -1848,9 +1886,33 @@ static void run_wmp(Gen *g, uint64_t have)
                 continue;
             }
         }
-        for (const SubRack *s = s0; s < s1 && !g->oom; s++)
-            if (wmp_sub_bound(g, &sp, s) >= wmp_floor(g))
-                wmp_sub(g, &sp, s);
+        /* the sub-racks worth a look-up, their table slots fetched before any is read */
+        const WmpHead *wh = g->wmp;
+        const WmpSlot *wt = wmp_wt(wh);
+        const WmpBSlot *bt = wmp_bt(wh);
+        int nc = 0;
+        for (const SubRack *s = s0; s < s1; s++) {
+            double e = wmp_sub_bound(g, &sp, s);
+            if (e < floor)
+                continue;
+            uint64_t h = sp.bh + s->h;
+            if (s->b == 0) {
+                uint64_t key = ana_key(h, sp.L);
+                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                    continue;
+                __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
+            } else if (s->b == 1) {
+                uint64_t key = ana_key(h, sp.L - 1);
+                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+                    continue;
+                __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
+            }
+            g->cand[nc] = s;
+            g->cand_e[nc++] = e;
+        }
+        for (int i = 0; i < nc && !g->oom; i++)
+            if (g->cand_e[i] >= wmp_floor(g))
+                wmp_sub(g, &sp, g->cand[i]);
     }
     free(heap);
 }
@@ -2005,7 +2067,13 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
         wslots *= 2;
     while (bslots * 7 < 10 * (uint64_t)nbd)
         bslots *= 2;
-    size_t total = sizeof(WmpHead) + wslots * sizeof(WmpSlot) + bslots * sizeof(WmpBSlot) + b.nl;
+    uint64_t wfbits = 12, bfbits = 12; /* about 16 bits a key, 8 for the blank table's */
+    while (wfbits < 24 && (1ULL << wfbits) < 16 * (uint64_t)ngroups)
+        wfbits++;
+    while (bfbits < 23 && (1ULL << bfbits) < 8 * (uint64_t)nbd)
+        bfbits++;
+    size_t total = sizeof(WmpHead) + wslots * sizeof(WmpSlot) + bslots * sizeof(WmpBSlot) + ((1ULL << wfbits) >> 3) +
+                   ((1ULL << bfbits) >> 3) + b.nl;
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
     if (!result)
         goto out;
@@ -2018,11 +2086,14 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
     head->nletters = b.nl;
     head->nwords = b.nw;
     head->alphabet = b.alphabet & ALL_LETTERS;
+    head->wfbits = wfbits;
+    head->bfbits = bfbits;
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     WmpSlot *wt = (WmpSlot *)(head + 1);
     WmpBSlot *bt = (WmpBSlot *)(wt + wslots);
-    uint8_t *letters = (uint8_t *)(bt + bslots);
+    uint64_t *wf = (uint64_t *)(bt + bslots), *bf = wf + ((1ULL << wfbits) >> 6);
+    uint8_t *letters = (uint8_t *)(bf + ((1ULL << bfbits) >> 6));
     size_t at = 0;
     WmpSlot *cur = NULL;
     for (size_t i = 0; i < b.nw; i++) {
@@ -2035,6 +2106,8 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
             cur->key = key;
             cur->len = b.w[i].len;
             cur->off = (uint32_t)at;
+            uint64_t f = wmp_fbit(key, wfbits);
+            wf[f >> 6] |= (uint64_t)1 << (f & 63);
         }
         if (cur->cnt == 0xFFFF) {
             failed = 1; /* 65535 words of one multiset: not a lexicon */
@@ -2051,6 +2124,8 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
             j = (j + 1) & (bslots - 1);
         bt[j].key = key;
         bt[j].mask |= (uint64_t)1 << bk[2 * i + 1];
+        uint64_t f = wmp_fbit(key, bfbits);
+        bf[f >> 6] |= (uint64_t)1 << (f & 63);
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -2071,8 +2146,10 @@ static const WmpHead *wmp_of(const Py_buffer *b)
     const WmpHead *h = (const WmpHead *)b->buf;
     if ((size_t)b->len < sizeof(WmpHead) || ((uintptr_t)b->buf & 7) || h->magic != WMP_MAGIC || !h->wslots ||
         !h->bslots || (h->wslots & (h->wslots - 1)) || (h->bslots & (h->bslots - 1)) || h->wslots > (1ULL << 40) ||
-        h->bslots > (1ULL << 40) || h->nletters > (1ULL << 40) ||
-        (size_t)b->len != sizeof(WmpHead) + h->wslots * sizeof(WmpSlot) + h->bslots * sizeof(WmpBSlot) + h->nletters) {
+        h->bslots > (1ULL << 40) || h->nletters > (1ULL << 40) || h->wfbits < 6 || h->wfbits > 40 ||
+        h->bfbits < 6 || h->bfbits > 40 ||
+        (size_t)b->len != sizeof(WmpHead) + h->wslots * sizeof(WmpSlot) + h->bslots * sizeof(WmpBSlot) +
+                              ((1ULL << h->wfbits) >> 3) + ((1ULL << h->bfbits) >> 3) + h->nletters) {
         PyErr_SetString(PyExc_ValueError, "wordmap needs what wordmap() returns");
         return NULL;
     }
@@ -2859,6 +2936,8 @@ out:
         free(g->moves);
         free(g->maxsub);
         free(g->subs);
+        free(g->cand);
+        free(g->cand_e);
         free(g);
     }
     if (have_wmp)
