@@ -1331,13 +1331,15 @@ static int prune_setup(Gen *g, const uint8_t *full, uint32_t nleaves)
  *
  * Best mode with the map (run_wmp): anchor_bounds gives, for every anchor, first square
  * f and number of tiles k (which fix the squares the main word covers), a bound of the
- * equity of the plays; these groups go in a heap, best bound first. A group taken from
- * it gets the bound of each of the rack's sub-racks of k tiles (its own tile values,
- * sorted against the squares' weights, and its own leave): the best of them puts the
- * group back in the heap when another group may beat it, else each sub-rack whose
- * bound reaches the floor (the N-th best kept, or ext_floor) is looked up: the words of
- * the span's length with the span's board letters and the sub-rack's, each checked and
- * scored as the walk scores it, once for every distinct placement of the blanks.
+ * equity of the plays; these groups go in a heap, best bound first, until the best left
+ * is below the floor (the N-th best kept, or ext_floor). A group taken from it bounds
+ * each of the rack's sub-racks of k tiles (its own tile values sorted against the
+ * squares' weights, its own leave; sub-racks go best leave first, so the first whose
+ * leave cannot make up for the group's score bound ends the group), and those that
+ * reach the floor are looked up: the words of the span's length with the span's board
+ * letters and the sub-rack's, each checked and scored as the walk scores it, once for
+ * every distinct placement of the blanks. (Putting a group back in the heap with the
+ * bound of its best sub-rack was tried: the bounds cost more than the order gained.)
  * Nothing is cut that could rank before the N-th best, so the result is that of
  * run_best (the tests compare them).
  */
@@ -1550,15 +1552,25 @@ static int wmp_setup(Gen *g, const uint8_t *full)
             s->leave = g->leave_values ? g->leave_values[li] : 0.0;
         }
     }
+    /* each size best leave first (run_wmp stops at the first leave too low) */
+    for (int k = 1; k <= R; k++)
+        for (int i = g->sub_at[k] + 1; i < g->sub_at[k + 1]; i++) {
+            SubRack x = subs[i];
+            int j = i;
+            for (; j > g->sub_at[k] && subs[j - 1].leave < x.leave; j--)
+                subs[j] = subs[j - 1];
+            subs[j] = x;
+        }
     g->subs = subs;
     return 1;
 }
 
 /* A group: the plays of an anchor's line and direction with first tile on square f and
- * k tiles; bound: of their equity (refined: by sub-rack). */
+ * k tiles; bound: of their equity. */
 typedef struct {
     double bound;
-    uint8_t dir, line, f, k, refined;
+    int64_t score; /* bound of the score (anchor_bounds') */
+    uint8_t dir, line, f, k;
 } WGroup;
 
 static inline void wg_down(WGroup *h, size_t n, size_t i)
@@ -1846,11 +1858,11 @@ static void run_wmp(Gen *g, uint64_t have)
                             continue;
                         WGroup *gr = &heap[ng++];
                         gr->bound = (double)s + g->lmax[R - k];
+                        gr->score = s;
                         gr->dir = (uint8_t)dir;
                         gr->line = (uint8_t)line;
                         gr->f = (uint8_t)(g->f0 + fi);
                         gr->k = (uint8_t)k;
-                        gr->refined = 0;
                     }
             }
         }
@@ -1868,30 +1880,14 @@ static void run_wmp(Gen *g, uint64_t have)
         if (!wmp_span(g, &gr, &sp))
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
-        if (!gr.refined) {
-            /* the group's best sub-rack: back in the heap when another group may beat it */
-            double best = -INFINITY;
-            for (const SubRack *s = s0; s < s1; s++) {
-                double e = wmp_sub_bound(g, &sp, s);
-                if (e > best)
-                    best = e;
-            }
-            if (best < floor)
-                continue;
-            if (ng && best < heap[0].bound) {
-                gr.bound = best;
-                gr.refined = 1;
-                heap[ng] = gr;
-                wg_up(heap, ng++);
-                continue;
-            }
-        }
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
         const WmpHead *wh = g->wmp;
         const WmpSlot *wt = wmp_wt(wh);
         const WmpBSlot *bt = wmp_bt(wh);
         int nc = 0;
         for (const SubRack *s = s0; s < s1; s++) {
+            if ((double)gr.score + s->leave < floor)
+                break;
             double e = wmp_sub_bound(g, &sp, s);
             if (e < floor)
                 continue;
