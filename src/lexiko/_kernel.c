@@ -3594,6 +3594,7 @@ typedef struct {
     const uint8_t *depth;
     const uint64_t *ana;
     uint64_t ana_mask, alphabet;
+    const WmpHead *wmp; /* the word map (NULL: the turns' best placements by run_best) */
     int n, start_r, start_c, sym_dirs;
     const uint8_t *lmult, *wmult;
     uint8_t values[128];
@@ -3652,6 +3653,18 @@ static int po_lexicon(PlayOut *po, const Py_buffer *kwg, PyObject *depth_obj, Py
         po->ana_mask = slots - 2;
     }
     return 0;
+}
+
+/* The word map of a play-out (None: none): 0, or -1 with a Python error set. */
+static int po_wordmap(PlayOut *po, PyObject *obj, Py_buffer *buf, int *have)
+{
+    if (obj == Py_None)
+        return 0;
+    if (PyObject_GetBuffer(obj, buf, PyBUF_SIMPLE) < 0)
+        return -1;
+    *have = 1;
+    po->wmp = wmp_of(buf);
+    return po->wmp ? 0 : -1;
 }
 
 /* The board of a play-out, as generate() takes it (sizes checked by the caller):
@@ -3811,6 +3824,9 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     g->mode = MODE_BEST;
     g->best_n = 1;
     g->prune = prune_setup(g, full, (uint32_t)nl);
+    g->wmp = po->wmp;
+    if (g->prune && g->wmp)
+        g->use_wmp = wmp_setup(g, full);
     prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
     run(g);
     int kind = best_kind;
@@ -3825,8 +3841,14 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     }
     free(g->moves);
     free(g->maxsub);
+    free(g->subs);
+    free(g->cand);
+    free(g->cand_e);
     g->moves = NULL;
     g->maxsub = NULL;
+    g->subs = NULL;
+    g->cand = NULL;
+    g->cand_e = NULL;
     free(vals);
     return kind;
 }
@@ -4013,11 +4035,13 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
     PlayOut *po = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
-    PyObject *penalties = Py_None;
-    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOOOOiiOOiO|O:playout", &kwg, &depth_obj, &ana_obj, &size,
+    PyObject *penalties = Py_None, *wmp_obj = Py_None;
+    Py_buffer wmps;
+    int have_wmp = 0;
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOOOOiiOOiO|OO:playout", &kwg, &depth_obj, &ana_obj, &size,
                           &cells, &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
                           &first_dirs, &rules, &racks, &bag, &scores, &turn, &scoreless_run, &maps, &rng_state,
-                          &max_turns, &log, &penalties))
+                          &max_turns, &log, &penalties, &wmp_obj))
         return NULL;
     if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
         wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4) {
@@ -4034,6 +4058,8 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         goto out;
     }
     if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
+        goto out;
+    if (po_wordmap(po, wmp_obj, &wmps, &have_wmp) < 0)
         goto out;
     po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
              first_dirs);
@@ -4177,6 +4203,8 @@ out:
         free(po->g);
         free(po);
     }
+    if (have_wmp)
+        PyBuffer_Release(&wmps);
     if (have_depths)
         PyBuffer_Release(&depths);
     if (have_anas)
@@ -4288,10 +4316,13 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     SimCand *cs = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
-    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOy*y*y*y*OiOiy*nn:simulate", &kwg, &depth_obj, &ana_obj, &size,
+    PyObject *wmp_obj = Py_None;
+    Py_buffer wmps;
+    int have_wmp = 0;
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOy*y*y*y*OiOiy*nn|O:simulate", &kwg, &depth_obj, &ana_obj, &size,
                           &cells, &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
                           &first_dirs, &rules, &map, &rack, &unseen, &opp, &scores, &scoreless_run, &cands, &plies,
-                          &seedb, &start, &stop))
+                          &seedb, &start, &stop, &wmp_obj))
         return NULL;
     const LeaveMapHead *lmh = leave_map_of(&map);
     if (!lmh)
@@ -4315,6 +4346,8 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
         goto out;
     }
     if (po_lexicon(base, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
+        goto out;
+    if (po_wordmap(base, wmp_obj, &wmps, &have_wmp) < 0)
         goto out;
     po_board(base, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
              first_dirs);
@@ -4496,6 +4529,8 @@ out:
     free(base);
     free(po);
     free(cs);
+    if (have_wmp)
+        PyBuffer_Release(&wmps);
     if (have_depths)
         PyBuffer_Release(&depths);
     if (have_anas)

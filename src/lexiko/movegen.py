@@ -509,6 +509,7 @@ class KernelBoard(NamedTuple):
     bonuses: array[int]
     start: tuple[int, int]
     first_dirs: int
+    wordmap: bytes  # the lexicon's word map (``_kernel.wordmap``), searched when :data:`WORDMAP` is set
 
 
 def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
@@ -527,7 +528,7 @@ def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
     bonuses = array("i", [rules.bonus(k) for k in range(KERNEL_MAX_SIZE + 1)])
     return KernelBoard(
         lexicon.kwg, depths, anagrams, lm, wm, _values(board.tiles), bonuses,
-        board.layout.start, _directions(board),
+        board.layout.start, _directions(board), _wordmap_data(lexicon.kwg),
     )
 
 
