@@ -1331,7 +1331,7 @@ static int prune_setup(Gen *g, const uint8_t *full, uint32_t nleaves)
  *
  * Best mode with the map (run_wmp): anchor_bounds gives, for every anchor, first square
  * f and number of tiles k (which fix the squares the main word covers), a bound of the
- * equity of the plays; these groups go in a heap, best bound first, until the best left
+ * equity of the plays; these groups are taken best bound first, until the best left
  * is below the floor (the N-th best kept, or ext_floor). A group taken from it bounds
  * each of the rack's sub-racks of k tiles (its own tile values sorted against the
  * squares' weights, its own leave; sub-racks go best leave first, so the first whose
@@ -1571,38 +1571,8 @@ typedef struct {
     double bound;
     int64_t score; /* bound of the score (anchor_bounds') */
     uint8_t dir, line, f, k;
+    uint16_t bucket;
 } WGroup;
-
-static inline void wg_down(WGroup *h, size_t n, size_t i)
-{
-    WGroup x = h[i];
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n)
-            break;
-        size_t w = l;
-        if (l + 1 < n && h[l + 1].bound > h[l].bound)
-            w = l + 1;
-        if (h[w].bound <= x.bound)
-            break;
-        h[i] = h[w];
-        i = w;
-    }
-    h[i] = x;
-}
-
-static inline void wg_up(WGroup *h, size_t i)
-{
-    WGroup x = h[i];
-    while (i) {
-        size_t p = (i - 1) / 2;
-        if (h[p].bound >= x.bound)
-            break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = x;
-}
 
 /* The equity below which a play cannot rank (-inf: none yet). */
 static inline double wmp_floor(const Gen *g)
@@ -1782,7 +1752,9 @@ static void wmp_words(Gen *g, const WSpan *sp, uint64_t h, uint8_t x, uint8_t y)
     }
 }
 
-/* The plays of one sub-rack in the span. */
+/* The plays of one sub-rack in the span. With blanks, the keys of every letter they may
+ * stand for are made first and their table slots fetched together (most are cache
+ * misses), then read. */
 static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
 {
     sp->s = s;
@@ -1793,23 +1765,54 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
     uint64_t h = sp->bh + s->h;
     if (!s->b) {
         wmp_words(g, sp, h, 0, 0);
-    } else if (s->b == 1) {
-        uint64_t m = wmp_blank_mask(g, h, sp->L - 1) & sp->any;
-        for (; m && !g->oom; m &= m - 1) {
+        return;
+    }
+    const WmpHead *wh = g->wmp;
+    const WmpSlot *wt = wmp_wt(wh);
+    const WmpBSlot *bt = wmp_bt(wh);
+    uint8_t xs[64 * 64 / 2], ys[64 * 64 / 2];
+    int n = 0;
+    if (s->b == 1) {
+        for (uint64_t m = wmp_blank_mask(g, h, sp->L - 1) & sp->any; m; m &= m - 1) {
             int x = __builtin_ctzll(m);
-            wmp_words(g, sp, h + letter_hash[x], (uint8_t)x, 0);
+            uint64_t key = ana_key(h + letter_hash[x], sp->L);
+            if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                continue;
+            __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
+            xs[n++] = (uint8_t)x;
         }
-    } else {
-        for (uint64_t a = g->wmp->alphabet & sp->any; a && !g->oom; a &= a - 1) {
-            int x = __builtin_ctzll(a);
-            uint64_t hx = h + letter_hash[x];
-            uint64_t m = wmp_blank_mask(g, hx, sp->L - 1) & sp->any & ~(((uint64_t)1 << x) - 1); /* y >= x */
-            for (; m && !g->oom; m &= m - 1) {
-                int y = __builtin_ctzll(m);
-                wmp_words(g, sp, hx + letter_hash[y], (uint8_t)x, (uint8_t)y);
-            }
+        for (int i = 0; i < n && !g->oom; i++)
+            wmp_words(g, sp, h + letter_hash[xs[i]], xs[i], 0);
+        return;
+    }
+    /* two blanks: x <= y, the blank table for the letters of the span and the sub-rack
+     * and x, then the words of those and y */
+    int nx = 0;
+    uint8_t cx[64];
+    for (uint64_t a = wh->alphabet & sp->any; a; a &= a - 1) {
+        int x = __builtin_ctzll(a);
+        uint64_t key = ana_key(h + letter_hash[x], sp->L - 1);
+        if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+            continue;
+        __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
+        cx[nx++] = (uint8_t)x;
+    }
+    for (int i = 0; i < nx; i++) {
+        int x = cx[i];
+        uint64_t hx = h + letter_hash[x];
+        uint64_t m = wmp_blank_mask(g, hx, sp->L - 1) & sp->any & ~(((uint64_t)1 << x) - 1);
+        for (; m; m &= m - 1) {
+            int y = __builtin_ctzll(m);
+            uint64_t key = ana_key(hx + letter_hash[y], sp->L);
+            if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                continue;
+            __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
+            xs[n] = (uint8_t)x;
+            ys[n++] = (uint8_t)y;
         }
     }
+    for (int i = 0; i < n && !g->oom; i++)
+        wmp_words(g, sp, h + letter_hash[xs[i]] + letter_hash[ys[i]], xs[i], ys[i]);
 }
 
 /* Best mode by the word map (see above). */
@@ -1822,11 +1825,13 @@ static void run_wmp(Gen *g, uint64_t have)
             nanch += g->anchor[dir][i];
     if (!nanch)
         return;
-    WGroup *heap = (WGroup *)malloc(sizeof(WGroup) * nanch * (size_t)R * (size_t)R + sizeof(WGroup));
-    if (!heap) {
+    size_t cap = nanch * (size_t)R * (size_t)R + 1;
+    WGroup *groups = (WGroup *)malloc(sizeof(WGroup) * cap * 2);
+    if (!groups) {
         g->oom = 1;
         return;
     }
+    WGroup *sorted = groups + cap;
     int64_t wb[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
     uint64_t ths[PRUNE_MAX_RACK];
     int tns[PRUNE_MAX_RACK];
@@ -1856,7 +1861,7 @@ static void run_wmp(Gen *g, uint64_t have)
                         int64_t s = WB(g, fi, k);
                         if (s == NO_PLAY)
                             continue;
-                        WGroup *gr = &heap[ng++];
+                        WGroup *gr = &groups[ng++];
                         gr->bound = (double)s + g->lmax[R - k];
                         gr->score = s;
                         gr->dir = (uint8_t)dir;
@@ -1867,17 +1872,41 @@ static void run_wmp(Gen *g, uint64_t have)
             }
         }
     }
-    for (size_t i = ng / 2; i-- > 0;)
-        wg_down(heap, ng, i);
+    /* best bound first, near enough: by buckets of a point of equity or more (a groups
+     * cost more, and nearly every group is taken in best-32), each with its highest bound */
+    enum { NB = 1024 };
+    int bcount[NB + 1];
+    double bmax[NB];
+    double hi = -INFINITY, lo = INFINITY;
+    for (size_t i = 0; i < ng; i++) {
+        if (groups[i].bound > hi)
+            hi = groups[i].bound;
+        if (groups[i].bound < lo)
+            lo = groups[i].bound;
+    }
+    double width = (hi - lo) / (NB - 1) > 1.0 ? (hi - lo) / (NB - 1) : 1.0;
+    memset(bcount, 0, sizeof bcount);
+    for (int b = 0; b < NB; b++)
+        bmax[b] = -INFINITY;
+    for (size_t i = 0; i < ng; i++) {
+        int b = (int)((hi - groups[i].bound) / width);
+        b = b < 0 ? 0 : b >= NB ? NB - 1 : b;
+        groups[i].bucket = (uint16_t)b;
+        bcount[b + 1]++;
+        if (groups[i].bound > bmax[b])
+            bmax[b] = groups[i].bound;
+    }
+    for (int b = 0; b < NB; b++)
+        bcount[b + 1] += bcount[b];
+    for (size_t i = 0; i < ng; i++)
+        sorted[bcount[groups[i].bucket]++] = groups[i];
     WSpan sp;
-    while (ng && !g->oom) {
-        WGroup gr = heap[0];
+    for (size_t i = 0; i < ng && !g->oom; i++) {
+        WGroup gr = sorted[i];
         double floor = wmp_floor(g);
-        if (gr.bound < floor)
-            break;
-        heap[0] = heap[--ng];
-        wg_down(heap, ng, 0);
-        if (!wmp_span(g, &gr, &sp))
+        if (bmax[gr.bucket] < floor)
+            break; /* this bucket and the next are too low */
+        if (gr.bound < floor || !wmp_span(g, &gr, &sp))
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
@@ -1910,7 +1939,7 @@ static void run_wmp(Gen *g, uint64_t have)
             if (g->cand_e[i] >= wmp_floor(g))
                 wmp_sub(g, &sp, g->cand[i]);
     }
-    free(heap);
+    free(groups);
 }
 
 /* -- word map: the build ---------------------------------------------------------- */
