@@ -178,6 +178,7 @@ typedef struct {
     /* the word map (best mode; see "word map" below): NULL, or the lexicon's map */
     const struct WmpHead *wmp;
     int use_wmp;                        /* run_wmp rather than run_best (set up by wmp_setup) */
+    int no_maxsub;                      /* prune_setup: no maxsub (run_wmp has no use for it) */
     struct SubRack *subs;               /* the rack's sub-racks by size: subs[sub_at[k] .. sub_at[k + 1]) */
     const struct SubRack **cand;        /* run_wmp: the sub-racks of a group to look up, and their bounds */
     double *cand_e;
@@ -1262,7 +1263,7 @@ static int prune_setup(Gen *g, const uint8_t *full, uint32_t nleaves)
                 codes[nc++] = c;
         size_t stride = (size_t)R + 1;
         double *ms = NULL;
-        if ((size_t)nleaves * stride <= (1u << 16))
+        if ((size_t)nleaves * stride <= (1u << 16) && !g->no_maxsub)
             ms = (double *)malloc((size_t)nleaves * stride * sizeof(double));
         for (uint32_t idx = 0; idx < nleaves; idx++) {
             double v = g->leave_values[idx];
@@ -1472,95 +1473,114 @@ static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
     return r;
 }
 
-/* The rack's sub-racks (g->subs by size); 0 when the map is not used for this rack. */
-static int wmp_setup(Gen *g, const uint8_t *full)
+/* Whether run_wmp takes this rack: at most two blanks (the blank table answers for one
+ * letter, a loop over the alphabet for a second) and WMP_MAX_SUBS sub-racks. */
+static int wmp_fits(const uint8_t *full)
 {
-    int nc = 0;
     uint32_t total = 1;
+    int nc = 0;
     if (full[0] > 2)
-        return 0; /* more blanks than the blank table answers for */
+        return 0;
     for (int c = 0; c < 64; c++)
         if (full[c]) {
-            if (nc == PRUNE_MAX_RACK)
-                return 0;
-            g->codes[nc++] = (uint8_t)c;
             total *= (uint32_t)full[c] + 1;
-            if (total > WMP_MAX_SUBS)
+            if (++nc > PRUNE_MAX_RACK || total > WMP_MAX_SUBS)
                 return 0;
         }
+    return 1;
+}
+
+/* The rack's sub-racks (g->subs by size, best leave first); 0 when out of memory. */
+static int wmp_setup(Gen *g, const uint8_t *full)
+{
+    int nc = 0, R = g->rack_left;
+    uint32_t total = 1;
+    if (!wmp_fits(full))
+        return 0;
+    for (int c = 0; c < 64; c++)
+        if (full[c]) {
+            g->codes[nc++] = (uint8_t)c;
+            total *= (uint32_t)full[c] + 1;
+        }
     g->ncodes = nc;
-    SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total);
+    SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total * 2);
     g->cand = (const SubRack **)malloc(sizeof(SubRack *) * total);
     g->cand_e = (double *)malloc(sizeof(double) * total);
-    if (!subs || !g->cand || !g->cand_e) {
+    uint16_t *order = (uint16_t *)malloc(sizeof(uint16_t) * total);
+    if (!subs || !g->cand || !g->cand_e || !order) {
         free(subs);
         free(g->cand);
         free(g->cand_e);
+        free(order);
         g->cand = NULL;
         g->cand_e = NULL;
         return 0;
     }
-    int R = g->rack_left, count[PRUNE_MAX_RACK + 2] = {0};
-    uint8_t dig[PRUNE_MAX_RACK] = {0};
-    /* twice over every sub-rack but the empty one: count them by size, then place them */
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass) {
-            g->sub_at[0] = 0;
-            for (int k = 0; k <= R; k++)
-                g->sub_at[k + 1] = g->sub_at[k] + count[k];
-            memset(count, 0, sizeof count);
-        }
-        memset(dig, 0, sizeof dig);
-        for (uint32_t idx = 1; idx < total; idx++) {
-            for (int j = 0; j < nc; j++) { /* next sub-rack */
-                if (dig[j] < full[g->codes[j]]) {
-                    dig[j]++;
-                    break;
-                }
-                dig[j] = 0;
-            }
-            int k = 0;
-            for (int j = 0; j < nc; j++)
-                k += dig[j];
-            if (!pass) {
-                count[k]++;
-                continue;
-            }
-            SubRack *s = &subs[g->sub_at[k] + count[k]++];
-            memset(s, 0, sizeof *s);
-            memcpy(s->dig, dig, sizeof dig);
-            s->k = (uint8_t)k;
-            uint32_t li = g->full_leave;
-            int nv = 0;
-            for (int j = 0; j < nc; j++) {
-                int c = g->codes[j];
-                li -= dig[j] * g->radix[c];
-                if (!c) {
-                    s->b = dig[j];
-                } else if (dig[j]) {
-                    s->h += (uint64_t)dig[j] * letter_hash[c];
-                    s->nat |= (uint64_t)1 << c;
-                }
-                for (int m = 0; m < dig[j]; m++) {
-                    int v = c ? g->values[c] : 0, i = nv++;
-                    for (; i > 0 && s->vd[i - 1] < v; i--)
-                        s->vd[i] = s->vd[i - 1];
-                    s->vd[i] = (uint8_t)v;
-                }
-            }
-            s->leave_idx = li;
-            s->leave = g->leave_values ? g->leave_values[li] : 0.0;
-        }
+    /* the codes by value, highest first: a sub-rack's values come out sorted */
+    int byv[PRUNE_MAX_RACK], val[PRUNE_MAX_RACK];
+    for (int j = 0; j < nc; j++) {
+        val[j] = g->codes[j] ? g->values[g->codes[j]] : 0;
+        int i = j;
+        for (; i > 0 && val[byv[i - 1]] < val[j]; i--)
+            byv[i] = byv[i - 1];
+        byv[i] = j;
     }
-    /* each size best leave first (run_wmp stops at the first leave too low) */
-    for (int k = 1; k <= R; k++)
-        for (int i = g->sub_at[k] + 1; i < g->sub_at[k + 1]; i++) {
-            SubRack x = subs[i];
-            int j = i;
-            for (; j > g->sub_at[k] && subs[j - 1].leave < x.leave; j--)
-                subs[j] = subs[j - 1];
-            subs[j] = x;
+    SubRack *tmp = subs + total;
+    int count[PRUNE_MAX_RACK + 2] = {0};
+    uint8_t dig[PRUNE_MAX_RACK] = {0};
+    uint32_t n = 0;
+    SubRack cur;
+    memset(&cur, 0, sizeof cur);
+    cur.leave_idx = g->full_leave;
+    for (uint32_t idx = 1; idx < total; idx++) {
+        for (int j = 0; j < nc; j++) { /* next sub-rack: one more of code j, none of those before */
+            int c = g->codes[j];
+            if (dig[j] < full[c]) {
+                dig[j]++;
+                cur.k++;
+                cur.leave_idx -= g->radix[c];
+                if (c) {
+                    cur.h += letter_hash[c];
+                    cur.nat |= (uint64_t)1 << c;
+                } else {
+                    cur.b++;
+                }
+                break;
+            }
+            cur.k -= dig[j];
+            cur.leave_idx += dig[j] * g->radix[c];
+            if (c) {
+                cur.h -= dig[j] * letter_hash[c];
+                cur.nat &= ~((uint64_t)1 << c);
+            } else {
+                cur.b = 0;
+            }
+            dig[j] = 0;
         }
+        SubRack *s = &tmp[n++];
+        *s = cur;
+        memcpy(s->dig, dig, sizeof dig);
+        int nv = 0;
+        for (int i = 0; i < nc; i++)
+            for (int m = 0; m < dig[byv[i]]; m++)
+                s->vd[nv++] = (uint8_t)val[byv[i]];
+        s->leave = g->leave_values ? g->leave_values[s->leave_idx] : 0.0;
+        count[s->k + 1]++;
+    }
+    /* by size, each size best leave first (run_wmp stops at the first leave too low) */
+    for (int k = 0; k <= R; k++)
+        count[k + 1] += count[k];
+    for (int k = 0; k <= R + 1; k++)
+        g->sub_at[k] = count[k];
+    for (uint32_t i = 0; i < n; i++) {
+        int k = tmp[i].k, at = count[k]++;
+        for (; at > g->sub_at[k] && tmp[order[at - 1]].leave < tmp[i].leave; at--)
+            order[at] = order[at - 1];
+        order[at] = (uint16_t)i;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        subs[i] = tmp[order[i]];
+    free(order);
     g->subs = subs;
     return 1;
 }
@@ -2940,10 +2960,12 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         goto out;
     }
     g->clabbers = clabbers;
-    if (mode == MODE_BEST && !clabbers)
+    if (mode == MODE_BEST && !clabbers) {
+        g->no_maxsub = g->wmp && wmp_fits(full);
         g->prune = prune_setup(g, full, (uint32_t)nleaves);
-    if (g->prune && g->wmp)
-        g->use_wmp = wmp_setup(g, full);
+        if (g->prune && g->no_maxsub)
+            g->use_wmp = wmp_setup(g, full);
+    }
     Py_BEGIN_ALLOW_THREADS
     prepare(g, (const uint8_t *)cells.buf, (const uint8_t *)lmult.buf, (const uint8_t *)wmult.buf, start_r, start_c);
     run(g);
@@ -3852,9 +3874,10 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     g->dirs = po->sym_dirs;
     g->mode = MODE_BEST;
     g->best_n = 1;
-    g->prune = prune_setup(g, full, (uint32_t)nl);
     g->wmp = po->wmp;
-    if (g->prune && g->wmp)
+    g->no_maxsub = g->wmp && wmp_fits(full);
+    g->prune = prune_setup(g, full, (uint32_t)nl);
+    if (g->prune && g->no_maxsub)
         g->use_wmp = wmp_setup(g, full);
     prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
     run(g);
