@@ -1738,6 +1738,10 @@ static void wmp_words(Gen *g, const WSpan *sp, uint64_t h, uint8_t x, uint8_t y)
         }
         if (!ok || nb != b)
             continue;
+        /* the score with every tile at its value bounds the blanks' placements (a blank
+         * scores nothing): below the floor, none can rank (as record() would find) */
+        if ((double)(score + g->bonus[k]) + sp->s->leave < wmp_floor(g))
+            continue;
         if (b == 1 && bl[0] != x)
             continue;
         if (b == 2 && !((bl[0] == x && bl[1] == y) || (bl[0] == y && bl[1] == x)))
