@@ -1421,18 +1421,64 @@ static inline uint64_t wmp_home(uint64_t key)
     return (key * 0x9E3779B97F4A7C15ULL) >> 20;
 }
 
+static inline unsigned wmp_wc(uint64_t key)
+{
+    return (unsigned)((key ^ (key >> 31)) & 511);
+}
+
+static inline unsigned wmp_bc(uint64_t key)
+{
+    return (unsigned)((key ^ (key >> 31)) & 255);
+}
+
+/* Whether the table may hold key: not when the look-ups so far (g->wc_*) or the filter
+ * say no (remembered); when they do not know, its slot is fetched. */
+static inline int wmp_may(Gen *g, uint64_t key)
+{
+    unsigned c = wmp_wc(key);
+    if (g->wc_key[c] == key)
+        return g->wc_val[c] != NULL;
+    const WmpHead *wh = g->wmp;
+    if (!wmp_test(wmp_wf(wh), wh->wfbits, key)) {
+        g->wc_key[c] = key;
+        g->wc_val[c] = NULL;
+        return 0;
+    }
+    __builtin_prefetch(&wmp_wt(wh)[wmp_home(key) & (wh->wslots - 1)]);
+    return 1;
+}
+
+/* The same for the blank table. */
+static inline int wmp_bmay(Gen *g, uint64_t key)
+{
+    unsigned c = wmp_bc(key);
+    if (g->bc_key[c] == key)
+        return g->bc_val[c] != 0;
+    const WmpHead *wh = g->wmp;
+    if (!wmp_test(wmp_bf(wh), wh->bfbits, key)) {
+        g->bc_key[c] = key;
+        g->bc_val[c] = 0;
+        return 0;
+    }
+    __builtin_prefetch(&wmp_bt(wh)[wmp_home(key) & (wh->bslots - 1)]);
+    return 1;
+}
+
 /* The words of `len` letters with the multiset of hash h (NULL: none). */
 static const WmpSlot *wmp_find(Gen *g, uint64_t h, int len)
 {
     uint64_t key = ana_key(h, len);
-    unsigned c = (unsigned)((key ^ (key >> 31)) & 511);
+    unsigned c = wmp_wc(key);
     if (g->wc_key[c] == key)
         return g->wc_val[c];
     const WmpHead *wh = g->wmp;
     const WmpSlot *t = wmp_wt(wh), *r = NULL;
     uint64_t mask = wh->wslots - 1;
-    if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+    if (!wmp_test(wmp_wf(wh), wh->wfbits, key)) {
+        g->wc_key[c] = key;
+        g->wc_val[c] = NULL;
         return NULL;
+    }
     for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
         if (t[i].key == key && t[i].len == len) {
             r = &t[i];
@@ -1452,14 +1498,17 @@ static const WmpSlot *wmp_find(Gen *g, uint64_t h, int len)
 static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
 {
     uint64_t key = ana_key(h, len);
-    unsigned c = (unsigned)((key ^ (key >> 31)) & 255);
+    unsigned c = wmp_bc(key);
     if (g->bc_key[c] == key)
         return g->bc_val[c];
     const WmpHead *wh = g->wmp;
     const WmpBSlot *t = wmp_bt(wh);
     uint64_t mask = wh->bslots - 1, r = 0;
-    if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+    if (!wmp_test(wmp_bf(wh), wh->bfbits, key)) {
+        g->bc_key[c] = key;
+        g->bc_val[c] = 0;
         return 0;
+    }
     for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
         if (t[i].key == key) {
             r = t[i].mask;
@@ -1792,18 +1841,13 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
         return;
     }
     const WmpHead *wh = g->wmp;
-    const WmpSlot *wt = wmp_wt(wh);
-    const WmpBSlot *bt = wmp_bt(wh);
     uint8_t xs[64 * 64 / 2], ys[64 * 64 / 2];
     int n = 0;
     if (s->b == 1) {
         for (uint64_t m = wmp_blank_mask(g, h, sp->L - 1) & sp->any; m; m &= m - 1) {
             int x = __builtin_ctzll(m);
-            uint64_t key = ana_key(h + letter_hash[x], sp->L);
-            if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
-                continue;
-            __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
-            xs[n++] = (uint8_t)x;
+            if (wmp_may(g, ana_key(h + letter_hash[x], sp->L)))
+                xs[n++] = (uint8_t)x;
         }
         for (int i = 0; i < n && !g->oom; i++)
             wmp_words(g, sp, h + letter_hash[xs[i]], xs[i], 0);
@@ -1815,11 +1859,8 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
     uint8_t cx[64];
     for (uint64_t a = wh->alphabet & sp->any; a; a &= a - 1) {
         int x = __builtin_ctzll(a);
-        uint64_t key = ana_key(h + letter_hash[x], sp->L - 1);
-        if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
-            continue;
-        __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
-        cx[nx++] = (uint8_t)x;
+        if (wmp_bmay(g, ana_key(h + letter_hash[x], sp->L - 1)))
+            cx[nx++] = (uint8_t)x;
     }
     for (int i = 0; i < nx; i++) {
         int x = cx[i];
@@ -1827,10 +1868,8 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
         uint64_t m = wmp_blank_mask(g, hx, sp->L - 1) & sp->any & ~(((uint64_t)1 << x) - 1);
         for (; m; m &= m - 1) {
             int y = __builtin_ctzll(m);
-            uint64_t key = ana_key(hx + letter_hash[y], sp->L);
-            if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+            if (!wmp_may(g, ana_key(hx + letter_hash[y], sp->L)))
                 continue;
-            __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
             xs[n] = (uint8_t)x;
             ys[n++] = (uint8_t)y;
         }
@@ -1934,9 +1973,6 @@ static void run_wmp(Gen *g, uint64_t have)
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
-        const WmpHead *wh = g->wmp;
-        const WmpSlot *wt = wmp_wt(wh);
-        const WmpBSlot *bt = wmp_bt(wh);
         int nc = 0;
         for (const SubRack *s = s0; s < s1; s++) {
             if ((double)gr.score + s->leave < floor)
@@ -1945,17 +1981,10 @@ static void run_wmp(Gen *g, uint64_t have)
             if (e < floor)
                 continue;
             uint64_t h = sp.bh + s->h;
-            if (s->b == 0) {
-                uint64_t key = ana_key(h, sp.L);
-                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
-                    continue;
-                __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
-            } else if (s->b == 1) {
-                uint64_t key = ana_key(h, sp.L - 1);
-                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
-                    continue;
-                __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
-            }
+            if (s->b == 0 && !wmp_may(g, ana_key(h, sp.L)))
+                continue;
+            if (s->b == 1 && !wmp_bmay(g, ana_key(h, sp.L - 1)))
+                continue;
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
