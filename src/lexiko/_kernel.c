@@ -180,8 +180,9 @@ typedef struct {
     int use_wmp;                        /* run_wmp rather than run_best (set up by wmp_setup) */
     int no_maxsub;                      /* prune_setup: no maxsub (run_wmp has no use for it) */
     struct SubRack *subs;               /* the rack's sub-racks by size: subs[sub_at[k] .. sub_at[k + 1]) */
-    const struct SubRack **cand;        /* run_wmp: the sub-racks of a group to look up, and their bounds */
+    const struct SubRack **cand;        /* run_wmp: the sub-racks of a group to look up, their bounds, */
     double *cand_e;
+    const struct WmpSlot **cand_w;      /* and their words (without blanks) */
     int sub_at[PRUNE_MAX_RACK + 2];
     int ncodes;                         /* distinct codes on the rack (blank: 0), lowest first */
     uint8_t codes[PRUNE_MAX_RACK];
@@ -1555,14 +1556,17 @@ static int wmp_setup(Gen *g, const uint8_t *full)
     SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total * 2);
     g->cand = (const SubRack **)malloc(sizeof(SubRack *) * total);
     g->cand_e = (double *)malloc(sizeof(double) * total);
+    g->cand_w = (const WmpSlot **)malloc(sizeof(WmpSlot *) * total);
     uint16_t *order = (uint16_t *)malloc(sizeof(uint16_t) * total);
-    if (!subs || !g->cand || !g->cand_e || !order) {
+    if (!subs || !g->cand || !g->cand_e || !g->cand_w || !order) {
         free(subs);
         free(g->cand);
         free(g->cand_e);
+        free(g->cand_w);
         free(order);
         g->cand = NULL;
         g->cand_e = NULL;
+        g->cand_w = NULL;
         return 0;
     }
     /* the codes by value, highest first: a sub-rack's values come out sorted */
@@ -1753,11 +1757,10 @@ static void wmp_emit(Gen *g, const WSpan *sp, const uint8_t *w, int64_t score, u
     record(g, sp->ws, sp->we, (int)score);
 }
 
-/* The words of the span's letters plus the sub-rack's, with blanks for x and y (0: no
- * blank); h: hash of all those letters. */
-static void wmp_words(Gen *g, const WSpan *sp, uint64_t h, uint8_t x, uint8_t y)
+/* The words e of the span's letters plus the sub-rack's, with blanks for x and y (0: no
+ * blank). */
+static void wmp_words(Gen *g, const WSpan *sp, const WmpSlot *e, uint8_t x, uint8_t y)
 {
-    const WmpSlot *e = wmp_find(g, h, sp->L);
     if (!e)
         return;
     const uint8_t *w = wmp_letters(g->wmp) + e->off;
@@ -1825,10 +1828,10 @@ static void wmp_words(Gen *g, const WSpan *sp, uint64_t h, uint8_t x, uint8_t y)
     }
 }
 
-/* The plays of one sub-rack in the span. With blanks, the keys of every letter they may
+/* The plays of one sub-rack in the span (e: its words, without blanks). With blanks, the keys of every letter they may
  * stand for are made first and their table slots fetched together (most are cache
  * misses), then read. */
-static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
+static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s, const WmpSlot *e)
 {
     sp->s = s;
     memset(sp->cnt, 0, sizeof sp->cnt);
@@ -1837,7 +1840,7 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
             sp->cnt[g->codes[j]] = s->dig[j];
     uint64_t h = sp->bh + s->h;
     if (!s->b) {
-        wmp_words(g, sp, h, 0, 0);
+        wmp_words(g, sp, e, 0, 0);
         return;
     }
     const WmpHead *wh = g->wmp;
@@ -1850,7 +1853,7 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
                 xs[n++] = (uint8_t)x;
         }
         for (int i = 0; i < n && !g->oom; i++)
-            wmp_words(g, sp, h + letter_hash[xs[i]], xs[i], 0);
+            wmp_words(g, sp, wmp_find(g, h + letter_hash[xs[i]], sp->L), xs[i], 0);
         return;
     }
     /* two blanks: x <= y, the blank table for the letters of the span and the sub-rack
@@ -1875,7 +1878,7 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
         }
     }
     for (int i = 0; i < n && !g->oom; i++)
-        wmp_words(g, sp, h + letter_hash[xs[i]] + letter_hash[ys[i]], xs[i], ys[i]);
+        wmp_words(g, sp, wmp_find(g, h + letter_hash[xs[i]] + letter_hash[ys[i]], sp->L), xs[i], ys[i]);
 }
 
 /* Best mode by the word map (see above). */
@@ -1988,9 +1991,18 @@ static void run_wmp(Gen *g, uint64_t have)
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
+        /* the slots, now fetched, and the letters of their words fetched in turn */
+        const uint8_t *letters = wmp_letters(g->wmp);
+        for (int i = 0; i < nc; i++) {
+            const SubRack *s = g->cand[i];
+            const WmpSlot *e = NULL;
+            if (!s->b && (e = wmp_find(g, sp.bh + s->h, sp.L)))
+                __builtin_prefetch(letters + e->off);
+            g->cand_w[i] = e;
+        }
         for (int i = 0; i < nc && !g->oom; i++)
-            if (g->cand_e[i] >= wmp_floor(g))
-                wmp_sub(g, &sp, g->cand[i]);
+            if (g->cand_e[i] >= wmp_floor(g) && (g->cand[i]->b || g->cand_w[i]))
+                wmp_sub(g, &sp, g->cand[i], g->cand_w[i]);
     }
     free(groups);
 }
@@ -3018,6 +3030,7 @@ out:
         free(g->subs);
         free(g->cand);
         free(g->cand_e);
+        free(g->cand_w);
         free(g);
     }
     if (have_wmp)
@@ -3929,11 +3942,13 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     free(g->subs);
     free(g->cand);
     free(g->cand_e);
+    free(g->cand_w);
     g->moves = NULL;
     g->maxsub = NULL;
     g->subs = NULL;
     g->cand = NULL;
     g->cand_e = NULL;
+    g->cand_w = NULL;
     free(vals);
     return kind;
 }
