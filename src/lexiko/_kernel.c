@@ -1353,7 +1353,8 @@ typedef struct WmpHead {
     uint64_t wslots, bslots; /* powers of two */
     uint64_t nletters, nwords;
     uint64_t alphabet;
-    uint64_t wfbits, bfbits; /* log2 of the bits of the word and blank filters */
+    uint64_t wfbits;   /* log2 of the bits of the word table's filter */
+    uint64_t reserved;
 } WmpHead;
 
 typedef struct WmpSlot {
@@ -1388,33 +1389,40 @@ static inline const WmpBSlot *wmp_bt(const WmpHead *h)
     return (const WmpBSlot *)(wmp_wt(h) + h->wslots);
 }
 
-/* The filters: one bit per key (wmp_fbit), a bit set for every key of the table; far
- * smaller than the tables (a bit against 16 bytes), they stay in cache, and most
- * look-ups find nothing (only one sub-rack in eight spells a word in its span). */
+/* The word table's filter: two bits of one 64-bit word per key, set for every key of the
+ * table; far smaller than the table (64 KB for TWL06, 16 bytes a key in the table),
+ * it stays in cache, and most look-ups find nothing (only one sub-rack in eight spells
+ * a word in its span). Sizes were measured: 2 bits a key was faster than 4 (or 16
+ * with one bit), the cache misses of a larger filter costing more than the probes it
+ * saves. The blank table has none: most of its look-ups find something, and with a
+ * filter of any size the calls were slower. */
 static inline const uint64_t *wmp_wf(const WmpHead *h)
 {
     return (const uint64_t *)(wmp_bt(h) + h->bslots);
 }
 
-static inline const uint64_t *wmp_bf(const WmpHead *h)
-{
-    return wmp_wf(h) + ((1ULL << h->wfbits) >> 6);
-}
-
 static inline const uint8_t *wmp_letters(const WmpHead *h)
 {
-    return (const uint8_t *)(wmp_bf(h) + ((1ULL << h->bfbits) >> 6));
+    return (const uint8_t *)(wmp_wf(h) + ((1ULL << h->wfbits) >> 6));
 }
 
-static inline uint64_t wmp_fbit(uint64_t key, uint64_t bits)
+/* A key's two bits: a 64-bit word of the filter (bits - 6 high bits of a product) and
+ * two bits of it (from its low bits). */
+static inline uint64_t wmp_fword(uint64_t key, uint64_t bits)
 {
-    return (key * 0xD6E8FEB86659FD93ULL) >> (64 - bits);
+    return (key * 0xD6E8FEB86659FD93ULL) >> (70 - bits);
+}
+
+static inline uint64_t wmp_fmask(uint64_t key)
+{
+    uint64_t x = key * 0xD6E8FEB86659FD93ULL;
+    return ((uint64_t)1 << (x & 63)) | ((uint64_t)1 << ((x >> 6) & 63));
 }
 
 static inline int wmp_test(const uint64_t *f, uint64_t bits, uint64_t key)
 {
-    uint64_t i = wmp_fbit(key, bits);
-    return (f[i >> 6] >> (i & 63)) & 1;
+    uint64_t m = wmp_fmask(key);
+    return (f[wmp_fword(key, bits)] & m) == m;
 }
 
 static inline uint64_t wmp_home(uint64_t key)
@@ -1449,18 +1457,13 @@ static inline int wmp_may(Gen *g, uint64_t key)
     return 1;
 }
 
-/* The same for the blank table. */
+/* Whether the blank table may hold key (the look-ups so far); its slot is fetched. */
 static inline int wmp_bmay(Gen *g, uint64_t key)
 {
     unsigned c = wmp_bc(key);
     if (g->bc_key[c] == key)
         return g->bc_val[c] != 0;
     const WmpHead *wh = g->wmp;
-    if (!wmp_test(wmp_bf(wh), wh->bfbits, key)) {
-        g->bc_key[c] = key;
-        g->bc_val[c] = 0;
-        return 0;
-    }
     __builtin_prefetch(&wmp_bt(wh)[wmp_home(key) & (wh->bslots - 1)]);
     return 1;
 }
@@ -1505,11 +1508,6 @@ static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
     const WmpHead *wh = g->wmp;
     const WmpBSlot *t = wmp_bt(wh);
     uint64_t mask = wh->bslots - 1, r = 0;
-    if (!wmp_test(wmp_bf(wh), wh->bfbits, key)) {
-        g->bc_key[c] = key;
-        g->bc_val[c] = 0;
-        return 0;
-    }
     for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
         if (t[i].key == key) {
             r = t[i].mask;
@@ -2157,13 +2155,10 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
         wslots *= 2;
     while (bslots * 7 < 10 * (uint64_t)nbd)
         bslots *= 2;
-    uint64_t wfbits = 12, bfbits = 12; /* about 16 bits a key, 8 for the blank table's */
-    while (wfbits < 24 && (1ULL << wfbits) < 16 * (uint64_t)ngroups)
+    uint64_t wfbits = 12; /* 2 to 4 bits a key */
+    while (wfbits < 30 && (1ULL << wfbits) < 2 * (uint64_t)ngroups)
         wfbits++;
-    while (bfbits < 23 && (1ULL << bfbits) < 8 * (uint64_t)nbd)
-        bfbits++;
-    size_t total = sizeof(WmpHead) + wslots * sizeof(WmpSlot) + bslots * sizeof(WmpBSlot) + ((1ULL << wfbits) >> 3) +
-                   ((1ULL << bfbits) >> 3) + b.nl;
+    size_t total = sizeof(WmpHead) + wslots * sizeof(WmpSlot) + bslots * sizeof(WmpBSlot) + ((1ULL << wfbits) >> 3) + b.nl;
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
     if (!result)
         goto out;
@@ -2177,13 +2172,12 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
     head->nwords = b.nw;
     head->alphabet = b.alphabet & ALL_LETTERS;
     head->wfbits = wfbits;
-    head->bfbits = bfbits;
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     WmpSlot *wt = (WmpSlot *)(head + 1);
     WmpBSlot *bt = (WmpBSlot *)(wt + wslots);
-    uint64_t *wf = (uint64_t *)(bt + bslots), *bf = wf + ((1ULL << wfbits) >> 6);
-    uint8_t *letters = (uint8_t *)(bf + ((1ULL << bfbits) >> 6));
+    uint64_t *wf = (uint64_t *)(bt + bslots);
+    uint8_t *letters = (uint8_t *)(wf + ((1ULL << wfbits) >> 6));
     size_t at = 0;
     WmpSlot *cur = NULL;
     for (size_t i = 0; i < b.nw; i++) {
@@ -2196,8 +2190,7 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
             cur->key = key;
             cur->len = b.w[i].len;
             cur->off = (uint32_t)at;
-            uint64_t f = wmp_fbit(key, wfbits);
-            wf[f >> 6] |= (uint64_t)1 << (f & 63);
+            wf[wmp_fword(key, wfbits)] |= wmp_fmask(key);
         }
         if (cur->cnt == 0xFFFF) {
             failed = 1; /* 65535 words of one multiset: not a lexicon */
@@ -2214,8 +2207,6 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
             j = (j + 1) & (bslots - 1);
         bt[j].key = key;
         bt[j].mask |= (uint64_t)1 << bk[2 * i + 1];
-        uint64_t f = wmp_fbit(key, bfbits);
-        bf[f >> 6] |= (uint64_t)1 << (f & 63);
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -2237,9 +2228,8 @@ static const WmpHead *wmp_of(const Py_buffer *b)
     if ((size_t)b->len < sizeof(WmpHead) || ((uintptr_t)b->buf & 7) || h->magic != WMP_MAGIC || !h->wslots ||
         !h->bslots || (h->wslots & (h->wslots - 1)) || (h->bslots & (h->bslots - 1)) || h->wslots > (1ULL << 40) ||
         h->bslots > (1ULL << 40) || h->nletters > (1ULL << 40) || h->wfbits < 6 || h->wfbits > 40 ||
-        h->bfbits < 6 || h->bfbits > 40 ||
         (size_t)b->len != sizeof(WmpHead) + h->wslots * sizeof(WmpSlot) + h->bslots * sizeof(WmpBSlot) +
-                              ((1ULL << h->wfbits) >> 3) + ((1ULL << h->bfbits) >> 3) + h->nletters) {
+                              ((1ULL << h->wfbits) >> 3) + h->nletters) {
         PyErr_SetString(PyExc_ValueError, "wordmap needs what wordmap() returns");
         return NULL;
     }
