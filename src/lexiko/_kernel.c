@@ -180,9 +180,8 @@ typedef struct {
     int use_wmp;                        /* run_wmp rather than run_best (set up by wmp_setup) */
     int no_maxsub;                      /* prune_setup: no maxsub (run_wmp has no use for it) */
     struct SubRack *subs;               /* the rack's sub-racks by size: subs[sub_at[k] .. sub_at[k + 1]) */
-    const struct SubRack **cand;        /* run_wmp: the sub-racks of a group to look up, their bounds, */
+    const struct SubRack **cand;        /* run_wmp: the sub-racks of a group to look up, and their bounds */
     double *cand_e;
-    const struct WmpSlot **cand_w;      /* and their words (without blanks) */
     int sub_at[PRUNE_MAX_RACK + 2];
     int ncodes;                         /* distinct codes on the rack (blank: 0), lowest first */
     uint8_t codes[PRUNE_MAX_RACK];
@@ -1353,8 +1352,7 @@ typedef struct WmpHead {
     uint64_t wslots, bslots; /* powers of two */
     uint64_t nletters, nwords;
     uint64_t alphabet;
-    uint64_t wfbits;   /* log2 of the bits of the word table's filter */
-    uint64_t reserved;
+    uint64_t wfbits, bfbits; /* log2 of the bits of the word and blank filters */
 } WmpHead;
 
 typedef struct WmpSlot {
@@ -1389,40 +1387,33 @@ static inline const WmpBSlot *wmp_bt(const WmpHead *h)
     return (const WmpBSlot *)(wmp_wt(h) + h->wslots);
 }
 
-/* The word table's filter: two bits of one 64-bit word per key, set for every key of the
- * table; far smaller than the table (64 KB for TWL06, 16 bytes a key in the table),
- * it stays in cache, and most look-ups find nothing (only one sub-rack in eight spells
- * a word in its span). Sizes were measured: 2 bits a key was faster than 4 (or 16
- * with one bit), the cache misses of a larger filter costing more than the probes it
- * saves. The blank table has none: most of its look-ups find something, and with a
- * filter of any size the calls were slower. */
+/* The filters: one bit per key (wmp_fbit), a bit set for every key of the table; far
+ * smaller than the tables (a bit against 16 bytes), they stay in cache, and most
+ * look-ups find nothing (only one sub-rack in eight spells a word in its span). */
 static inline const uint64_t *wmp_wf(const WmpHead *h)
 {
     return (const uint64_t *)(wmp_bt(h) + h->bslots);
 }
 
+static inline const uint64_t *wmp_bf(const WmpHead *h)
+{
+    return wmp_wf(h) + ((1ULL << h->wfbits) >> 6);
+}
+
 static inline const uint8_t *wmp_letters(const WmpHead *h)
 {
-    return (const uint8_t *)(wmp_wf(h) + ((1ULL << h->wfbits) >> 6));
+    return (const uint8_t *)(wmp_bf(h) + ((1ULL << h->bfbits) >> 6));
 }
 
-/* A key's two bits: a 64-bit word of the filter (bits - 6 high bits of a product) and
- * two bits of it (from its low bits). */
-static inline uint64_t wmp_fword(uint64_t key, uint64_t bits)
+static inline uint64_t wmp_fbit(uint64_t key, uint64_t bits)
 {
-    return (key * 0xD6E8FEB86659FD93ULL) >> (70 - bits);
-}
-
-static inline uint64_t wmp_fmask(uint64_t key)
-{
-    uint64_t x = key * 0xD6E8FEB86659FD93ULL;
-    return ((uint64_t)1 << (x & 63)) | ((uint64_t)1 << ((x >> 6) & 63));
+    return (key * 0xD6E8FEB86659FD93ULL) >> (64 - bits);
 }
 
 static inline int wmp_test(const uint64_t *f, uint64_t bits, uint64_t key)
 {
-    uint64_t m = wmp_fmask(key);
-    return (f[wmp_fword(key, bits)] & m) == m;
+    uint64_t i = wmp_fbit(key, bits);
+    return (f[i >> 6] >> (i & 63)) & 1;
 }
 
 static inline uint64_t wmp_home(uint64_t key)
@@ -1430,59 +1421,18 @@ static inline uint64_t wmp_home(uint64_t key)
     return (key * 0x9E3779B97F4A7C15ULL) >> 20;
 }
 
-static inline unsigned wmp_wc(uint64_t key)
-{
-    return (unsigned)((key ^ (key >> 31)) & 511);
-}
-
-static inline unsigned wmp_bc(uint64_t key)
-{
-    return (unsigned)((key ^ (key >> 31)) & 255);
-}
-
-/* Whether the table may hold key: not when the look-ups so far (g->wc_*) or the filter
- * say no (remembered); when they do not know, its slot is fetched. */
-static inline int wmp_may(Gen *g, uint64_t key)
-{
-    unsigned c = wmp_wc(key);
-    if (g->wc_key[c] == key)
-        return g->wc_val[c] != NULL;
-    const WmpHead *wh = g->wmp;
-    if (!wmp_test(wmp_wf(wh), wh->wfbits, key)) {
-        g->wc_key[c] = key;
-        g->wc_val[c] = NULL;
-        return 0;
-    }
-    __builtin_prefetch(&wmp_wt(wh)[wmp_home(key) & (wh->wslots - 1)]);
-    return 1;
-}
-
-/* Whether the blank table may hold key (the look-ups so far); its slot is fetched. */
-static inline int wmp_bmay(Gen *g, uint64_t key)
-{
-    unsigned c = wmp_bc(key);
-    if (g->bc_key[c] == key)
-        return g->bc_val[c] != 0;
-    const WmpHead *wh = g->wmp;
-    __builtin_prefetch(&wmp_bt(wh)[wmp_home(key) & (wh->bslots - 1)]);
-    return 1;
-}
-
 /* The words of `len` letters with the multiset of hash h (NULL: none). */
 static const WmpSlot *wmp_find(Gen *g, uint64_t h, int len)
 {
     uint64_t key = ana_key(h, len);
-    unsigned c = wmp_wc(key);
+    unsigned c = (unsigned)((key ^ (key >> 31)) & 511);
     if (g->wc_key[c] == key)
         return g->wc_val[c];
     const WmpHead *wh = g->wmp;
     const WmpSlot *t = wmp_wt(wh), *r = NULL;
     uint64_t mask = wh->wslots - 1;
-    if (!wmp_test(wmp_wf(wh), wh->wfbits, key)) {
-        g->wc_key[c] = key;
-        g->wc_val[c] = NULL;
+    if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
         return NULL;
-    }
     for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
         if (t[i].key == key && t[i].len == len) {
             r = &t[i];
@@ -1502,12 +1452,14 @@ static const WmpSlot *wmp_find(Gen *g, uint64_t h, int len)
 static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
 {
     uint64_t key = ana_key(h, len);
-    unsigned c = wmp_bc(key);
+    unsigned c = (unsigned)((key ^ (key >> 31)) & 255);
     if (g->bc_key[c] == key)
         return g->bc_val[c];
     const WmpHead *wh = g->wmp;
     const WmpBSlot *t = wmp_bt(wh);
     uint64_t mask = wh->bslots - 1, r = 0;
+    if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+        return 0;
     for (uint64_t i = wmp_home(key) & mask, probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
         if (t[i].key == key) {
             r = t[i].mask;
@@ -1554,17 +1506,14 @@ static int wmp_setup(Gen *g, const uint8_t *full)
     SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total * 2);
     g->cand = (const SubRack **)malloc(sizeof(SubRack *) * total);
     g->cand_e = (double *)malloc(sizeof(double) * total);
-    g->cand_w = (const WmpSlot **)malloc(sizeof(WmpSlot *) * total);
     uint16_t *order = (uint16_t *)malloc(sizeof(uint16_t) * total);
-    if (!subs || !g->cand || !g->cand_e || !g->cand_w || !order) {
+    if (!subs || !g->cand || !g->cand_e || !order) {
         free(subs);
         free(g->cand);
         free(g->cand_e);
-        free(g->cand_w);
         free(order);
         g->cand = NULL;
         g->cand_e = NULL;
-        g->cand_w = NULL;
         return 0;
     }
     /* the codes by value, highest first: a sub-rack's values come out sorted */
@@ -1755,10 +1704,11 @@ static void wmp_emit(Gen *g, const WSpan *sp, const uint8_t *w, int64_t score, u
     record(g, sp->ws, sp->we, (int)score);
 }
 
-/* The words e of the span's letters plus the sub-rack's, with blanks for x and y (0: no
- * blank). */
-static void wmp_words(Gen *g, const WSpan *sp, const WmpSlot *e, uint8_t x, uint8_t y)
+/* The words of the span's letters plus the sub-rack's, with blanks for x and y (0: no
+ * blank); h: hash of all those letters. */
+static void wmp_words(Gen *g, const WSpan *sp, uint64_t h, uint8_t x, uint8_t y)
 {
+    const WmpSlot *e = wmp_find(g, h, sp->L);
     if (!e)
         return;
     const uint8_t *w = wmp_letters(g->wmp) + e->off;
@@ -1826,10 +1776,10 @@ static void wmp_words(Gen *g, const WSpan *sp, const WmpSlot *e, uint8_t x, uint
     }
 }
 
-/* The plays of one sub-rack in the span (e: its words, without blanks). With blanks, the keys of every letter they may
+/* The plays of one sub-rack in the span. With blanks, the keys of every letter they may
  * stand for are made first and their table slots fetched together (most are cache
  * misses), then read. */
-static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s, const WmpSlot *e)
+static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s)
 {
     sp->s = s;
     memset(sp->cnt, 0, sizeof sp->cnt);
@@ -1838,20 +1788,25 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s, const WmpSlot *e)
             sp->cnt[g->codes[j]] = s->dig[j];
     uint64_t h = sp->bh + s->h;
     if (!s->b) {
-        wmp_words(g, sp, e, 0, 0);
+        wmp_words(g, sp, h, 0, 0);
         return;
     }
     const WmpHead *wh = g->wmp;
+    const WmpSlot *wt = wmp_wt(wh);
+    const WmpBSlot *bt = wmp_bt(wh);
     uint8_t xs[64 * 64 / 2], ys[64 * 64 / 2];
     int n = 0;
     if (s->b == 1) {
         for (uint64_t m = wmp_blank_mask(g, h, sp->L - 1) & sp->any; m; m &= m - 1) {
             int x = __builtin_ctzll(m);
-            if (wmp_may(g, ana_key(h + letter_hash[x], sp->L)))
-                xs[n++] = (uint8_t)x;
+            uint64_t key = ana_key(h + letter_hash[x], sp->L);
+            if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                continue;
+            __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
+            xs[n++] = (uint8_t)x;
         }
         for (int i = 0; i < n && !g->oom; i++)
-            wmp_words(g, sp, wmp_find(g, h + letter_hash[xs[i]], sp->L), xs[i], 0);
+            wmp_words(g, sp, h + letter_hash[xs[i]], xs[i], 0);
         return;
     }
     /* two blanks: x <= y, the blank table for the letters of the span and the sub-rack
@@ -1860,8 +1815,11 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s, const WmpSlot *e)
     uint8_t cx[64];
     for (uint64_t a = wh->alphabet & sp->any; a; a &= a - 1) {
         int x = __builtin_ctzll(a);
-        if (wmp_bmay(g, ana_key(h + letter_hash[x], sp->L - 1)))
-            cx[nx++] = (uint8_t)x;
+        uint64_t key = ana_key(h + letter_hash[x], sp->L - 1);
+        if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+            continue;
+        __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
+        cx[nx++] = (uint8_t)x;
     }
     for (int i = 0; i < nx; i++) {
         int x = cx[i];
@@ -1869,14 +1827,16 @@ static void wmp_sub(Gen *g, WSpan *sp, const SubRack *s, const WmpSlot *e)
         uint64_t m = wmp_blank_mask(g, hx, sp->L - 1) & sp->any & ~(((uint64_t)1 << x) - 1);
         for (; m; m &= m - 1) {
             int y = __builtin_ctzll(m);
-            if (!wmp_may(g, ana_key(hx + letter_hash[y], sp->L)))
+            uint64_t key = ana_key(hx + letter_hash[y], sp->L);
+            if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
                 continue;
+            __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
             xs[n] = (uint8_t)x;
             ys[n++] = (uint8_t)y;
         }
     }
     for (int i = 0; i < n && !g->oom; i++)
-        wmp_words(g, sp, wmp_find(g, h + letter_hash[xs[i]] + letter_hash[ys[i]], sp->L), xs[i], ys[i]);
+        wmp_words(g, sp, h + letter_hash[xs[i]] + letter_hash[ys[i]], xs[i], ys[i]);
 }
 
 /* Best mode by the word map (see above). */
@@ -1974,6 +1934,9 @@ static void run_wmp(Gen *g, uint64_t have)
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
+        const WmpHead *wh = g->wmp;
+        const WmpSlot *wt = wmp_wt(wh);
+        const WmpBSlot *bt = wmp_bt(wh);
         int nc = 0;
         for (const SubRack *s = s0; s < s1; s++) {
             if ((double)gr.score + s->leave < floor)
@@ -1982,25 +1945,23 @@ static void run_wmp(Gen *g, uint64_t have)
             if (e < floor)
                 continue;
             uint64_t h = sp.bh + s->h;
-            if (s->b == 0 && !wmp_may(g, ana_key(h, sp.L)))
-                continue;
-            if (s->b == 1 && !wmp_bmay(g, ana_key(h, sp.L - 1)))
-                continue;
+            if (s->b == 0) {
+                uint64_t key = ana_key(h, sp.L);
+                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                    continue;
+                __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
+            } else if (s->b == 1) {
+                uint64_t key = ana_key(h, sp.L - 1);
+                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+                    continue;
+                __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
+            }
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
-        /* the slots, now fetched, and the letters of their words fetched in turn */
-        const uint8_t *letters = wmp_letters(g->wmp);
-        for (int i = 0; i < nc; i++) {
-            const SubRack *s = g->cand[i];
-            const WmpSlot *e = NULL;
-            if (!s->b && (e = wmp_find(g, sp.bh + s->h, sp.L)))
-                __builtin_prefetch(letters + e->off);
-            g->cand_w[i] = e;
-        }
         for (int i = 0; i < nc && !g->oom; i++)
-            if (g->cand_e[i] >= wmp_floor(g) && (g->cand[i]->b || g->cand_w[i]))
-                wmp_sub(g, &sp, g->cand[i], g->cand_w[i]);
+            if (g->cand_e[i] >= wmp_floor(g))
+                wmp_sub(g, &sp, g->cand[i]);
     }
     free(groups);
 }
@@ -2155,10 +2116,13 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
         wslots *= 2;
     while (bslots * 7 < 10 * (uint64_t)nbd)
         bslots *= 2;
-    uint64_t wfbits = 12; /* 2 to 4 bits a key */
-    while (wfbits < 30 && (1ULL << wfbits) < 2 * (uint64_t)ngroups)
+    uint64_t wfbits = 12, bfbits = 12; /* about 16 bits a key, 8 for the blank table's */
+    while (wfbits < 24 && (1ULL << wfbits) < 16 * (uint64_t)ngroups)
         wfbits++;
-    size_t total = sizeof(WmpHead) + wslots * sizeof(WmpSlot) + bslots * sizeof(WmpBSlot) + ((1ULL << wfbits) >> 3) + b.nl;
+    while (bfbits < 23 && (1ULL << bfbits) < 8 * (uint64_t)nbd)
+        bfbits++;
+    size_t total = sizeof(WmpHead) + wslots * sizeof(WmpSlot) + bslots * sizeof(WmpBSlot) + ((1ULL << wfbits) >> 3) +
+                   ((1ULL << bfbits) >> 3) + b.nl;
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
     if (!result)
         goto out;
@@ -2172,12 +2136,13 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
     head->nwords = b.nw;
     head->alphabet = b.alphabet & ALL_LETTERS;
     head->wfbits = wfbits;
+    head->bfbits = bfbits;
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     WmpSlot *wt = (WmpSlot *)(head + 1);
     WmpBSlot *bt = (WmpBSlot *)(wt + wslots);
-    uint64_t *wf = (uint64_t *)(bt + bslots);
-    uint8_t *letters = (uint8_t *)(wf + ((1ULL << wfbits) >> 6));
+    uint64_t *wf = (uint64_t *)(bt + bslots), *bf = wf + ((1ULL << wfbits) >> 6);
+    uint8_t *letters = (uint8_t *)(bf + ((1ULL << bfbits) >> 6));
     size_t at = 0;
     WmpSlot *cur = NULL;
     for (size_t i = 0; i < b.nw; i++) {
@@ -2190,7 +2155,8 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
             cur->key = key;
             cur->len = b.w[i].len;
             cur->off = (uint32_t)at;
-            wf[wmp_fword(key, wfbits)] |= wmp_fmask(key);
+            uint64_t f = wmp_fbit(key, wfbits);
+            wf[f >> 6] |= (uint64_t)1 << (f & 63);
         }
         if (cur->cnt == 0xFFFF) {
             failed = 1; /* 65535 words of one multiset: not a lexicon */
@@ -2207,6 +2173,8 @@ static PyObject *k_wordmap(PyObject *self, PyObject *args)
             j = (j + 1) & (bslots - 1);
         bt[j].key = key;
         bt[j].mask |= (uint64_t)1 << bk[2 * i + 1];
+        uint64_t f = wmp_fbit(key, bfbits);
+        bf[f >> 6] |= (uint64_t)1 << (f & 63);
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -2228,8 +2196,9 @@ static const WmpHead *wmp_of(const Py_buffer *b)
     if ((size_t)b->len < sizeof(WmpHead) || ((uintptr_t)b->buf & 7) || h->magic != WMP_MAGIC || !h->wslots ||
         !h->bslots || (h->wslots & (h->wslots - 1)) || (h->bslots & (h->bslots - 1)) || h->wslots > (1ULL << 40) ||
         h->bslots > (1ULL << 40) || h->nletters > (1ULL << 40) || h->wfbits < 6 || h->wfbits > 40 ||
+        h->bfbits < 6 || h->bfbits > 40 ||
         (size_t)b->len != sizeof(WmpHead) + h->wslots * sizeof(WmpSlot) + h->bslots * sizeof(WmpBSlot) +
-                              ((1ULL << h->wfbits) >> 3) + h->nletters) {
+                              ((1ULL << h->wfbits) >> 3) + ((1ULL << h->bfbits) >> 3) + h->nletters) {
         PyErr_SetString(PyExc_ValueError, "wordmap needs what wordmap() returns");
         return NULL;
     }
@@ -3020,7 +2989,6 @@ out:
         free(g->subs);
         free(g->cand);
         free(g->cand_e);
-        free(g->cand_w);
         free(g);
     }
     if (have_wmp)
@@ -3932,13 +3900,11 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     free(g->subs);
     free(g->cand);
     free(g->cand_e);
-    free(g->cand_w);
     g->moves = NULL;
     g->maxsub = NULL;
     g->subs = NULL;
     g->cand = NULL;
     g->cand_e = NULL;
-    g->cand_w = NULL;
     free(vals);
     return kind;
 }
