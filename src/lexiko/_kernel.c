@@ -33,6 +33,14 @@
  * still have: depths()). A play is only left out when it compares worse than the N-th
  * best by move_cmp, ties included, so the result is exactly that of the full walk.
  *
+ * With a word map (wordmap(); see "word map" below) best mode takes the same bounds by
+ * another way: each (anchor, first square, number of tiles) group fixes the squares of
+ * the main word, so its plays are the words of that length with the board's letters
+ * there and a sub-rack of that size, looked up by letter multiset and checked square by
+ * square, best bound first. Same moves as the walk (the tests compare the two), 1.7 to
+ * 1.8 times faster on positions of the RL environment; the walk stays for racks the map
+ * does not take (more than two blanks or 2,048 sub-racks) and for every other mode.
+ *
  * Clabbers (mode flag MODE_CLABBERS; the kwg is then the alphagram automaton of
  * lexiko/clabbers.py, a DAWG of every word's letters sorted): a word is valid when its
  * letters are an anagram of a word. Generation goes by span rather than by anchor (see
