@@ -14,6 +14,7 @@ on positions with at most ``--clabbers-python-max`` of them.
     python benchmarks/movegen.py                 # both generators
     python benchmarks/movegen.py --no-python     # the kernel only
     python benchmarks/movegen.py --clabbers-only # the Clabbers table only
+    python benchmarks/movegen.py --no-wordmap    # best moves by the GADDAG walk, not the word map
 """
 
 from __future__ import annotations
@@ -101,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=200, help="most runs per kernel measurement (default: %(default)s)")
     p.add_argument("--python-runs", type=int, default=1, help="runs per reference measurement (default: %(default)s)")
     p.add_argument("--no-python", action="store_true", help="skip the pure-Python reference")
+    p.add_argument(
+        "--no-wordmap",
+        action="store_true",
+        help="best moves by the pruned GADDAG walk rather than the word map (movegen.WORDMAP)",
+    )
     p.add_argument("--only", metavar="NAME", action="append", help="only this position (repeatable)")
     p.add_argument("--no-clabbers", action="store_true", help="skip the Clabbers table")
     p.add_argument("--clabbers-only", action="store_true", help="only the Clabbers table")
@@ -118,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         "above, only count and best are timed (default: %(default)s)",
     )
     args = p.parse_args(argv)
+    movegen.WORDMAP = not args.no_wordmap
 
     if not movegen.kernel_available():
         print("lexiko._kernel is not built: reinstall with a C compiler (pip install .)", file=sys.stderr)

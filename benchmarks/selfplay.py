@@ -13,6 +13,7 @@ second on one core; trained leaves win about 65% against no leaves.
 
     python benchmarks/selfplay.py                       # 300 games a kind, 2,000-game match
     python benchmarks/selfplay.py --speed 100 --match 0 # speed only
+    python benchmarks/selfplay.py --no-wordmap          # the static player by the GADDAG walk
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import os
 import sys
 import time
 
+from lexiko import movegen
 from lexiko.bots import StaticBot
 from lexiko.lexicon import Lexicon
 from lexiko.selfplay import Stats, autoplay, game_seed, play_game
@@ -46,7 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="workers for the match (default: all cores)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--lexicon", default="TWL06")
+    p.add_argument(
+        "--no-wordmap",
+        action="store_true",
+        help="the static player's moves by the pruned GADDAG walk rather than the word map (movegen.WORDMAP)",
+    )
     args = p.parse_args(argv)
+    movegen.WORDMAP = not args.no_wordmap
 
     lexicon = Lexicon.load(args.lexicon)
     print(f"lexiko self-play benchmark, {args.lexicon}; {load()}")

@@ -264,6 +264,42 @@ def test_best_n_is_exact_with_pruning(twl06: Lexicon, rules: Rules) -> None:
         assert got == full[:10]
 
 
+def _blank_rack(rng: random.Random, board: Board, size: int, blanks: int) -> tuple[int, ...]:
+    """A rack of tiles not on the board but blanks, with ``blanks`` blanks."""
+    unseen = [t for t in (Counter(board.tiles.bag()) - Counter(board.played_tiles())).elements() if t]
+    return tuple([0] * blanks + rng.sample(unseen, min(size - blanks, len(unseen))))
+
+
+@needs_kernel
+def test_wordmap_matches_gaddag(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Best mode searches by the word map (movegen.WORDMAP) or by the pruned GADDAG walk:
+    the same moves, in the same order, as the RL environment asks (best 32 with the
+    shipped leaves, 1 without), on the shared positions and on a few hundred positions
+    of seeded games, with their racks and with one and two blanks."""
+    from lexiko.bots.static import default_leaves
+
+    leaves = default_leaves(twl06.tiles)
+    used = []
+    build = movegen._wordmap_data
+    monkeypatch.setattr(movegen, "_wordmap_data", lambda kwg: used.append(1) or build(kwg))
+    rng = random.Random("wordmap")
+    positions = [_position(row[1]) for row in TSV]
+    for board, rack in _game_positions(twl06, TOURNAMENT, range(100, 118), 14):
+        positions.append((board, rack))
+        if rng.random() < 0.5:
+            positions.append((board, _blank_rack(rng, board, 7, rng.choice((1, 2)))))
+    blanks = Counter(min(2, sum(1 for t in rack if t == 0)) for _, rack in positions)
+    assert len(positions) >= 300 and blanks[1] >= 40 and blanks[2] >= 40, blanks
+    for board, rack in positions:
+        for n, table, bag in ((32, leaves, 50), (1, leaves, 50), (32, None, 0), (1, None, 100)):
+            got = []
+            for flag in (False, True):
+                monkeypatch.setattr(movegen, "WORDMAP", flag)
+                got.append(generate(board, rack, twl06, best=n, leaves=table, bag_count=bag, backend="c"))
+            assert got[1] == got[0], (board, rack, n, bag)
+    assert used  # the word map was searched
+
+
 @needs_kernel
 def test_kernel_leave_table_matches_python(monkeypatch: pytest.MonkeyPatch) -> None:
     racks = [ENGLISH.parse(r) for r in ("AEINRST", "AEINS??", "EEEQ", "?", "", "SSSSTT?", "ZZ??")]

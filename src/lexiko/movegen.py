@@ -131,10 +131,13 @@ class _Kernel(Protocol):
         anagrams: object,
         floor: float,
         bonuses: object = None,
+        wordmap: object = None,
         /,
     ) -> int | list[Candidate]: ...
 
     def depths(self, kwg: object, /) -> bytes: ...
+
+    def wordmap(self, kwg: object, /) -> bytes: ...
 
     def anagrams(self, kwg: object, /) -> bytes: ...
 
@@ -172,7 +175,7 @@ class _Kernel(Protocol):
     ) -> list[tuple[tuple[int, int, int, int, bytes, int, float], bytes]]: ...
 
 
-_KERNEL_ABI = 7  # the calling convention of _kernel.generate; bumped on every change
+_KERNEL_ABI = 8  # the calling convention of _kernel.generate; bumped on every change
 
 
 def _load_kernel() -> _Kernel | None:
@@ -254,6 +257,30 @@ def _prune_data(kwg: object) -> tuple[bytes, bytes]:
             _prune_cache.clear()
         _prune_cache[id(kwg)] = hit
     return hit[1], hit[2]
+
+
+# Whether best mode (``best=N``) searches by the word map (``_kernel.wordmap``: the
+# lexicon's words by letter multiset; each group of plays of an anchor by first square
+# and number of tiles is filled by looking up the rack's sub-racks of that size) rather
+# than by the pruned GADDAG walk. Both give exactly the same moves (the tests compare
+# them with this switch); the word map is faster. Racks of more than two blanks or of
+# more than 2,048 sub-racks always take the walk.
+WORDMAP = True
+
+_wordmap_cache: dict[int, tuple[object, bytes]] = {}
+
+
+def _wordmap_data(kwg: object) -> bytes:
+    """The word map of ``kwg``'s lexicon (``_kernel.wordmap``), built once per lexicon
+    (about a second and some 30 MB for a lexicon of 180,000 words)."""
+    hit = _wordmap_cache.get(id(kwg))
+    if hit is None or hit[0] is not kwg:
+        assert _kernel is not None
+        hit = (kwg, _kernel.wordmap(kwg))
+        if len(_wordmap_cache) > 4:
+            _wordmap_cache.clear()
+        _wordmap_cache[id(kwg)] = hit
+    return hit[1]
 
 
 def _multipliers(layout: Layout) -> tuple[bytes, bytes]:
@@ -462,6 +489,7 @@ def _kernel_call(
         mode |= _MODE_CLABBERS
     else:
         depths, anagrams = _prune_data(lexicon.kwg) if mode == _MODE_BEST else (None, None)
+    wordmap = _wordmap_data(lexicon.kwg) if mode == _MODE_BEST and WORDMAP and rules.variant != "clabbers" else None
     return _kernel.generate(
         kwg,
         board.cells,
@@ -483,6 +511,7 @@ def _kernel_call(
         anagrams,
         floor,
         _bonuses(rules),
+        wordmap,
     )
 
 
@@ -499,6 +528,7 @@ class KernelBoard(NamedTuple):
     bonuses: array[int]
     start: tuple[int, int]
     first_dirs: int
+    wordmap: bytes  # the lexicon's word map (``_kernel.wordmap``), searched when :data:`WORDMAP` is set
 
 
 def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
@@ -517,7 +547,7 @@ def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
     bonuses = array("i", [rules.bonus(k) for k in range(KERNEL_MAX_SIZE + 1)])
     return KernelBoard(
         lexicon.kwg, depths, anagrams, lm, wm, _values(board.tiles), bonuses,
-        board.layout.start, _directions(board),
+        board.layout.start, _directions(board), _wordmap_data(lexicon.kwg),
     )
 
 

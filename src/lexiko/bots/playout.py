@@ -155,7 +155,7 @@ def static_turns(
         k.first_dirs if board.is_empty else 2, _rules_args(rules),
         [bytes(r) for r in racks], bytes(bag), list(scores), turn, scoreless_run,
         [t.packed() for t in tables], state, -1 if max_turns is None else max_turns, entries,
-        None if penalties is None else [float(x) for x in penalties],
+        None if penalties is None else [float(x) for x in penalties], k.wordmap if movegen.WORDMAP else None,
     )
     cells, new_racks, new_bag, new_scores, new_turn, run, reason, new_state, turns, bingos, exchanges, before, kept = (
         cast(_Out, out)
@@ -220,7 +220,7 @@ def simulate_iterations(
         rules.bingo_tiles, k.bonuses, rules.first_play_min_tiles, k.start[0], k.start[1],
         k.first_dirs if board.is_empty else 2, _rules_args(rules), table.packed(), bytes(rack), bytes(unseen),
         bytes(opp_sizes), list(scores), scoreless_run, cands, plies, seed_base.to_bytes(16, "little"),
-        iterations.start, iterations.stop,
+        iterations.start, iterations.stop, k.wordmap if movegen.WORDMAP else None,
     )
 
 
