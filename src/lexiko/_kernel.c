@@ -5579,8 +5579,8 @@ typedef struct {
 typedef struct {
     PlayOut po;
     Gen gen;
-    Py_buffer kwg, depths, anas, lmult, wmult, map;
-    int have[6];
+    Py_buffer kwg, depths, anas, lmult, wmult, map, wmap;
+    int have[7];
     int first_min0, dirs0;
     int k, letters, started;
     RLCand *cands, *extra;
@@ -5595,18 +5595,32 @@ typedef struct {
 
 #define RL_CAPSULE "lexiko._kernel.RLCore"
 
+/* Free what a search left in the core's Gen (its moves are copied out). */
+static void rl_gen_free(Gen *g)
+{
+    free(g->moves);
+    free(g->maxsub);
+    free(g->subs);
+    free(g->cand);
+    free(g->cand_e);
+    g->moves = NULL;
+    g->maxsub = NULL;
+    g->subs = NULL;
+    g->cand = NULL;
+    g->cand_e = NULL;
+}
+
 static void rl_destroy(RLCore *c)
 {
-    Py_buffer *bufs[6] = {&c->kwg, &c->depths, &c->anas, &c->lmult, &c->wmult, &c->map};
-    for (int i = 0; i < 6; i++)
+    Py_buffer *bufs[7] = {&c->kwg, &c->depths, &c->anas, &c->lmult, &c->wmult, &c->map, &c->wmap};
+    for (int i = 0; i < 7; i++)
         if (c->have[i])
             PyBuffer_Release(bufs[i]);
     free(c->cands);
     free(c->extra);
     free(c->vals);
     free(c->log);
-    free(c->gen.moves);
-    free(c->gen.maxsub);
+    rl_gen_free(&c->gen);
     free(c);
 }
 
@@ -5712,8 +5726,7 @@ static int rl_candidates(RLCore *c)
     }
     /* the best K placements */
     Gen *g = &c->gen;
-    free(g->moves);
-    free(g->maxsub);
+    rl_gen_free(g);
     memset(g, 0, sizeof(Gen));
     g->kwg = po->kwg;
     g->nk = po->nk;
@@ -5743,7 +5756,11 @@ static int rl_candidates(RLCore *c)
     g->dirs = po->sym_dirs;
     g->mode = MODE_BEST;
     g->best_n = (size_t)K;
+    g->wmp = po->wmp;
+    g->no_maxsub = g->wmp && wmp_fits(full);
     g->prune = prune_setup(g, full, (uint32_t)nl);
+    if (g->prune && g->no_maxsub)
+        g->use_wmp = wmp_setup(g, full);
     prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
     run(g);
     if (g->oom)
@@ -5831,10 +5848,7 @@ static int rl_candidates(RLCore *c)
         out->m.leave = fullidx;
     }
     c->ncand = n;
-    free(g->moves); /* copied: po_choose uses the same Gen */
-    free(g->maxsub);
-    g->moves = NULL;
-    g->maxsub = NULL;
+    rl_gen_free(g); /* copied: po_choose uses the same Gen */
     return 0;
 }
 
@@ -5846,20 +5860,21 @@ static RLCore *rl_core(PyObject *cap)
 /*
  * rl_new(kwg, depths, anagrams, size, letter_mult, word_mult, values, bingo_tiles,
  *        bonuses, first_min, start_row, start_col, first_dirs, rules, leave_map, k,
- *        premiums, letters) -> core
+ *        premiums, letters, wordmap=None) -> core
  *
  * The board and lexicon as playout() takes them; leave_map: a packed leave table, or
  * None (equity is the score); k: candidate slots; premiums: size*size bytes, 1-6 the
- * premium plane of the square, 0 none; letters: the tile set's letters.
+ * premium plane of the square, 0 none; letters: the tile set's letters; wordmap: what
+ * wordmap() returns, searched for the best moves (None: the GADDAG walk).
  */
 static PyObject *k_rl_new(PyObject *self, PyObject *args)
 {
-    PyObject *kwg_obj, *depth_obj, *ana_obj, *lm_obj, *wm_obj, *rules, *map_obj;
+    PyObject *kwg_obj, *depth_obj, *ana_obj, *lm_obj, *wm_obj, *rules, *map_obj, *wmap_obj = Py_None;
     Py_buffer values, bonuses, prem;
     int size, bingo_tiles, first_min, start_r, start_c, first_dirs, k, letters;
-    if (!PyArg_ParseTuple(args, "OOOiOOy*iy*iiiiOOiy*i:rl_new", &kwg_obj, &depth_obj, &ana_obj, &size, &lm_obj,
+    if (!PyArg_ParseTuple(args, "OOOiOOy*iy*iiiiOOiy*i|O:rl_new", &kwg_obj, &depth_obj, &ana_obj, &size, &lm_obj,
                           &wm_obj, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c, &first_dirs,
-                          &rules, &map_obj, &k, &prem, &letters))
+                          &rules, &map_obj, &k, &prem, &letters, &wmap_obj))
         return NULL;
     PyObject *result = NULL;
     RLCore *c = NULL;
@@ -5888,6 +5903,8 @@ static PyObject *k_rl_new(PyObject *self, PyObject *args)
         goto out;
     }
     if (po_lexicon(&c->po, &c->kwg, depth_obj, ana_obj, &c->depths, &c->have[1], &c->anas, &c->have[2]) < 0)
+        goto out;
+    if (po_wordmap(&c->po, wmap_obj, &c->wmap, &c->have[6]) < 0)
         goto out;
     if (map_obj != Py_None) {
         if (PyObject_GetBuffer(map_obj, &c->map, PyBUF_SIMPLE) < 0)

@@ -92,7 +92,7 @@ class Core:
         self._core = self._kernel.rl_new(
             kb.kwg, kb.depths, kb.anagrams, lay.size, kb.letter_mult, kb.word_mult, kb.values, rules.bingo_tiles,
             kb.bonuses, rules.first_play_min_tiles, kb.start[0], kb.start[1], kb.first_dirs, _rules_args(rules),
-            packed, k, premiums, self.letters,
+            packed, k, premiums, self.letters, kb.wordmap if movegen.WORDMAP else None,
         )
         self._synced = 0
 
