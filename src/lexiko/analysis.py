@@ -421,7 +421,8 @@ def add_parsers(subparsers: Any) -> None:
         "  lexiko analyze --cgp '15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0'\n"
         "  lexiko analyze --board-gcg game.gcg --rack AEINST?\n"
         "  lexiko analyze game.gcg --review\n"
-        "  lexiko analyze game.gcg --turn 40 --endgame",
+        "  lexiko analyze game.gcg --turn 40 --endgame\n"
+        "  lexiko analyze game.gcg --turn 38 --preendgame --top 6",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_position_options(a)
@@ -444,7 +445,14 @@ def add_parsers(subparsers: Any) -> None:
     a.add_argument("--plot", metavar="FILE", help="with --review: draw the spread and the equity lost turn by turn "
                    "into FILE (.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')")
     a.add_argument("--endgame", action="store_true", help="solve the endgame (the bag must be empty)")
-    a.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds for --endgame or --sim")
+    a.add_argument("--preendgame", action="store_true",
+                   help="play the --top placements and the pass in every split of the unseen tiles into the "
+                        "opponent's rack and the bag, to the end (two players, 1 to 7 tiles in the bag): the share "
+                        "of splits each wins")
+    a.add_argument("--endgame-time", type=positive_float, metavar="S", default=1.0,
+                   help="with --preendgame: seconds for each endgame reached (default: 1)")
+    a.add_argument("--time-limit", type=positive_float, metavar="S",
+                   help="seconds for --endgame, --sim or --preendgame")
     a.add_argument("--max-depth", type=positive_int, metavar="D", help="plies for --endgame")
     a.set_defaults(func=cmd_analyze)
 
@@ -536,6 +544,8 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
         return _cmd_review(args, console)
     if args.endgame:
         return cmd_endgame(args, console)
+    if args.preendgame:
+        return _cmd_preendgame(args, console)
     if args.top < 1:
         raise LexikoError("--top must be at least 1")
     if args.iterations < 1:
@@ -688,6 +698,53 @@ def _cmd_review(args: argparse.Namespace, console: Console) -> int:
                                   [(r.player, r.equity_lost) for r in turns])
         plots.save(fig, args.plot)
         console.print(f"plot written to {args.plot}", highlight=False, soft_wrap=True)
+    return 0
+
+
+def _cmd_preendgame(args: argparse.Namespace, console: Console) -> int:
+    """``lexiko analyze --preendgame``: the candidates' shares of the splits won."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from lexiko.bots.preendgame import preendgame
+
+    if args.sim:
+        raise LexikoError("--preendgame plays every split to the end: leave out --sim")
+    game = _game_from_args(args)
+    if game.is_over:
+        raise LexikoError("the game is over: give --turn K for a position")
+    if len(game.players) != 2:
+        raise LexikoError("the pre-endgame handles two-player games")
+    if not game.bag_count:
+        raise LexikoError("the bag is empty: solve the endgame (--endgame)")
+    if game.bag_count > game.rules.rack_size:
+        raise LexikoError(
+            f"the bag holds {game.bag_count} tiles: the pre-endgame takes 1 to {game.rules.rack_size}"
+        )
+    lexicon = _lexicon_for(args, game, console)
+    leaves = _leaves_from_args(args, game.tiles)
+    _header(game, console, not args.no_board)
+    with Progress(TextColumn("splits"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                  transient=True) as bar:
+        task = bar.add_task("splits", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        results = preendgame(
+            game, lexicon, candidates=args.top, leaves=leaves, endgame_time=args.endgame_time,
+            time_limit=args.time_limit, seed=args.seed or 0, progress=progress,
+        )
+    t = Table(show_header=True, header_style="bold", box=None)
+    for name, justify in (("#", "right"), ("move", "left"), ("score", "right"), ("leave", "left"),
+                          ("win %", "right"), ("mean spread", "right"), ("splits", "right"), ("exact", "right")):
+        t.add_column(name, justify=justify, no_wrap=name == "move")  # type: ignore[arg-type]
+    tiles = game.tiles
+    for i, r in enumerate(results, 1):
+        c = r.candidate
+        t.add_row(str(i), c.notation(tiles, game.board), str(c.score), tiles.format(c.leave) or "-",
+                  f"{100 * r.wins:.1f}", f"{r.spread:+.1f}", str(r.scenarios), str(r.exact))
+    console.print(t)
     return 0
 
 

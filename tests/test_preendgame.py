@@ -1,0 +1,109 @@
+"""The pre-endgame: the splits of the unseen tiles are every split with its probability,
+and each candidate's result is what playing each split through a Game to its end
+gives; errors name the problem."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shared_paths import SHARED, needs_shared
+
+from lexiko.analysis import position_at_turn
+from lexiko.bots import StaticBot
+from lexiko.bots.endgame import solve
+from lexiko.bots.preendgame import preendgame, scenarios, solve_preendgame
+from lexiko.cli import main
+from lexiko.errors import GameStateError
+from lexiko.game import Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Pass
+from lexiko.tiles import ENGLISH
+
+GAME = SHARED / "gcg" / "liwords__josh_nationals_round_14.gcg"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0, 1, 1, 2, 5, 5, 9]), min_size=2, max_size=7), st.integers(1, 3))
+def test_the_splits_are_every_split_with_its_probability(unseen: list[int], bag: int) -> None:
+    bag = min(bag, len(unseen))
+    splits = scenarios(unseen, bag, limit=10_000)
+    # brute force: every order of the tiles (told apart by position) is as likely; the bag
+    # is its first `bag` tiles, drawn from the end
+    orders = list(permutations(range(len(unseen))))
+    expected: Counter[tuple[int, ...]] = Counter()
+    for o in orders:
+        expected[tuple(reversed([unseen[i] for i in o[:bag]]))] += 1
+    got = {s.bag: s for s in splits}
+    assert len(got) == len(splits) == len(expected)
+    for seq, n in expected.items():
+        s = got[seq]
+        assert Fraction(s.weight).limit_denominator(10**6) == Fraction(n, len(orders))
+        assert Counter(s.opponent) + Counter(s.bag) == Counter(unseen)
+
+
+def test_too_many_splits_are_sampled_with_a_seed() -> None:
+    unseen = ENGLISH.parse("ABCDEFGHIJKLMN")
+    a, b = scenarios(unseen, 3, limit=5, seed=1), scenarios(unseen, 3, limit=5, seed=1)
+    assert a == b != scenarios(unseen, 3, limit=5, seed=2)
+    assert len(a) == 5 and all(s.weight == 0.2 for s in a)
+    assert all(Counter(s.opponent) + Counter(s.bag) == Counter(unseen) and len(s.bag) == 3 for s in a)
+
+
+@pytest.fixture(scope="module")
+def lex() -> Lexicon:
+    return Lexicon.load("TWL06")
+
+
+@needs_shared
+def test_each_split_is_what_the_game_played_to_its_end_gives(lex: Lexicon) -> None:
+    g = position_at_turn(GAME, 20)
+    assert g.bag_count == 1
+    p = g.player_on_turn
+    results = preendgame(g, lex, candidates=1, endgame_time=30)
+    splits = scenarios(g.unseen(p), 1)
+    assert [r.candidate.notation() for r in results] == ["D12 TIDY", "-"]
+    for r in results:
+        assert r.scenarios == r.exact == len(splits) == 6
+        spread = wins = 0.0
+        for s in splits:
+            h = g.copy()
+            h.set_rack(1 - p, s.opponent)  # the bag keeps the other tile
+            assert Counter(h.unseen(1 - p)) == Counter(s.bag + h.rack(p))
+            h.apply(r.candidate.move)
+            if isinstance(r.candidate.move, Pass):  # the opponent moves as the static player
+                h.apply(StaticBot(lex).choose(h))
+            end = solve(h, lexicon=lex, time_limit=30)
+            assert end.complete
+            final = end.spread if h.player_on_turn == p else -end.spread
+            spread += s.weight * final
+            wins += s.weight * (final > 0) + s.weight * 0.5 * (final == 0)
+        assert r.spread == pytest.approx(spread) and r.wins == pytest.approx(wins)
+    assert [round(r.spread, 2) for r in results] == [-25.5, -47.88]
+
+
+def test_positions_without_a_pre_endgame_are_refused(lex: Lexicon) -> None:
+    g = Game(["A", "B", "C"], seed=1, lexicon=lex)
+    with pytest.raises(GameStateError, match="^the pre-endgame handles two-player games$"):
+        preendgame(g, lex)
+    with pytest.raises(GameStateError, match="^the pre-endgame needs 1 to 2 tiles in the bag, not 0$"):
+        solve_preendgame(g.board, ENGLISH.parse("QI"), ENGLISH.parse("AZ"), 0, lex)
+
+
+@needs_shared
+def test_the_command_lists_the_share_won(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["analyze", str(GAME), "--turn", "20", "--preendgame", "--top", "1", "--endgame-time", "30",
+               "--no-board"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "jvc to play with DEIISTY; scores Nick_BALLER 454, jvc 408; bag 1, unseen EEHLMSUU" in out
+    rows = [ln.split() for ln in out.splitlines() if ln.strip()[:1].isdigit()]
+    assert rows == [["1", "D12", "TIDY", "36", "EIS", "0.0", "-25.5", "6", "6"],
+                    ["2", "-", "0", "DEIISTY", "0.0", "-47.9", "6", "6"]]
+    rc = main(["analyze", str(GAME), "--turn", "21", "--preendgame", "--no-board"])
+    err = capsys.readouterr()
+    assert rc != 0 and "the bag is empty: solve the endgame (--endgame)" in err.out + err.err
