@@ -11,7 +11,7 @@ from itertools import permutations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shared_paths import SHARED, needs_shared
+from shared_paths import DATA, SHARED, needs_shared
 
 from lexiko.analysis import position_at_turn
 from lexiko.bots import StaticBot
@@ -107,3 +107,18 @@ def test_the_command_lists_the_share_won(capsys: pytest.CaptureFixture[str]) -> 
     rc = main(["analyze", str(GAME), "--turn", "21", "--preendgame", "--no-board"])
     err = capsys.readouterr()
     assert rc != 0 and "the bag is empty: solve the endgame (--endgame)" in err.out + err.err
+
+
+def test_the_hard_level_plays_the_pre_endgame_with_one_tile_in_the_bag(lex: Lexicon) -> None:
+    from lexiko.bots import HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS, make_player
+    from lexiko.bots.simulation import SimulationBot
+
+    game = position_at_turn(DATA / "gcg" / "corpus" / "phony_challenged_off.gcg", 22)
+    assert game.bag_count == 1 and game.tiles.format(game.rack(game.player_on_turn)) == "BCFORTU"
+    bot = SimulationBot(lex, candidates=2, preendgame_time=30, seed=1)
+    assert bot.choose(game).notation(game.tiles) == "B9 F.CTUR."  # +81.4 over the 6 splits, the pass +47.0
+    hard = make_player("hard", lex, seed=1)
+    assert isinstance(hard, SimulationBot)
+    assert (hard.endgame_time, hard.preendgame_time) == (HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS)
+    plain = make_player("sim", lex, seed=1)
+    assert isinstance(plain, SimulationBot) and plain.preendgame_time is None

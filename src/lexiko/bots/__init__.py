@@ -40,6 +40,8 @@ __all__ = [
     "load_table",
     "KINDS",
     "LEVELS",
+    "HARD_ENDGAME_SECONDS",
+    "HARD_PREENDGAME_SECONDS",
     "last_play_is_phony",
 ]
 
@@ -47,7 +49,15 @@ KINDS = ("random", "greedy", "static", "sim")
 """Kinds of computer player :func:`make_player` knows, weakest first."""
 
 LEVELS = {"beginner": "random", "easy": "greedy", "medium": "static", "hard": "sim"}
-"""Strength levels and the kind of player each stands for."""
+"""Strength levels and the kind of player each stands for. ``hard`` also solves the
+endgame (bag empty) and the pre-endgame (one tile in the bag) of a two-player game,
+within :data:`HARD_ENDGAME_SECONDS` and :data:`HARD_PREENDGAME_SECONDS`."""
+
+HARD_ENDGAME_SECONDS = 5.0
+"""Seconds the ``hard`` level spends on an endgame (most are solved exactly far sooner)."""
+
+HARD_PREENDGAME_SECONDS = 10.0
+"""Seconds the ``hard`` level spends on a pre-endgame (one tile in the bag)."""
 
 
 _TABLE_CACHE_SIZE = 8
@@ -110,6 +120,9 @@ def make_player(kind: str, lexicon: Lexicon, *, seed: int | None = None, name: s
             kw["table"] = load_table(arg, lexicon.tiles)
         return StaticBot(lexicon, name=label, **kw)
     if base == "sim":
+        if key.lower() == "hard":  # the level plays the end of a game out exactly
+            kw.setdefault("endgame_time", HARD_ENDGAME_SECONDS)
+            kw.setdefault("preendgame_time", HARD_PREENDGAME_SECONDS)
         # the simulation player lives in its own module, imported only when asked for
         try:
             module = importlib.import_module("lexiko.bots.simulation")

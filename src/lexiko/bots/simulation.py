@@ -591,7 +591,10 @@ class SimulationBot:
     candidate; ``executor`` or ``jobs``: where play-outs run (``jobs > 1``: a process
     pool kept until :meth:`close`); ``seed``: makes every choice reproducible;
     ``endgame_time``: with the bag empty in a two-player game, solve the endgame
-    exactly (:mod:`lexiko.bots.endgame`) within that many seconds instead. ``prune``:
+    exactly (:mod:`lexiko.bots.endgame`) within that many seconds instead;
+    ``preendgame_time``: with one tile in the bag, play the pre-endgame's best
+    (:mod:`lexiko.bots.preendgame`: the ``candidates`` best placements and the pass, each
+    in every split, to the end) within about that many seconds. ``prune``:
     the stopping rule of :func:`simulate` (drop the candidates clearly behind; stop
     when one is left).
 
@@ -614,6 +617,7 @@ class SimulationBot:
         *,
         jobs: int = 1,
         endgame_time: float | None = None,
+        preendgame_time: float | None = None,
         prune: float | None = None,
         name: str = "sim",
     ) -> None:
@@ -626,6 +630,7 @@ class SimulationBot:
         self.time_limit = time_limit
         self.jobs = jobs
         self.endgame_time = endgame_time
+        self.preendgame_time = preendgame_time
         self.name = name
         self.seed = seed
         self._rng = random.Random(seed)
@@ -699,11 +704,19 @@ class SimulationBot:
         return results
 
     def choose(self, game: Game) -> Move:
-        endgame = game.bag_count == 0 and len(game.players) == 2 and not game.awaiting_final_challenge
-        if self.endgame_time is not None and endgame and not game.is_over:
+        two = len(game.players) == 2 and not game.awaiting_final_challenge and not game.is_over
+        if self.endgame_time is not None and two and game.bag_count == 0:
             from lexiko.bots.endgame import solve
 
             return solve(game, time_limit=self.endgame_time, lexicon=self.lexicon).best_move
+        if self.preendgame_time is not None and two and game.bag_count == 1:
+            from lexiko.bots.preendgame import preendgame
+
+            # at most 8 splits (one tile of each letter unseen) for each candidate
+            each = max(0.05, self.preendgame_time / (8 * (self.candidates + 1)))
+            found = preendgame(game, self.lexicon, candidates=self.candidates, leaves=self.leaves,
+                               endgame_time=each, time_limit=self.preendgame_time)
+            return found[0].candidate.move
         results = self.evaluate(game)
         if not results:
             return Pass()
