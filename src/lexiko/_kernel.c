@@ -4366,6 +4366,9 @@ typedef struct {
  * i + 7919 * (id + 1)) for any shuffle (id: j unless given), then plies static turns
  * follow. seed_base: 16 bytes,
  * little-endian. scores: the player's first, then the opponents' in turn order.
+ * known (optional, after the word map): per iteration, bytes of tiles the first opponent
+ * holds for sure; they leave the pool (each its first copy) before the shuffle and that
+ * opponent is dealt them, then the first tiles of the pool.
  */
 static PyObject *k_simulate(PyObject *self, PyObject *args)
 {
@@ -4380,13 +4383,13 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     SimCand *cs = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
-    PyObject *wmp_obj = Py_None;
+    PyObject *wmp_obj = Py_None, *known = Py_None;
     Py_buffer wmps;
     int have_wmp = 0;
-    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOy*y*y*y*OiOiy*nn|O:simulate", &kwg, &depth_obj, &ana_obj, &size,
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiiiOy*y*y*y*OiOiy*nn|OO:simulate", &kwg, &depth_obj, &ana_obj, &size,
                           &cells, &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
                           &first_dirs, &rules, &map, &rack, &unseen, &opp, &scores, &scoreless_run, &cands, &plies,
-                          &seedb, &start, &stop, &wmp_obj))
+                          &seedb, &start, &stop, &wmp_obj, &known))
         return NULL;
     const LeaveMapHead *lmh = leave_map_of(&map);
     if (!lmh)
@@ -4395,7 +4398,8 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
         wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 ||
         seedb.len != 16 || np > PO_MAXP || !PyList_Check(scores) || PyList_GET_SIZE(scores) != np ||
-        !PyList_Check(cands) || unseen.len > PO_MAXBAG || rack.len > PRUNE_MAX_RACK || start < 0 || stop < start) {
+        !PyList_Check(cands) || unseen.len > PO_MAXBAG || rack.len > PRUNE_MAX_RACK || start < 0 || stop < start ||
+        (known != Py_None && (!PyList_Check(known) || PyList_GET_SIZE(known) != stop - start || opp.len < 1))) {
         PyErr_SetString(PyExc_ValueError, "simulate: bad arguments");
         goto out;
     }
@@ -4484,8 +4488,34 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     for (Py_ssize_t it = start; it < stop; it++) {
         PyMT rng;
         pymt_seed(&rng, u128_add(seed0, (uint64_t)it));
+        /* the tiles the first opponent holds for sure (inferred), out of the pool first */
+        uint8_t held[64];
+        int nheld = 0, npool = (int)unseen.len;
         memcpy(pool, ub, (size_t)unseen.len);
-        pymt_shuffle(&rng, pool, (int)unseen.len);
+        if (known != Py_None) {
+            PyObject *kb = PyList_GET_ITEM(known, it - start);
+            if (!PyBytes_Check(kb) || PyBytes_GET_SIZE(kb) > ob[0]) {
+                PyErr_SetString(PyExc_ValueError, "simulate: known holds bytes of at most the first opponent's rack");
+                Py_CLEAR(result);
+                goto out;
+            }
+            for (Py_ssize_t x = 0; x < PyBytes_GET_SIZE(kb); x++) {
+                uint8_t t = (uint8_t)PyBytes_AS_STRING(kb)[x];
+                int at = -1;
+                for (int y = 0; y < npool && at < 0; y++)
+                    if (pool[y] == t)
+                        at = y;
+                if (at < 0) {
+                    PyErr_SetString(PyExc_ValueError, "simulate: a known tile is not among the unseen");
+                    Py_CLEAR(result);
+                    goto out;
+                }
+                memmove(pool + at, pool + at + 1, (size_t)(npool - at - 1));
+                npool--;
+                held[nheld++] = t;
+            }
+        }
+        pymt_shuffle(&rng, pool, npool);
         PyObject *row = PyList_New(nc);
         if (!row || PyList_Append(result, row) < 0) {
             Py_XDECREF(row);
@@ -4502,12 +4532,16 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
                 po->rack_n[0]++;
             }
             int k = 0;
+            for (int x = 0; x < nheld; x++) {
+                po->rack[1][held[x]]++;
+                po->rack_n[1]++;
+            }
             for (int q = 0; q < (int)opp.len; q++)
-                for (int x = 0; x < ob[q]; x++) {
+                for (int x = q ? 0 : nheld; x < ob[q]; x++) {
                     po->rack[q + 1][pool[k++]]++;
                     po->rack_n[q + 1]++;
                 }
-            po->nb = (int)unseen.len - k;
+            po->nb = npool - k;
             memcpy(po->bag, pool + k, (size_t)po->nb);
             po->turn = 0;
             po->scoreless_run = scoreless_run;

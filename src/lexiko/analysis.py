@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lexiko.argtypes import positive_float, positive_int
 from lexiko.board import Board
+from lexiko.bots.inference import infer as infer_leaves
 from lexiko.bots.simulation import Progress
 from lexiko.bots.simulation import simulate as simulate_moves
 from lexiko.bots.static import LeavesArg, endgame_leaves, resolve_leaves
@@ -138,13 +139,16 @@ def analyze_position(
     sort: Literal["equity", "score"] = "equity",
     progress: Progress | None = None,
     prune: float | None = None,
+    infer: bool = False,
 ) -> list[AnalysisRow]:
     """The ``top`` moves of the player on turn, best first by ``sort`` (equity or
     score), or with ``simulate`` by simulated value (the ``top`` moves by equity are
     simulated, ``iterations`` play-outs each, over ``jobs`` processes or the
     ``executor``). ``leaves`` as for :class:`~lexiko.bots.simulation.SimulationBot`:
     None the package's table, False the score alone, or a table. ``prune``: the
-    simulation's stopping rule (:func:`lexiko.bots.simulation.simulate`).
+    simulation's stopping rule (:func:`lexiko.bots.simulation.simulate`); ``infer``: deal
+    the opponent tiles that explain their last play (:mod:`lexiko.bots.inference`; a
+    game, not a position, has that play).
 
     >>> from lexiko.game import Game
     >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
@@ -168,6 +172,10 @@ def analyze_position(
     cands = generate(pos.board, pos.rack, lexicon, pos.rules, bag_count=pos.bag_count, best=top, leaves=lv)
     if not simulate:
         return [_row(c, pos.board, tiles) for c in cands]
+    known = None
+    if infer and isinstance(game_or_position, Game):
+        inferred = infer_leaves(game_or_position, lexicon, leaves=leaves, seed=seed or 0)
+        known = inferred.leaves if inferred is not None else None
     results = simulate_moves(
         pos,
         lexicon,
@@ -181,6 +189,7 @@ def analyze_position(
         jobs=jobs,
         progress=progress,
         prune=prune,
+        known=known,
     )
     rows = []
     for r in results:
@@ -432,6 +441,8 @@ def add_parsers(subparsers: Any) -> None:
     a.add_argument("--iterations", type=positive_int, default=200, metavar="N",
                    help="play-outs per move (default: 200)")
     a.add_argument("--plies", type=positive_int, default=2, help="turns played out after each move (default: 2)")
+    a.add_argument("--infer", action="store_true",
+                   help="with --sim: deal the opponent tiles that explain their last play (what they may have kept)")
     a.add_argument("--prune", type=positive_float, metavar="Z",
                    help="with --sim: drop a move once the leader is Z standard errors ahead of it on the same "
                         "play-outs, and stop when one is left (3 is a safe choice)")
@@ -552,6 +563,8 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError("--iterations must be at least 1")
     if args.prune is not None and not args.sim:
         raise LexikoError("--prune stops a simulation early: give --sim too")
+    if args.infer and not args.sim:
+        raise LexikoError("--infer deals the simulation's racks: give --sim too")
     game = _game_from_args(args)
     if game.is_over:
         raise LexikoError("the game is over: give --turn K for a position, or --review")
@@ -601,6 +614,7 @@ def _analyze_with_progress(
                 time_limit=args.time_limit,
                 progress=progress,
                 prune=args.prune,
+                infer=args.infer,
             )
         finally:
             if release is not None:

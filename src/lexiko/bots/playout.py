@@ -194,12 +194,16 @@ def simulate_iterations(
     rules: Rules,
     table: LeaveTable,
     ids: Sequence[int] | None = None,
+    known: Sequence[Sequence[int]] | None = None,
 ) -> list[list[tuple[float, float]]]:
     """The play-outs of :mod:`lexiko.bots.simulation` for the given iterations, all in
     the kernel: per iteration, per candidate, (value, win estimate), the same numbers the
     Python play-outs give. Iteration ``i`` deals from ``unseen`` shuffled by
     ``random.Random(seed_base + i)``; candidate ``j`` shuffles with ``random.Random(
     seed_base + i + 7919 * (j + 1))``, ``j`` its position or ``ids[position]``.
+    ``known``: per iteration, tiles the first opponent holds for sure (inferred): they
+    are taken out of ``unseen`` (each its first copy) before the shuffle, and that
+    opponent gets them and then the first tiles of the shuffled rest.
     ``scores``: the player's first. The caller has checked :func:`unsupported`;
     ``seed_base`` must be 0 or more and below 2**120.
     """
@@ -221,6 +225,7 @@ def simulate_iterations(
         k.first_dirs if board.is_empty else 2, _rules_args(rules), table.packed(), bytes(rack), bytes(unseen),
         bytes(opp_sizes), list(scores), scoreless_run, cands, plies, seed_base.to_bytes(16, "little"),
         iterations.start, iterations.stop, k.wordmap if movegen.WORDMAP else None,
+        None if known is None else [bytes(t) for t in known],
     )
 
 

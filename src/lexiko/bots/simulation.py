@@ -51,6 +51,7 @@ from statistics import fmean, stdev
 
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
+from lexiko.bots.inference import Inference, infer
 from lexiko.bots.playout import simulate_iterations, unsupported
 from lexiko.bots.static import LeavesArg, _fast, endgame_leaves, resolve_leaves
 from lexiko.game import Game, Position
@@ -148,6 +149,27 @@ class _Task:
     start: int
     stop: int
     ids: tuple[int, ...] = ()  # each move's number among all the candidates (its shuffles' seed); () = 0, 1, ...
+    known: tuple[tuple[int, ...], ...] = ()  # the next opponent's kept tiles to deal from (inference); () = none
+
+
+def _known_for(task: _Task) -> list[tuple[int, ...]] | None:
+    """The tiles the next opponent holds for sure in each iteration of the task: one of
+    ``task.known`` (inferred kept tiles, as often as they were drawn) picked by the
+    iteration's own generator, or None without inference."""
+    if not task.known:
+        return None
+    return [task.known[random.Random(task.seed * 1_000_003 + i + 15_485_863).randrange(len(task.known))]
+            for i in range(task.start, task.stop)]
+
+
+def _deal(unseen: Sequence[int], known: Sequence[int], rng: random.Random) -> list[int]:
+    """``unseen`` less the tiles of ``known`` (each time its first copy), shuffled: the
+    next opponent gets ``known`` and the first tiles of this, as the kernel deals."""
+    pool = list(unseen)
+    for t in known:
+        pool.remove(t)
+    rng.shuffle(pool)
+    return pool
 
 
 def _task_lexicon(task: _Task) -> Lexicon:
@@ -179,6 +201,7 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
     ids = task.ids or tuple(range(len(task.moves)))
     table = LeaveTable.of(leaves)
     in_kernel = table is not None and unsupported(task.rules, 1 + len(task.opp_sizes), [table]) is None
+    known = _known_for(task)
     if in_kernel and 0 <= base and base + task.stop + 7_919 * (max(ids, default=0) + 2) < 1 << 120:
         # every play-out of the chunk in one call to the kernel (lexiko.bots.playout): the
         # numbers of the Python play-outs below, without Python per turn
@@ -186,17 +209,21 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
         return simulate_iterations(
             board, task.rack, task.unseen, task.opp_sizes, task.scores, task.scoreless,
             [m for m, _, _ in task.moves], [s for _, s, _ in task.moves], task.plies, base,
-            range(task.start, task.stop), lex, task.rules, table, ids,
+            range(task.start, task.stop), lex, task.rules, table, ids, known,
         )
     sim = _Playout(lex, task.rules, leaves, task.plies)
     out: list[list[tuple[float, float]]] = []
     for i in range(task.start, task.stop):
         rng = random.Random(task.seed * 1_000_003 + i)
-        pool = list(task.unseen)
-        rng.shuffle(pool)
+        held = known[i - task.start] if known is not None else ()
+        pool = _deal(task.unseen, held, rng)
         racks: list[list[int]] = [list(task.rack)]
         k = 0
-        for size in task.opp_sizes:
+        for q, size in enumerate(task.opp_sizes):
+            if q == 0 and held:
+                racks.append([*held, *pool[: size - len(held)]])
+                k += size - len(held)
+                continue
             racks.append(pool[k : k + size])
             k += size
         bag = pool[k:]
@@ -358,6 +385,7 @@ def simulate(
     jobs: int = 1,
     progress: Progress | None = None,
     prune: float | None = None,
+    known: Sequence[Sequence[int]] | None = None,
 ) -> list[SimResult]:
     """Simulate the best ``candidates`` moves of a position (or the candidates given)
     and return them best first (by mean value). See the module docstring; ``jobs > 1``
@@ -369,6 +397,10 @@ def simulate(
     same iterations (common random numbers), is more than ``prune`` standard errors; the
     simulation stops when one candidate is left. Dropped candidates keep the iterations
     they had and are listed after the others.
+
+    ``known``: tiles the next opponent may have kept, as :func:`lexiko.bots.inference.infer`
+    gives them (each as often as it is likely): each iteration deals that opponent one of
+    them (picked by the iteration's own generator) and the rest of the rack at random.
 
     >>> from lexiko.game import Game
     >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
@@ -386,8 +418,8 @@ def simulate(
             init = (key, lexicon, leaves_key, leaves)
             with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=init) as pool:
                 setup = dataclasses.replace(setup, executor=pool, initialized=True)
-                return _simulate(position, setup, candidates, iterations, seed, progress)
-        return _simulate(position, setup, candidates, iterations, seed, progress)
+                return _simulate(position, setup, candidates, iterations, seed, progress, known=known)
+        return _simulate(position, setup, candidates, iterations, seed, progress, known=known)
     finally:
         if leaves_key[0] == "token":
             _LEAVES.pop(leaves_key, None)
@@ -404,6 +436,7 @@ def _simulate(
     seed: int | None,
     progress: Progress | None,
     exchanges: bool = True,
+    known: Sequence[Sequence[int]] | None = None,
 ) -> list[SimResult]:
     start_time = time.perf_counter()
     tiles = position.board.tiles
@@ -453,6 +486,7 @@ def _simulate(
         seed=seed,
         start=0,
         stop=0,
+        known=tuple(tuple(t) for t in known) if known and position.bag_count and len(position.scores) > 1 else (),
     )
     if executor is None:
         chunk = max(1, min(16, iterations // 20 or 1))
@@ -594,7 +628,9 @@ class SimulationBot:
     exactly (:mod:`lexiko.bots.endgame`) within that many seconds instead;
     ``preendgame_time``: with one tile in the bag, play the pre-endgame's best
     (:mod:`lexiko.bots.preendgame`: the ``candidates`` best placements and the pass, each
-    in every split, to the end) within about that many seconds. ``prune``:
+    in every split, to the end) within about that many seconds. ``infer``: deal the
+    opponent the tiles they may have kept, inferred from their last play
+    (:mod:`lexiko.bots.inference`; two players, tiles in the bag). ``prune``:
     the stopping rule of :func:`simulate` (drop the candidates clearly behind; stop
     when one is left).
 
@@ -618,6 +654,7 @@ class SimulationBot:
         jobs: int = 1,
         endgame_time: float | None = None,
         preendgame_time: float | None = None,
+        infer: bool = False,
         prune: float | None = None,
         name: str = "sim",
     ) -> None:
@@ -631,6 +668,8 @@ class SimulationBot:
         self.jobs = jobs
         self.endgame_time = endgame_time
         self.preendgame_time = preendgame_time
+        self.infer = infer
+        self.last_inference: Inference | None = None
         self.name = name
         self.seed = seed
         self._rng = random.Random(seed)
@@ -697,9 +736,13 @@ class SimulationBot:
         )
         n = self.iterations if iterations is None else iterations
         exchanges = True
+        known: tuple[tuple[int, ...], ...] | None = None
         if isinstance(game, Game):  # no exchange candidates where the player may not exchange
             exchanges = game.can_exchange()
-        results = _simulate(position, setup, self.candidates, n, seed, progress, exchanges)
+            if self.infer:
+                self.last_inference = infer(game, self.lexicon, leaves=self.leaves, seed=seed)
+                known = self.last_inference.leaves if self.last_inference is not None else None
+        results = _simulate(position, setup, self.candidates, n, seed, progress, exchanges, known)
         self.last_results = results
         return results
 
