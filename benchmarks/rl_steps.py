@@ -47,7 +47,8 @@ def main() -> None:
                 env.reset(seed=games)
             continue
         t = time.perf_counter()
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        open_ = np.flatnonzero(obs["action_mask"])
+        env.step(int(open_[rng.integers(len(open_))]))
         t_step += time.perf_counter() - t
         steps += 1
     cpu = time.process_time() - start

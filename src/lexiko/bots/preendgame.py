@@ -247,7 +247,7 @@ def _play(
                 r.remove(t)
             r.extend(bag[-len(move.tiles):])
             del bag[-len(move.tiles):]
-            bag.extend(move.tiles)
+            bag.extend(tiles.rack_sort(move.tiles))  # as Game returns them, whatever the order named
             rng.shuffle(bag)
             scoreless = scoreless + 1 if rules.exchange_is_scoreless and not rules.scoreless_passes_only else 0
         else:
