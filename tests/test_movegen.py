@@ -8,6 +8,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from shared_paths import SHARED, needs_shared
@@ -468,3 +469,35 @@ def test_kernel_and_reference_agree_on_lexulous_bonus_tiers(twl06: Lexicon) -> N
             positions += 1
     assert positions >= 40
     assert seen[7] > 20 and seen[8] > 20, seen
+
+
+def test_a_large_lexicons_word_map_is_kept_on_disk_and_mapped_back(
+    twl06: Lexicon, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mmap
+
+    if not movegen.kernel_available():
+        pytest.skip("the compiled kernel is not built")
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(movegen, "_wordmap_cache", {})
+    monkeypatch.setattr(movegen, "_prune_cache", {})
+    built = movegen._wordmap_data(twl06.kwg)
+    depths, anagrams = movegen._prune_data(twl06.kwg)
+    assert isinstance(built, bytes) and isinstance(depths, bytes)
+    names = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").iterdir())
+    assert names == ["anagrams", "depths", "wordmap"]
+    monkeypatch.setattr(movegen, "_wordmap_cache", {})
+    monkeypatch.setattr(movegen, "_prune_cache", {})
+    mapped = movegen._wordmap_data(twl06.kwg)
+    assert isinstance(mapped, mmap.mmap) and mapped[:] == built
+    assert movegen._prune_data(twl06.kwg)[0][:] == depths
+    board = Board.empty().place(parse_move("8D WINDY"))
+    rack = ENGLISH.parse("AEINST?")
+    assert generate(board, rack, twl06, best=20) == generate(board, rack, twl06, best=20, backend="c")
+    # a folder that cannot be written only costs the time to build; small word lists stay in memory
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", "/proc/nowhere")
+    monkeypatch.setattr(movegen, "_wordmap_cache", {})
+    assert movegen._wordmap_data(twl06.kwg) == built
+    small = Lexicon.from_words(["QI", "ZA"])
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "small"))
+    assert isinstance(movegen._wordmap_data(small.kwg), bytes) and not (tmp_path / "small").exists()

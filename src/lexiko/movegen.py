@@ -28,8 +28,11 @@ come best first: by equity, then score, then a fixed order of the moves themselv
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import math
+import mmap
+import os
 import warnings
 from array import array
 from collections.abc import Callable, Sequence
@@ -236,27 +239,67 @@ def _use_kernel(backend: Backend, board: Board) -> bool:
 
 # -- per-call data -----------------------------------------------------------------
 
+Blob = bytes | mmap.mmap
+"""Data the kernel reads: bytes, or a read-only map of a cache file."""
+
 # Per-layout and per-tile-set data, keyed by identity (the objects are kept alive).
 _CACHE_SIZE = 64
 _layout_cache: dict[int, tuple[Layout, bytes, bytes]] = {}
 _values_cache: dict[int, tuple[TileSet, bytes]] = {}
-_prune_cache: dict[int, tuple[object, bytes, bytes]] = {}
+_prune_cache: dict[int, tuple[object, Blob, Blob]] = {}
 
 
-def _prune_data(kwg: object) -> tuple[bytes, bytes]:
+def _prune_data(kwg: object) -> tuple[Blob, Blob]:
     """What the kernel's best mode prunes with, computed once per lexicon (tens of
-    milliseconds): per arc of the automaton, the most letters left on a path to a word's
-    end (``_kernel.depths``), and a hash set of the words' letter multisets
-    (``_kernel.anagrams``: whether the whole rack and the board's letters in a lane
-    spell any word)."""
+    milliseconds; kept on disk for large lexicons, see :func:`_disk_cached`): per arc of
+    the automaton, the most letters left on a path to a word's end (``_kernel.depths``),
+    and a hash set of the words' letter multisets (``_kernel.anagrams``: whether the
+    whole rack and the board's letters in a lane spell any word)."""
     hit = _prune_cache.get(id(kwg))
     if hit is None or hit[0] is not kwg:
-        assert _kernel is not None
-        hit = (kwg, _kernel.depths(kwg), _kernel.anagrams(kwg))
+        k = _kernel
+        assert k is not None
+        hit = (kwg, _disk_cached(kwg, "depths", lambda: k.depths(kwg)),
+               _disk_cached(kwg, "anagrams", lambda: k.anagrams(kwg)))
         if len(_prune_cache) > 8:
             _prune_cache.clear()
         _prune_cache[id(kwg)] = hit
     return hit[1], hit[2]
+
+
+_DISK_MIN_ARCS = 100_000  # smaller lexicons (word lists of tests and examples) are not kept on disk
+
+
+def _disk_cached(kwg: object, kind: str, build: Callable[[], bytes]) -> Blob:
+    """``build()`` for a lexicon, kept in its cache folder (:func:`lexiko.lexicon.cache_dir`)
+    under a digest of the automaton and the kernel's version, and mapped read-only when
+    found there: a new process (a worker of a pool, the next command) reads the word map
+    in milliseconds instead of building it in a quarter of a second, and processes share
+    its pages. A folder that cannot be written only costs the time to build."""
+    try:
+        raw = memoryview(kwg).cast("B")  # type: ignore[arg-type]
+    except TypeError:
+        return build()
+    if len(raw) < 4 * _DISK_MIN_ARCS:
+        return build()
+    from lexiko.lexicon import cache_dir
+
+    key = hashlib.blake2b(raw, digest_size=12).hexdigest()
+    path = cache_dir() / f"{kind}-abi{_KERNEL_ABI}-{key}.bin"
+    try:
+        with open(path, "rb") as f:
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        pass
+    data = build()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)  # whole or not at all: a reader never sees a part
+    except OSError:
+        pass
+    return data
 
 
 # Whether best mode (``best=N``) searches by the word map (``_kernel.wordmap``: the
@@ -267,16 +310,18 @@ def _prune_data(kwg: object) -> tuple[bytes, bytes]:
 # more than 2,048 sub-racks always take the walk.
 WORDMAP = True
 
-_wordmap_cache: dict[int, tuple[object, bytes]] = {}
+_wordmap_cache: dict[int, tuple[object, Blob]] = {}
 
 
-def _wordmap_data(kwg: object) -> bytes:
+def _wordmap_data(kwg: object) -> Blob:
     """The word map of ``kwg``'s lexicon (``_kernel.wordmap``), built once per lexicon
-    (about a second and some 30 MB for a lexicon of 180,000 words)."""
+    (a quarter of a second and some 45 MB for a lexicon of 180,000 words) and kept on
+    disk (:func:`_disk_cached`)."""
     hit = _wordmap_cache.get(id(kwg))
     if hit is None or hit[0] is not kwg:
-        assert _kernel is not None
-        hit = (kwg, _kernel.wordmap(kwg))
+        k = _kernel
+        assert k is not None
+        hit = (kwg, _disk_cached(kwg, "wordmap", lambda: k.wordmap(kwg)))
         if len(_wordmap_cache) > 4:
             _wordmap_cache.clear()
         _wordmap_cache[id(kwg)] = hit
@@ -520,15 +565,15 @@ class KernelBoard(NamedTuple):
     drive it over many turns, as :mod:`lexiko.bots.playout` does)."""
 
     kwg: Sequence[int]
-    depths: bytes
-    anagrams: bytes
+    depths: Blob
+    anagrams: Blob
     letter_mult: bytes
     word_mult: bytes
     values: bytes
     bonuses: array[int]
     start: tuple[int, int]
     first_dirs: int
-    wordmap: bytes  # the lexicon's word map (``_kernel.wordmap``), searched when :data:`WORDMAP` is set
+    wordmap: Blob  # the lexicon's word map (``_kernel.wordmap``), searched when :data:`WORDMAP` is set
 
 
 def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
