@@ -3392,6 +3392,7 @@ static int cells_valid(const Py_buffer *cells)
 #define LM_K 32                     /* copies with terms: a rack's tiles at most */
 #define LM_B 33                     /* balance table side: vowels, consonants 0..32 */
 #define LM_MAXLEN 10                /* longest stored leave */
+#define LM_BATCH 256                /* racks of at most so many sub-racks are looked up at once */
 #define LM_HASH(key, bits) ((uint64_t)((key) * 0x9E3779B97F4A7C15ULL) >> (64 - (bits)))
 
 typedef struct {
@@ -3532,6 +3533,56 @@ static void leave_map_fill(const LeaveMapHead *h, const uint8_t *full, double *v
             codes[nc] = c;
             digit[nc++] = 0;
         }
+    if (nleaves <= LM_BATCH) {
+        /* A rack's sub-racks at once: every key first, its slot fetched ahead (a table of
+         * a million leaves does not fit in the caches), then the look-ups, the model for
+         * the leaves not stored. The same values as one leave_map_value at a time. */
+        const LeaveSlot *slots = (const LeaveSlot *)(h + 1);
+        uint64_t keys[LM_BATCH], mask = ((uint64_t)1 << h->bits) - 1;
+        for (uint64_t idx = 0; idx < nleaves; idx++) {
+            uint64_t key = 0; /* 0: longer than any stored leave */
+            if (size <= LM_MAXLEN) {
+                key = 1;
+                for (int j = 0; j < nc; j++) /* codes ascending, the blank (0) first */
+                    for (int k = 0; k < digit[j]; k++)
+                        key = key << 6 | (uint64_t)codes[j];
+                __builtin_prefetch(&slots[LM_HASH(key, h->bits)]);
+            }
+            keys[idx] = key;
+            for (int j = 0; j < nc; j++) { /* next index */
+                if (digit[j] < full[codes[j]]) {
+                    digit[j]++;
+                    size++;
+                    break;
+                }
+                size -= digit[j];
+                digit[j] = 0;
+            }
+        }
+        for (uint64_t idx = 0; idx < nleaves; idx++) {
+            uint64_t key = keys[idx];
+            int found = 0;
+            for (uint64_t i = LM_HASH(key, h->bits); key; i = (i + 1) & mask) {
+                if (slots[i].key == key) {
+                    vals[idx] = slots[i].value;
+                    found = 1;
+                    break;
+                }
+                if (!slots[i].key)
+                    break;
+            }
+            if (!found)
+                vals[idx] = leave_map_value(h, codes, digit, nc, LM_MAXLEN + 1); /* the model */
+            for (int j = 0; j < nc; j++) { /* next index (size is not needed here) */
+                if (digit[j] < full[codes[j]]) {
+                    digit[j]++;
+                    break;
+                }
+                digit[j] = 0;
+            }
+        }
+        return;
+    }
     for (uint64_t idx = 0; idx < nleaves; idx++) {
         vals[idx] = leave_map_value(h, codes, digit, nc, size);
         for (int j = 0; j < nc; j++) { /* next index */
