@@ -15,7 +15,6 @@ then column going across (``8D``) and column then row going down (``D8``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -220,10 +219,18 @@ class Board:
                 raise NotationError(f"board row {r} {row!r} has {width} squares, not {n}")
         return cls(bytes(cells), layout, tiles)
 
-    def rows(self) -> Iterator[list[str]]:
-        """Faces row by row, ``""`` for empty squares (for renderers)."""
-        for r in range(self.size):
-            yield [self.face_at(r, c) for c in range(self.size)]
+    def rows(self) -> list[list[str]]:
+        """Faces row by row, ``""`` for empty squares, lower case for a blank (for
+        renderers, and the web app's states).
+
+        >>> from lexiko.move import Place
+        >>> Board.empty().place(Place(7, 7, False, (1, 2 | 64))).rows()[7][7:9]
+        ['A', 'b']
+        """
+        n = self.size
+        face = self.tiles.face
+        cells = self.cells
+        return [[face(x) if x else "" for x in cells[r * n : (r + 1) * n]] for r in range(n)]
 
     def __str__(self) -> str:
         n = self.size

@@ -65,8 +65,6 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
     cached = live.view_cache.get("duplicate")
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
-    from lexiko.web.views import board_rows
-
     crowd = len(d.players) > SHOWN_PLAYERS
     ts = d.tiles
     over = d.over or live.status == "aborted"
@@ -86,7 +84,7 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
     last = d.rounds[-1] if d.rounds else None
     top = last.top.move if last is not None else None
     out = {
-        "board": board_rows(d.board),
+        "board": d.board.rows(),
         "last_play": [[r, c] for r, c, _ in top.new_tiles()] if isinstance(top, Place) else [],
         "players": [line(p) for p in shown],
         "rack": [ts.face(c) for c in d.rack],

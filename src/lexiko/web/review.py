@@ -20,7 +20,7 @@ from lexiko.rules import Rules
 from lexiko.tiles import TileSet
 from lexiko.web.live import WallClock
 from lexiko.web.store import ActionData
-from lexiko.web.views import board_rows, describe_event
+from lexiko.web.views import describe_event
 
 __all__ = ["compute_review", "leave_values"]
 
@@ -118,7 +118,7 @@ def compute_review(
                 "player": a.seat,
                 "name": players[a.seat],
                 "rack": ts.format(rack),
-                "board": board_rows(board),
+                "board": board.rows(),
                 "bag_count": bag,
                 "played": {
                     "move": ev.move.notation(ts, board),

@@ -24,7 +24,7 @@ from lexiko.move import Exchange, Place
 from lexiko.tiles import TileSet
 from lexiko.web.live import LiveGame
 
-__all__ = ["state_for", "gcg_for", "tile_info", "describe_event", "board_rows", "lobby_info", "to_json"]
+__all__ = ["state_for", "gcg_for", "tile_info", "describe_event", "lobby_info", "to_json"]
 
 
 def to_json(message: dict[str, Any]) -> str:
@@ -46,14 +46,6 @@ def tile_info(ts: TileSet) -> dict[str, Any]:
         "values": {f: v for f, v in zip(ts.letters, ts.values, strict=True)},
         "blanks": ts.blanks,
     }
-
-
-def board_rows(board: Board) -> list[list[str]]:
-    """Faces row by row, ``""`` for an empty square, lower case for a blank."""
-    n = board.size
-    face = board.tiles.face
-    cells = board.cells
-    return [[face(x) if x else "" for x in cells[r * n : (r + 1) * n]] for r in range(n)]
 
 
 def _faces(ts: TileSet, codes: Sequence[int]) -> list[str]:
@@ -254,7 +246,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
     g = live.game
     if g is None:
         empty = Board.empty(lay, ts)
-        msg.update(board=board_rows(empty), rack=[], players=[], history=[], bag_count=ts.total)
+        msg.update(board=empty.rows(), rack=[], players=[], history=[], bag_count=ts.total)
         msg["status_text"] = "Waiting for players to join"
         if live.is_duplicate:
             from lexiko.web.duplicate_views import duplicate_state
@@ -305,7 +297,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
     rows = live.view_cache.get(("board", live.version))
     if rows is None:
         live.view_cache.pop(("board", live.version - 1), None)
-        rows = live.view_cache[("board", live.version)] = board_rows(g.board)
+        rows = live.view_cache[("board", live.version)] = g.board.rows()
     msg.update(
         board=rows,
         last_play=_last_play_squares(g),
