@@ -1949,21 +1949,24 @@ static void run_wmp(Gen *g, uint64_t have)
         for (const SubRack *s = s0; s < s1; s++) {
             if ((double)gr.score + s->leave < floor)
                 break;
+            /* the filter first: it turns away most sub-racks, at less cost than a bound */
+            uint64_t h = sp.bh + s->h, key = 0;
+            if (s->b == 0) {
+                key = ana_key(h, sp.L);
+                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                    continue;
+            } else if (s->b == 1) {
+                key = ana_key(h, sp.L - 1);
+                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+                    continue;
+            }
             double e = wmp_sub_bound(g, &sp, s);
             if (e < floor)
                 continue;
-            uint64_t h = sp.bh + s->h;
-            if (s->b == 0) {
-                uint64_t key = ana_key(h, sp.L);
-                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
-                    continue;
+            if (s->b == 0)
                 __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
-            } else if (s->b == 1) {
-                uint64_t key = ana_key(h, sp.L - 1);
-                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
-                    continue;
+            else if (s->b == 1)
                 __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
-            }
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
