@@ -1602,6 +1602,13 @@ typedef struct {
     uint16_t bucket;
 } WGroup;
 
+/* Which sub-racks of k tiles pass the word map's filters (bit: index from the first of
+ * k tiles) with a span's board letters bh and length L (0: an empty entry). */
+typedef struct {
+    uint64_t bh, mask;
+    uint8_t L, k;
+} WMemo;
+
 /* The equity below which a play cannot rank (-inf: none yet). */
 static inline double wmp_floor(const Gen *g)
 {
@@ -1933,6 +1940,8 @@ static void run_wmp(Gen *g, uint64_t have)
     for (size_t i = 0; i < ng; i++)
         sorted[bcount[groups[i].bucket]++] = groups[i];
     WSpan sp;
+    WMemo memo[256];
+    memset(memo, 0, sizeof memo);
     for (size_t i = 0; i < ng && !g->oom; i++) {
         WGroup gr = sorted[i];
         double floor = wmp_floor(g);
@@ -1946,12 +1955,49 @@ static void run_wmp(Gen *g, uint64_t have)
         const WmpSlot *wt = wmp_wt(wh);
         const WmpBSlot *bt = wmp_bt(wh);
         int nc = 0;
+        /* which sub-racks pass the filter depends on the span's board letters and length
+         * only: many groups share them (the first squares of a lane around the same
+         * tiles, the parallel plays of every lane), so it is kept by (bh, L, k) */
+        uint64_t pass = ~(uint64_t)0;
+        if (s1 - s0 <= 64) {
+            WMemo *mo = &memo[(sp.bh ^ (sp.bh >> 29) ^ (uint64_t)sp.L * 0x9E3779B97F4A7C15ULL) >> 56];
+            if (mo->L == sp.L && mo->k == gr.k && mo->bh == sp.bh) {
+                pass = mo->mask;
+            } else {
+                pass = 0;
+                for (const SubRack *s = s0; s < s1; s++) {
+                    uint64_t h = sp.bh + s->h;
+                    int ok = s->b == 0   ? wmp_test(wmp_wf(wh), wh->wfbits, ana_key(h, sp.L))
+                             : s->b == 1 ? wmp_test(wmp_bf(wh), wh->bfbits, ana_key(h, sp.L - 1))
+                                         : 1;
+                    pass |= (uint64_t)ok << (s - s0);
+                }
+                mo->bh = sp.bh;
+                mo->L = (uint8_t)sp.L;
+                mo->k = gr.k;
+                mo->mask = pass;
+            }
+            if (!pass)
+                continue;
+        }
         for (const SubRack *s = s0; s < s1; s++) {
             if ((double)gr.score + s->leave < floor)
                 break;
             /* the filter first: it turns away most sub-racks, at less cost than a bound */
             uint64_t h = sp.bh + s->h, key = 0;
-            if (s->b == 0) {
+            if (pass != ~(uint64_t)0) {
+                uint64_t rest = pass >> (s - s0);
+                if (!rest)
+                    break;
+                s += __builtin_ctzll(rest);
+                if ((double)gr.score + s->leave < floor)
+                    break;
+                h = sp.bh + s->h;
+                if (s->b == 0)
+                    key = ana_key(h, sp.L);
+                else if (s->b == 1)
+                    key = ana_key(h, sp.L - 1);
+            } else if (s->b == 0) {
                 key = ana_key(h, sp.L);
                 if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
                     continue;
