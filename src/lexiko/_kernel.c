@@ -1976,6 +1976,7 @@ static void run_wmp(Gen *g, uint64_t have)
     WSpan sp;
     WMemo memo[256];
     memset(memo, 0, sizeof memo);
+    static const uint64_t all_ones = ~(uint64_t)0;
     for (size_t i = 0; i < ng && !g->oom; i++) {
         WGroup gr = sorted[i];
         double floor = wmp_floor(g);
@@ -1998,14 +1999,27 @@ static void run_wmp(Gen *g, uint64_t have)
             if (mo->L == sp.L && mo->k == gr.k && mo->bh == sp.bh) {
                 pass = mo->mask;
             } else {
+                /* the filters' words fetched first, then read */
+                uint64_t bit[64];
+                const uint64_t *fw[64];
                 pass = 0;
                 for (const SubRack *s = s0; s < s1; s++) {
                     uint64_t h = sp.bh + s->h;
-                    int ok = s->b == 0   ? wmp_test(wmp_wf(wh), wh->wfbits, ana_key(h, sp.L))
-                             : s->b == 1 ? wmp_test(wmp_bf(wh), wh->bfbits, ana_key(h, sp.L - 1))
-                                         : 1;
-                    pass |= (uint64_t)ok << (s - s0);
+                    int i = (int)(s - s0);
+                    if (s->b == 0) {
+                        bit[i] = wmp_fbit(ana_key(h, sp.L), wh->wfbits);
+                        fw[i] = wmp_wf(wh) + (bit[i] >> 6);
+                    } else if (s->b == 1) {
+                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), wh->bfbits);
+                        fw[i] = wmp_bf(wh) + (bit[i] >> 6);
+                    } else {
+                        bit[i] = 0;
+                        fw[i] = &all_ones;
+                    }
+                    __builtin_prefetch(fw[i]);
                 }
+                for (int i = 0; i < (int)(s1 - s0); i++)
+                    pass |= ((*fw[i] >> (bit[i] & 63)) & 1) << i;
                 mo->bh = sp.bh;
                 mo->L = (uint8_t)sp.L;
                 mo->k = gr.k;
