@@ -2064,6 +2064,14 @@ static void run_wmp(Gen *g, uint64_t have)
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
+        /* the words of the sub-racks without blanks fetched before any is read (wmp_find
+         * keeps the slots it finds) */
+        for (int i = 0; i < nc; i++)
+            if (!g->cand[i]->b) {
+                const WmpSlot *e = wmp_find(g, sp.bh + g->cand[i]->h, sp.L);
+                if (e)
+                    __builtin_prefetch(wmp_letters(wh) + e->off);
+            }
         for (int i = 0; i < nc && !g->oom; i++)
             if (g->cand_e[i] >= wmp_floor(g))
                 wmp_sub(g, &sp, g->cand[i]);
