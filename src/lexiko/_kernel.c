@@ -168,7 +168,6 @@ typedef struct {
     int64_t *wb;                        /* WB(g, f - f0, k); NO_PLAY: no such play (the anchor's slice of
                                            the bounds run_best keeps for every anchor) */
     int wstride;                        /* R + 1 */
-    int64_t *ww;                        /* like wb: the main word's multiplier W (run_wmp; NULL: not kept) */
     int64_t pm[MAXN][PRUNE_MAX_RACK + 1];           /* [pos][k]: highest wb[f][k] over f <= pos */
     uint32_t alive_r[PRUNE_MAX_RACK];   /* bit k: plays of k tiles from first square f0 + i may rank */
     uint32_t alive_l[MAXN][MAXN + 1]; /* [pos][w]: union over first squares pos - w < f <= pos */
@@ -1070,8 +1069,6 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
             int64_t s = W * (bk + g->top[k]) + X + (paired < capped ? paired : capped);
             s += g->bonus[k];
             wb[k] = s;
-            if (g->ww)
-                g->ww[(size_t)(f - f0) * (size_t)g->wstride + (size_t)k] = W;
             *any |= 1 << k;
             double e = (double)s + g->lmax[R - k];
             if (e > g->kbound[k])
@@ -1384,7 +1381,6 @@ typedef struct SubRack {
     double leave;       /* value of the tiles kept (0 without a table) */
     uint32_t leave_idx; /* index of the tiles kept */
     uint8_t k, b;       /* tiles, blanks */
-    int sumv;           /* its tiles' values (blanks 0) */
     uint8_t vd[PRUNE_MAX_RACK];  /* its tiles' values, highest first (blanks 0) */
     uint8_t dig[PRUNE_MAX_RACK]; /* how many of each of g->codes */
 } SubRack;
@@ -1573,12 +1569,9 @@ static int wmp_setup(Gen *g, const uint8_t *full)
         *s = cur;
         memcpy(s->dig, dig, sizeof dig);
         int nv = 0;
-        s->sumv = 0;
         for (int i = 0; i < nc; i++)
-            for (int m = 0; m < dig[byv[i]]; m++) {
+            for (int m = 0; m < dig[byv[i]]; m++)
                 s->vd[nv++] = (uint8_t)val[byv[i]];
-                s->sumv += val[byv[i]];
-            }
         s->leave = g->leave_values ? g->leave_values[s->leave_idx] : 0.0;
         count[s->k + 1]++;
     }
@@ -1878,24 +1871,11 @@ static void run_wmp(Gen *g, uint64_t have)
         return;
     }
     WGroup *sorted = groups + cap;
-    int64_t wb[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)], ww[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
+    int64_t wb[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
     uint64_t ths[PRUNE_MAX_RACK];
     int tns[PRUNE_MAX_RACK];
     g->wstride = R + 1;
     g->wb = wb;
-    g->ww = ww;
-    /* mk[k][W]: the best of W * (a sub-rack's values) + its leave over the sub-racks of
-     * k tiles (NAN: not yet computed). A play of k tiles in a group has at most the
-     * score bound with the rack's k highest values replaced by its own tiles', and its
-     * own leave: W * (values of its tiles) + leave <= mk[k][W], so the group's bound
-     * wb - W * top[k] + mk[k][W] (plus a margin for the doubles' rounding, far below a
-     * point) is at most that of anchor_bounds + lmax, and often below: the rack's
-     * highest tiles rarely make its best leave. */
-    enum { MKW = 28 };
-    double mk[PRUNE_MAX_RACK + 1][MKW];
-    for (int k = 0; k <= R; k++)
-        for (int w = 0; w < MKW; w++)
-            mk[k][w] = NAN;
     g->thr_hash = ths;
     g->thr_n = tns;
     size_t ng = 0;
@@ -1920,22 +1900,8 @@ static void run_wmp(Gen *g, uint64_t have)
                         int64_t s = WB(g, fi, k);
                         if (s == NO_PLAY)
                             continue;
-                        int64_t W = ww[(size_t)fi * (size_t)g->wstride + (size_t)k];
-                        double m = W >= 0 && W < MKW ? mk[k][W] : NAN;
-                        if (m != m) {
-                            m = -INFINITY;
-                            for (const SubRack *sr = g->subs + g->sub_at[k]; sr < g->subs + g->sub_at[k + 1]; sr++) {
-                                double v = (double)(W * sr->sumv) + sr->leave;
-                                if (v > m)
-                                    m = v;
-                            }
-                            if (W >= 0 && W < MKW)
-                                mk[k][W] = m;
-                        }
-                        double b0 = (double)s + g->lmax[R - k];
-                        double b1 = (double)(s - W * g->top[k]) + m + 1e-6;
                         WGroup *gr = &groups[ng++];
-                        gr->bound = b1 < b0 ? b1 : b0;
+                        gr->bound = (double)s + g->lmax[R - k];
                         gr->score = s;
                         gr->dir = (uint8_t)dir;
                         gr->line = (uint8_t)line;
@@ -2076,7 +2042,6 @@ static void run_wmp(Gen *g, uint64_t have)
             if (g->cand_e[i] >= wmp_floor(g))
                 wmp_sub(g, &sp, g->cand[i]);
     }
-    g->ww = NULL;
     free(groups);
 }
 
