@@ -1602,6 +1602,13 @@ typedef struct {
     uint16_t bucket;
 } WGroup;
 
+/* Which sub-racks of k tiles pass the word map's filters (bit: index from the first of
+ * k tiles) with a span's board letters bh and length L (0: an empty entry). */
+typedef struct {
+    uint64_t bh, mask;
+    uint8_t L, k;
+} WMemo;
+
 /* The equity below which a play cannot rank (-inf: none yet). */
 static inline double wmp_floor(const Gen *g)
 {
@@ -1933,6 +1940,9 @@ static void run_wmp(Gen *g, uint64_t have)
     for (size_t i = 0; i < ng; i++)
         sorted[bcount[groups[i].bucket]++] = groups[i];
     WSpan sp;
+    WMemo memo[256];
+    memset(memo, 0, sizeof memo);
+    static const uint64_t all_ones = ~(uint64_t)0;
     for (size_t i = 0; i < ng && !g->oom; i++) {
         WGroup gr = sorted[i];
         double floor = wmp_floor(g);
@@ -1946,27 +1956,88 @@ static void run_wmp(Gen *g, uint64_t have)
         const WmpSlot *wt = wmp_wt(wh);
         const WmpBSlot *bt = wmp_bt(wh);
         int nc = 0;
+        /* which sub-racks pass the filter depends on the span's board letters and length
+         * only: many groups share them (the first squares of a lane around the same
+         * tiles, the parallel plays of every lane), so it is kept by (bh, L, k) */
+        uint64_t pass = ~(uint64_t)0;
+        if (s1 - s0 <= 64) {
+            WMemo *mo = &memo[(sp.bh ^ (sp.bh >> 29) ^ (uint64_t)sp.L * 0x9E3779B97F4A7C15ULL) >> 56];
+            if (mo->L == sp.L && mo->k == gr.k && mo->bh == sp.bh) {
+                pass = mo->mask;
+            } else {
+                /* the filters' words fetched first, then read */
+                uint64_t bit[64];
+                const uint64_t *fw[64];
+                pass = 0;
+                for (const SubRack *s = s0; s < s1; s++) {
+                    uint64_t h = sp.bh + s->h;
+                    int i = (int)(s - s0);
+                    if (s->b == 0) {
+                        bit[i] = wmp_fbit(ana_key(h, sp.L), wh->wfbits);
+                        fw[i] = wmp_wf(wh) + (bit[i] >> 6);
+                    } else if (s->b == 1) {
+                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), wh->bfbits);
+                        fw[i] = wmp_bf(wh) + (bit[i] >> 6);
+                    } else {
+                        bit[i] = 0;
+                        fw[i] = &all_ones;
+                    }
+                    __builtin_prefetch(fw[i]);
+                }
+                for (int i = 0; i < (int)(s1 - s0); i++)
+                    pass |= ((*fw[i] >> (bit[i] & 63)) & 1) << i;
+                mo->bh = sp.bh;
+                mo->L = (uint8_t)sp.L;
+                mo->k = gr.k;
+                mo->mask = pass;
+            }
+            if (!pass)
+                continue;
+        }
         for (const SubRack *s = s0; s < s1; s++) {
             if ((double)gr.score + s->leave < floor)
                 break;
+            /* the filter first: it turns away most sub-racks, at less cost than a bound */
+            uint64_t h = sp.bh + s->h, key = 0;
+            if (pass != ~(uint64_t)0) {
+                uint64_t rest = pass >> (s - s0);
+                if (!rest)
+                    break;
+                s += __builtin_ctzll(rest);
+                if ((double)gr.score + s->leave < floor)
+                    break;
+                h = sp.bh + s->h;
+                if (s->b == 0)
+                    key = ana_key(h, sp.L);
+                else if (s->b == 1)
+                    key = ana_key(h, sp.L - 1);
+            } else if (s->b == 0) {
+                key = ana_key(h, sp.L);
+                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                    continue;
+            } else if (s->b == 1) {
+                key = ana_key(h, sp.L - 1);
+                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+                    continue;
+            }
             double e = wmp_sub_bound(g, &sp, s);
             if (e < floor)
                 continue;
-            uint64_t h = sp.bh + s->h;
-            if (s->b == 0) {
-                uint64_t key = ana_key(h, sp.L);
-                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
-                    continue;
+            if (s->b == 0)
                 __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
-            } else if (s->b == 1) {
-                uint64_t key = ana_key(h, sp.L - 1);
-                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
-                    continue;
+            else if (s->b == 1)
                 __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
-            }
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
+        /* the words of the sub-racks without blanks fetched before any is read (wmp_find
+         * keeps the slots it finds) */
+        for (int i = 0; i < nc; i++)
+            if (!g->cand[i]->b) {
+                const WmpSlot *e = wmp_find(g, sp.bh + g->cand[i]->h, sp.L);
+                if (e)
+                    __builtin_prefetch(wmp_letters(wh) + e->off);
+            }
         for (int i = 0; i < nc && !g->oom; i++)
             if (g->cand_e[i] >= wmp_floor(g))
                 wmp_sub(g, &sp, g->cand[i]);
@@ -5754,6 +5825,36 @@ static int rl_dcmp_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* The k-th highest (from 0) of a[0..n), NaN-free (a is reordered): what a[k] is once a
+ * is sorted highest first, found without sorting (quickselect; the K-th best leave for
+ * the exchanges' floor, every step the bag allows one). */
+static double rl_kth_highest(double *a, long n, long k)
+{
+    long lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = a[lo + (hi - lo) / 2];
+        long i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] > pivot)
+                i++;
+            while (a[j] < pivot)
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i++] = a[j];
+                a[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return a[k];
+    }
+    return a[k];
+}
+
 /* Whether placement m comes before exchange or pass e (at equal equity and score it does). */
 static int rl_place_first(const Move *m, const RLCand *e)
 {
@@ -5801,9 +5902,16 @@ static int rl_candidates(RLCore *c)
         if (po->nb >= po->exchange_min_bag && po->nb >= po->rack_n[p]) {
             if ((uint64_t)K <= nleaves) {
                 double *s = c->vals + nleaves;
+                int nan = 0;
+                for (uint64_t i = 0; i < nleaves; i++)
+                    nan |= vals[i] != vals[i];
                 memcpy(s, vals, nleaves * sizeof(double));
-                qsort(s, nleaves, sizeof(double), rl_dcmp_desc);
-                others = s[K - 1];
+                if (nan) { /* no order: as the sort leaves them */
+                    qsort(s, nleaves, sizeof(double), rl_dcmp_desc);
+                    others = s[K - 1];
+                } else {
+                    others = rl_kth_highest(s, (long)nleaves, K - 1);
+                }
             }
         } else if (K == 1) {
             others = vals[fullidx];
