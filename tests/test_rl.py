@@ -219,3 +219,22 @@ def test_against_the_static_player_the_core_plays_the_same_episodes(lex: Lexicon
         c.step(0)
     with pytest.raises(ValueError, match="^backend 'c' plays only against the static player"):
         LexikoEnv(opponents=["greedy"], lexicon=lex, backend="c")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_core_deals_as_a_game_of_the_same_seed_does(lex: Lexicon, players: int) -> None:
+    from lexiko.game import Game
+    from lexiko.rl.core import Core
+
+    env = LexikoAEC(players=players, lexicon=lex, candidates=8)
+    dealt, made = Core(env.rules, lex, env.observer.leaves, players, 8), Core(env.rules, lex, env.observer.leaves,
+                                                                              players, 8)
+    for seed in [*range(40), -12345, 2**63 - 1, 2**100 + 7]:
+        game = Game(env.possible_agents, env.rules, seed=seed, lexicon=lex)
+        made.reset(game)
+        assert dealt.deal(seed) == game.player_on_turn
+        for _ in range(6):  # the same racks and bag: the same candidates and draws
+            assert dealt.info() == made.info() and dealt.candidates() == made.candidates()
+            if dealt.info()[1] or dealt.step(0) != made.step(0):
+                break
+    assert dealt.deal(2**128) is None  # a seed random.Random reads as more than 128 bits: make the Game

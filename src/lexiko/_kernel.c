@@ -6252,6 +6252,106 @@ out:
     return result;
 }
 
+/* rl_deal(core, seed, bag, players, draw_for_first): a new game as lexiko.game.Game(seed=...)
+ * deals it, without a Game: random.Random(seed) (seed: 16 bytes, little-endian, the
+ * absolute value of the Game's seed), the players drawing a tile each for first (blank
+ * first, then the lowest letter; tied players draw again, from a new pool when too few
+ * are left) when draw_for_first, the bag (bag: Game's order, tiles.bag()) shuffled, and
+ * full racks drawn from its end from the first player on. Then that player's candidates. */
+static PyObject *k_rl_deal(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_buffer seedb, bagb;
+    int np, draw_first;
+    if (!PyArg_ParseTuple(args, "Oy*y*ip:rl_deal", &cap, &seedb, &bagb, &np, &draw_first))
+        return NULL;
+    PyObject *result = NULL;
+    RLCore *c = rl_core(cap);
+    if (!c)
+        goto out;
+    PlayOut *po = &c->po;
+    if (seedb.len != 16 || bagb.len < 1 || bagb.len > PO_MAXBAG || np < 1 || np > PO_MAXP ||
+        np * po->rack_size > bagb.len) {
+        PyErr_SetString(PyExc_ValueError, "rl_deal: a 16-byte seed, a bag, and 1 to 8 players it can serve");
+        goto out;
+    }
+    const uint8_t *ib = (const uint8_t *)bagb.buf;
+    for (Py_ssize_t i = 0; i < bagb.len; i++)
+        if (ib[i] > (uint8_t)c->letters) {
+            PyErr_SetString(PyExc_ValueError, "rl_deal: a bag code is not a tile");
+            goto out;
+        }
+    U128 seed = {0, 0};
+    for (int k = 7; k >= 0; k--) {
+        seed.lo = seed.lo << 8 | ((const uint8_t *)seedb.buf)[k];
+        seed.hi = seed.hi << 8 | ((const uint8_t *)seedb.buf)[k + 8];
+    }
+    PyMT rng;
+    pymt_seed(&rng, seed);
+    int n = (int)bagb.len, first = 0;
+    if (draw_first && np > 1) {
+        uint8_t pool[PO_MAXBAG];
+        int contenders[PO_MAXP], nc = np, npool = n;
+        for (int p = 0; p < np; p++)
+            contenders[p] = p;
+        memcpy(pool, ib, (size_t)n);
+        pymt_shuffle(&rng, pool, npool);
+        for (;;) {
+            uint8_t drawn[PO_MAXP], best = 255;
+            for (int q = 0; q < nc; q++) {
+                drawn[q] = pool[--npool];
+                if (drawn[q] < best)
+                    best = drawn[q];
+            }
+            int k = 0;
+            for (int q = 0; q < nc; q++)
+                if (drawn[q] == best)
+                    contenders[k++] = contenders[q];
+            nc = k;
+            if (nc == 1)
+                break;
+            if (npool < nc) {
+                memcpy(pool, ib, (size_t)n);
+                npool = n;
+                pymt_shuffle(&rng, pool, npool);
+            }
+        }
+        first = contenders[0];
+    }
+    memcpy(po->bag, ib, (size_t)n);
+    po->nb = n;
+    pymt_shuffle(&rng, po->bag, n);
+    memset(po->cells, 0, sizeof po->cells);
+    memset(po->rack, 0, sizeof po->rack);
+    memset(po->rack_n, 0, sizeof po->rack_n);
+    po->np = np;
+    for (int i = 0; i < np; i++) {
+        int p = (first + i) % np;
+        po->scores[p] = po->before[p] = 0;
+        po_draw(po, p, po->rack_size);
+    }
+    po->rng = rng;
+    po->turn = first;
+    po->scoreless_run = 0;
+    po->over = 0;
+    po->end_reason = NULL;
+    po->turns = 0;
+    po->first_min = c->first_min0;
+    po->sym_dirs = c->dirs0;
+    c->nlog = 0;
+    c->ncand = 0;
+    c->started = 1;
+    if (rl_candidates(c) < 0) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    result = PyLong_FromLong(first);
+out:
+    PyBuffer_Release(&seedb);
+    PyBuffer_Release(&bagb);
+    return result;
+}
+
 /* rl_step(core, i) -> bool: make candidate i, list the next player's (none once the
  * game is over); whether the game is over. */
 static PyObject *k_rl_step(PyObject *self, PyObject *args)
@@ -6546,6 +6646,8 @@ static PyObject *k_rl_candidates(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"rl_new", k_rl_new, METH_VARARGS, "rl_new(...) -> core: the core of lexiko.rl's environments (see lexiko.rl.core)."},
     {"rl_reset", k_rl_reset, METH_VARARGS, "rl_reset(core, cells, racks, bag, scores, turn, scoreless_run, rng_state)."},
+    {"rl_deal", k_rl_deal, METH_VARARGS,
+     "rl_deal(core, seed, bag, players, draw_for_first) -> first player: a new game dealt as Game deals it."},
     {"rl_static_turns", k_rl_static_turns, METH_VARARGS,
      "rl_static_turns(core, seat) -> bool: the other seats play as the static player until seat is on turn."},
     {"rl_step", k_rl_step, METH_VARARGS, "rl_step(core, i) -> bool: make candidate i; whether the game is over."},

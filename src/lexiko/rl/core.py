@@ -95,6 +95,19 @@ class Core:
             packed, k, premiums, self.letters, kb.wordmap if movegen.WORDMAP else None,
         )
         self._synced = 0
+        self._bag = bytes(rules.tile_set.bag())
+
+    def deal(self, seed: int) -> int | None:
+        """Start a new game as ``Game(players, rules, seed=seed)`` deals it (the same first
+        player, racks and bag, so that such a Game brought up to date by :meth:`sync` is
+        this game), without making the Game: a reset costs microseconds. The first
+        player; None for a seed of more than 128 bits (make the Game and :meth:`reset`)."""
+        magnitude = abs(seed)  # as random.Random takes an int
+        if magnitude >= 1 << 128:
+            return None
+        self._synced = 0
+        return self._kernel.rl_deal(self._core, magnitude.to_bytes(16, "little"), self._bag, self.players,
+                                    self.rules.draw_for_first)
 
     def reset(self, game: Game) -> None:
         """Start from ``game`` where it stands (a new game: its moves are logged from here)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
@@ -165,6 +165,39 @@ def _setup(
     return r, lex
 
 
+class _Stepped(Protocol):
+    """What the two environments share for their game: see :func:`_new_game`."""
+
+    rules: Rules
+    lexicon: Lexicon
+    _core: Core | None
+    _game: Game | None
+    _seed: int
+    _started: bool
+
+
+def _new_game(env: _Stepped, names: Sequence[str], seed: int) -> int:
+    """Start the environment's game of ``seed``; the first player. The core deals it
+    itself (the Game is made only when asked for, by :func:`_synced_game`); else a Game
+    is made now."""
+    env._seed, env._started, env._game = seed, True, None
+    first = env._core.deal(seed) if env._core is not None else None
+    if first is None:
+        env._game = Game(list(names), env.rules, seed=seed, lexicon=env.lexicon)
+        first = env._game.player_on_turn
+        if env._core is not None:
+            env._core.reset(env._game)
+    return first
+
+
+def _synced_game(env: _Stepped, names: Sequence[str]) -> Game | None:
+    if env._core is not None and env._started:
+        if env._game is None:  # the same seed deals the same game
+            env._game = Game(list(names), env.rules, seed=env._seed, lexicon=env.lexicon)
+        env._core.sync(env._game)
+    return env._game
+
+
 def _core(observer: Observer, backend: Backend) -> Core | None:
     """The compiled core for these rules, or None (the environment steps a Game)."""
     if backend == "python":
@@ -217,16 +250,17 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: self.observer.space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(candidates) for a in self.possible_agents}
         self._game: Game | None = None
+        self._seed = 0
+        self._started = False
         self._cands: list[Candidate] = []
         self._core = _core(self.observer, backend)
 
     @property
     def game(self) -> Game | None:
         """The game being played (None before :meth:`reset`). With the compiled core it is
-        brought up to date when asked for: ask only when you need it."""
-        if self._core is not None and self._game is not None:
-            self._core.sync(self._game)
-        return self._game
+        made (the same deal: the same seed) and brought up to date when asked for: ask
+        only when you need it."""
+        return _synced_game(self, self.possible_agents)
 
     def candidates(self) -> list[Candidate]:
         """The moves of the open action slots, in order (none once the game is over)."""
@@ -242,27 +276,27 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         seed = seed if seed is not None else random.randrange(2**63)
-        game = self._game = Game(self.possible_agents, self.rules, seed=seed, lexicon=self.lexicon)
+        first = _new_game(self, self.possible_agents, seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[game.player_on_turn]
-        if self._core is not None:
-            self._core.reset(game)
-        else:
-            self._cands = self.observer.candidates(game)
+        self.agent_selection = self.possible_agents[first]
+        if self._core is None:
+            assert self._game is not None
+            self._cands = self.observer.candidates(self._game)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self._game is not None, "call reset() first"
+        assert self._started, "call reset() first"
         seat = self.possible_agents.index(agent)
         on_turn = agent == self.agent_selection and not self.terminations.get(agent, False)
         if self._core is not None:
             out = self.observer.empty()
             self._core.observe(seat, on_turn, out)
             return out
+        assert self._game is not None
         return self.observer.observe(self._game, seat, self._cands if on_turn else None)
 
     def step(self, action: int | None) -> None:
@@ -292,7 +326,7 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
 
     def _core_step(self, action: int | None) -> None:
         core = self._core
-        assert core is not None and self._game is not None and action is not None
+        assert core is not None and self._started and action is not None
         agent = self.agent_selection
         over = core.step(int(action))
         self._cumulative_rewards[agent] = 0.0
@@ -356,6 +390,8 @@ class LexikoEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(candidates)
         self.episodes = 0
         self._game: Game | None = None
+        self._seed = 0
+        self._started = False
         self.seat = 0
         self._bots: dict[int, Player] = {}
         self._cands: list[Candidate] = []
@@ -369,9 +405,8 @@ class LexikoEnv(gymnasium.Env):
         self.seat = self.episodes % players if self.alternate else 0
         self.episodes += 1
         names = [f"player_{i}" for i in range(players)]
-        game = self._game = Game(names, self.rules, seed=game_seed, lexicon=self.lexicon)
+        _new_game(self, names, game_seed)
         if self._core is not None:
-            self._core.reset(game)
             self._core.static_turns(self.seat)
             return self._obs(), {"seat": self.seat}
         others = [i for i in range(players) if i != self.seat]
@@ -383,9 +418,7 @@ class LexikoEnv(gymnasium.Env):
     @property
     def game(self) -> Game | None:
         """The game being played (None before :meth:`reset`); see :attr:`LexikoAEC.game`."""
-        if self._core is not None and self._game is not None:
-            self._core.sync(self._game)
-        return self._game
+        return _synced_game(self, [f"player_{i}" for i in range(len(self.kinds) + 1)])
 
     def candidates(self) -> list[Candidate]:
         """The moves of the open action slots, in order (none once the game is over)."""
@@ -402,11 +435,12 @@ class LexikoEnv(gymnasium.Env):
         self._cands = [] if g.is_over else self.observer.candidates(g)
 
     def _obs(self) -> dict[str, np.ndarray]:
-        assert self._game is not None
+        assert self._started
         if self._core is not None:
             out = self.observer.empty()
             self._core.observe(self.seat, not self._core.info()[1], out)
             return out
+        assert self._game is not None
         return self.observer.observe(self._game, self.seat, self._cands or None)
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -427,7 +461,7 @@ class LexikoEnv(gymnasium.Env):
     def _core_step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         core = self._core
         assert core is not None
-        if self._game is None:
+        if not self._started:
             raise RuntimeError("call reset() first")
         if core.info()[1]:
             raise RuntimeError("the game is over: call reset()")
