@@ -4899,16 +4899,13 @@ static inline void eg_save(Eg *eg, int r, int c)
     u->xs[1] = g->xscore[1][id];
 }
 
-/* The search's Gen holds prepare()'s arrays for the board before m; cells is that board
- * with the tiles of m added: bring the arrays up to date, keeping what they held on the
- * undo stack (eg_unmake goes back). Only the squares of the new tiles and the empty
- * squares met first from a new tile in each direction (over the tiles in between)
- * change: those become anchors, and their cross words changed. Returns the mark to
- * give eg_unmake. */
-static size_t eg_make(Eg *eg, const uint8_t *cells, const Move *m)
+/* g holds prepare()'s arrays for the board before m; cells is that board with the tiles
+ * of m added: bring the arrays up to date (keeping what they held on eg's undo stack
+ * when eg is given: eg_unmake goes back). Only the squares of the new tiles and the
+ * empty squares met first from a new tile in each direction (over the tiles in
+ * between) change: those become anchors, and their cross words changed. */
+static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
 {
-    Gen *g = eg->po->g;
-    size_t mark = eg->nundo;
     int n = g->n;
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
     for (int j = 0; j < m->len; j++) {
@@ -4917,7 +4914,8 @@ static size_t eg_make(Eg *eg, const uint8_t *cells, const Move *m)
             continue;
         int r = m->down ? m->row + j : m->row, c = m->down ? m->col : m->col + j;
         int ia = r * MAXN + c, id = c * MAXN + r;
-        eg_save(eg, r, c);
+        if (eg)
+            eg_save(eg, r, c);
         g->cell[0][ia] = g->cell[1][id] = t;
         g->anchor[0][ia] = g->anchor[1][id] = 0;
     }
@@ -4934,12 +4932,21 @@ static size_t eg_make(Eg *eg, const uint8_t *cells, const Move *m)
             if (r < 0 || c < 0 || r >= n || c >= n)
                 continue;
             int ia = r * MAXN + c, id = c * MAXN + r;
-            eg_save(eg, r, c);
+            if (eg)
+                eg_save(eg, r, c);
             g->anchor[0][ia] = g->anchor[1][id] = 1;
             g->xcheck[0][ia] = cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
             g->xcheck[1][id] = cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
         }
     }
+}
+
+/* The search's Gen holds prepare()'s arrays for the board before m: gen_make, kept on
+ * the undo stack. Returns the mark to give eg_unmake. */
+static size_t eg_make(Eg *eg, const uint8_t *cells, const Move *m)
+{
+    size_t mark = eg->nundo;
+    gen_make(eg->po->g, cells, m, eg);
     return mark;
 }
 
@@ -5735,6 +5742,7 @@ typedef struct {
 typedef struct {
     PlayOut po;
     Gen gen;
+    Gen board; /* prepare()'s arrays for po.cells, kept up to date move by move (gen_make) */
     Py_buffer kwg, depths, anas, lmult, wmult, map, wmap;
     int have[7];
     int first_min0, dirs0;
@@ -5865,6 +5873,29 @@ static int rl_place_first(const Move *m, const RLCand *e)
     return 1;
 }
 
+/* Prepare the core's board Gen for po.cells from scratch (a new position). */
+static void rl_board_prepare(RLCore *c)
+{
+    PlayOut *po = &c->po;
+    Gen *b = &c->board;
+    memset(b, 0, sizeof(Gen));
+    b->kwg = po->kwg;
+    b->nk = po->nk;
+    b->n = po->n;
+    memcpy(b->values, po->values, 128);
+    prepare(b, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
+}
+
+/* The board Gen after placement m (po.cells already holds it): the squares it changed,
+ * or everything after the first play (the start square stops being the only anchor). */
+static void rl_board_make(RLCore *c, const Move *m)
+{
+    if (c->board.empty_board)
+        rl_board_prepare(c);
+    else
+        gen_make(&c->board, c->po.cells, m, NULL);
+}
+
 /* List the candidates of the player on turn. 0, or -1: no memory. */
 static int rl_candidates(RLCore *c)
 {
@@ -5920,11 +5951,7 @@ static int rl_candidates(RLCore *c)
     /* the best K placements */
     Gen *g = &c->gen;
     rl_gen_free(g);
-    memset(g, 0, sizeof(Gen));
-    g->kwg = po->kwg;
-    g->nk = po->nk;
-    g->n = po->n;
-    memcpy(g->values, po->values, 128);
+    memcpy(g, &c->board, sizeof(Gen)); /* prepared: the lexicon, values and board arrays */
     memcpy(g->rack, full, 64);
     uint64_t nl = 1;
     for (int t = 0; t < 64; t++) {
@@ -5945,8 +5972,8 @@ static int rl_candidates(RLCore *c)
     g->ext_floor = others;
     g->bingo_tiles = po->bingo_tiles;
     memcpy(g->bonus, po->bonus, sizeof g->bonus);
-    g->min_tiles = po->first_min;
-    g->dirs = po->sym_dirs;
+    g->min_tiles = g->empty_board ? po->first_min : 1; /* as prepare() leaves them */
+    g->dirs = g->empty_board ? po->sym_dirs : 2;
     g->mode = MODE_BEST;
     g->best_n = (size_t)K;
     g->wmp = po->wmp;
@@ -5954,7 +5981,6 @@ static int rl_candidates(RLCore *c)
     g->prune = prune_setup(g, full, (uint32_t)nl);
     if (g->prune && g->no_maxsub)
         g->use_wmp = wmp_setup(g, full);
-    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
     run(g);
     if (g->oom)
         return -1;
@@ -6241,6 +6267,7 @@ static PyObject *k_rl_reset(PyObject *self, PyObject *args)
     c->nlog = 0;
     c->ncand = 0;
     c->started = 1;
+    rl_board_prepare(c);
     if (rl_candidates(c) < 0) {
         PyErr_NoMemory();
         goto out;
@@ -6341,6 +6368,7 @@ static PyObject *k_rl_deal(PyObject *self, PyObject *args)
     c->nlog = 0;
     c->ncand = 0;
     c->started = 1;
+    rl_board_prepare(c);
     if (rl_candidates(c) < 0) {
         PyErr_NoMemory();
         goto out;
@@ -6383,6 +6411,8 @@ static PyObject *k_rl_step(PyObject *self, PyObject *args)
     c->log[c->nlog++] = cand;
     if (po_apply(&c->po, cand.kind, &cand.m, cand.ex, cand.nex, NULL) < 0)
         return NULL;
+    if (cand.kind == 0)
+        rl_board_make(c, &cand.m);
     c->ncand = 0;
     if (!c->po.over && rl_candidates(c) < 0)
         return PyErr_NoMemory();
@@ -6433,6 +6463,8 @@ static PyObject *k_rl_static_turns(PyObject *self, PyObject *args)
         c->log[c->nlog++] = e;
         if (po_apply(po, kind, &e.m, ex, nex, NULL) < 0)
             return NULL;
+        if (kind == 0)
+            rl_board_make(c, &e.m);
         moved = 1;
     }
     if (moved) {
