@@ -31,7 +31,6 @@ FEATURES = ("score", "leave", "equity", "tiles", "full_rack", "premiums", "excha
 and equities in hundreds of points, leave values in fifties, tiles as a share of the rack)."""
 
 
-
 class Observer:
     """A game seen as arrays: the candidates of the player on turn and the observation
     of any player. ``k`` candidate slots (the best moves by equity, the pass always
