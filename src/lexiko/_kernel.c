@@ -198,6 +198,21 @@ typedef struct {
     uint64_t bc_key[256], bc_val[256];  /* blank-table look-ups: key, mask */
 } Gen;
 
+/* Free what a search left in g (its moves too: take them first when they are wanted). */
+static void gen_free(Gen *g)
+{
+    free(g->moves);
+    free(g->maxsub);
+    free(g->subs);
+    free(g->cand);
+    free(g->cand_e);
+    g->moves = NULL;
+    g->maxsub = NULL;
+    g->subs = NULL;
+    g->cand = NULL;
+    g->cand_e = NULL;
+}
+
 static int cells_valid(const Py_buffer *cells);
 
 /* -- ordering: equity desc, score desc, row, col, down, tiles ------------------------- */
@@ -3063,11 +3078,7 @@ static PyObject *k_generate(PyObject *self, PyObject *args)
         result = build_list(g, full, (uint32_t)nleaves);
 out:
     if (g) {
-        free(g->moves);
-        free(g->maxsub);
-        free(g->subs);
-        free(g->cand);
-        free(g->cand_e);
+        gen_free(g);
         free(g);
     }
     if (have_wmp)
@@ -3875,6 +3886,57 @@ static void po_board(PlayOut *po, int size, const Py_buffer *cells, const Py_buf
     po->sym_dirs = first_dirs == 1 ? 1 : 2;
 }
 
+/* Set g (the lexicon, board and first-play fields already set) to list the best_n
+ * placements of rack full by equity with leave values vals (NULL: the score alone),
+ * those below floor (NaN: none) left out: the pruned search, by the play-out's word map
+ * when it has one. */
+static void po_gen_best(Gen *g, const PlayOut *po, const uint8_t *full, const double *vals, size_t best_n,
+                        double floor)
+{
+    memcpy(g->rack, full, 64);
+    uint64_t nl = 1;
+    for (int t = 0; t < 64; t++) {
+        g->radix[t] = (uint32_t)nl;
+        g->rack_left += full[t];
+        if (full[t])
+            nl *= (uint64_t)full[t] + 1;
+    }
+    g->full_leave = (uint32_t)(nl - 1);
+    g->leave_values = vals;
+    g->depth = po->depth;
+    if (po->ana) {
+        g->alphabet = po->alphabet;
+        g->ana = po->ana;
+        g->ana_mask = po->ana_mask;
+    }
+    g->has_ext = floor == floor;
+    g->ext_floor = floor;
+    g->bingo_tiles = po->bingo_tiles;
+    memcpy(g->bonus, po->bonus, sizeof g->bonus);
+    g->mode = MODE_BEST;
+    g->best_n = best_n;
+    g->wmp = po->wmp;
+    g->no_maxsub = g->wmp && wmp_fits(full);
+    g->prune = prune_setup(g, full, (uint32_t)nl);
+    if (g->prune && g->no_maxsub)
+        g->use_wmp = wmp_setup(g, full);
+}
+
+/* The tiles of rack full not kept by the sub-rack whose digits (counts of codes[j]) are
+ * given, in rack order (letters by code, then blanks), into out; how many. */
+static int exchanged_tiles(const uint8_t *full, const int *codes, const int *digit, int nc, uint8_t *out)
+{
+    int n = 0;
+    for (int j = 0; j < nc; j++)
+        if (codes[j])
+            for (int k = digit[j]; k < full[codes[j]]; k++)
+                out[n++] = (uint8_t)codes[j];
+    if (nc && codes[0] == 0)
+        for (int k = digit[0]; k < full[0]; k++)
+            out[n++] = 0;
+    return n;
+}
+
 /* One placement, exchange or pass of the player on turn, as generate() and the static
  * player choose it. kind: 0 placement (m), 1 exchange (ex, nex), 2 pass. -1: no memory. */
 static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
@@ -3943,16 +4005,7 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
             if (nx <= po->nb) {
                 double eq = 0.0 + vals[idx];
                 uint8_t cur[64];
-                int nn = 0;
-                if (eq >= best_eq) {
-                    for (int j = 0; j < nc; j++) /* letters by code, then blanks */
-                        if (codes[j])
-                            for (int k = digit[j]; k < full[codes[j]]; k++)
-                                cur[nn++] = (uint8_t)codes[j];
-                    if (nc && codes[0] == 0)
-                        for (int k = digit[0]; k < full[0]; k++)
-                            cur[nn++] = 0;
-                }
+                int nn = eq >= best_eq ? exchanged_tiles(full, codes, digit, nc, cur) : 0;
                 if (eq > best_eq || (eq == best_eq && best_kind == 2)) {
                     best_eq = eq;
                     best_kind = 1;
@@ -3984,35 +4037,9 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     g->nk = po->nk;
     g->n = po->n;
     memcpy(g->values, po->values, 128);
-    memcpy(g->rack, full, 64);
-    uint64_t nl = 1;
-    for (int c = 0; c < 64; c++) {
-        g->radix[c] = (uint32_t)nl;
-        g->rack_left += full[c];
-        if (full[c])
-            nl *= (uint64_t)full[c] + 1;
-    }
-    g->full_leave = (uint32_t)(nl - 1);
-    g->leave_values = vals;
-    g->depth = po->depth;
-    if (po->ana) {
-        g->alphabet = po->alphabet;
-        g->ana = po->ana;
-        g->ana_mask = po->ana_mask;
-    }
-    g->has_ext = 1;
-    g->ext_floor = best_eq;
-    g->bingo_tiles = po->bingo_tiles;
-    memcpy(g->bonus, po->bonus, sizeof g->bonus);
     g->min_tiles = po->first_min;
     g->dirs = po->sym_dirs;
-    g->mode = MODE_BEST;
-    g->best_n = 1;
-    g->wmp = po->wmp;
-    g->no_maxsub = g->wmp && wmp_fits(full);
-    g->prune = prune_setup(g, full, (uint32_t)nl);
-    if (g->prune && g->no_maxsub)
-        g->use_wmp = wmp_setup(g, full);
+    po_gen_best(g, po, full, vals, 1, best_eq);
     prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
     run(g);
     int kind = best_kind;
@@ -4025,16 +4052,7 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
         memcpy(ex, best_ex, (size_t)best_nex);
         *nex = best_nex;
     }
-    free(g->moves);
-    free(g->maxsub);
-    free(g->subs);
-    free(g->cand);
-    free(g->cand_e);
-    g->moves = NULL;
-    g->maxsub = NULL;
-    g->subs = NULL;
-    g->cand = NULL;
-    g->cand_e = NULL;
+    gen_free(g);
     free(vals);
     return kind;
 }
@@ -4411,6 +4429,17 @@ typedef struct {
     uint64_t lo, hi;
 } U128;
 
+/* The number in 16 bytes, little-endian. */
+static U128 u128_le(const uint8_t *b)
+{
+    U128 x = {0, 0};
+    for (int k = 7; k >= 0; k--) {
+        x.lo = x.lo << 8 | b[k];
+        x.hi = x.hi << 8 | b[k + 8];
+    }
+    return x;
+}
+
 static U128 u128_add(U128 a, uint64_t b)
 {
     U128 r = {a.lo + b, a.hi};
@@ -4598,11 +4627,7 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             cs[j].nex = (int)tl;
         }
     }
-    U128 seed0 = {0, 0};
-    for (int k = 7; k >= 0; k--) {
-        seed0.lo = seed0.lo << 8 | ((const uint8_t *)seedb.buf)[k];
-        seed0.hi = seed0.hi << 8 | ((const uint8_t *)seedb.buf)[k + 8];
-    }
+    U128 seed0 = u128_le((const uint8_t *)seedb.buf);
     result = PyList_New(0);
     if (!result)
         goto out;
@@ -5759,21 +5784,6 @@ typedef struct {
 
 #define RL_CAPSULE "lexiko._kernel.RLCore"
 
-/* Free what a search left in the core's Gen (its moves are copied out). */
-static void rl_gen_free(Gen *g)
-{
-    free(g->moves);
-    free(g->maxsub);
-    free(g->subs);
-    free(g->cand);
-    free(g->cand_e);
-    g->moves = NULL;
-    g->maxsub = NULL;
-    g->subs = NULL;
-    g->cand = NULL;
-    g->cand_e = NULL;
-}
-
 static void rl_destroy(RLCore *c)
 {
     Py_buffer *bufs[7] = {&c->kwg, &c->depths, &c->anas, &c->lmult, &c->wmult, &c->map, &c->wmap};
@@ -5784,7 +5794,7 @@ static void rl_destroy(RLCore *c)
     free(c->extra);
     free(c->vals);
     free(c->log);
-    rl_gen_free(&c->gen);
+    gen_free(&c->gen);
     free(c);
 }
 
@@ -5950,37 +5960,11 @@ static int rl_candidates(RLCore *c)
     }
     /* the best K placements */
     Gen *g = &c->gen;
-    rl_gen_free(g);
+    gen_free(g);
     memcpy(g, &c->board, sizeof(Gen)); /* prepared: the lexicon, values and board arrays */
-    memcpy(g->rack, full, 64);
-    uint64_t nl = 1;
-    for (int t = 0; t < 64; t++) {
-        g->radix[t] = (uint32_t)nl;
-        g->rack_left += full[t];
-        if (full[t])
-            nl *= (uint64_t)full[t] + 1;
-    }
-    g->full_leave = (uint32_t)(nl - 1);
-    g->leave_values = vals;
-    g->depth = po->depth;
-    if (po->ana) {
-        g->alphabet = po->alphabet;
-        g->ana = po->ana;
-        g->ana_mask = po->ana_mask;
-    }
-    g->has_ext = others == others;
-    g->ext_floor = others;
-    g->bingo_tiles = po->bingo_tiles;
-    memcpy(g->bonus, po->bonus, sizeof g->bonus);
     g->min_tiles = g->empty_board ? po->first_min : 1; /* as prepare() leaves them */
     g->dirs = g->empty_board ? po->sym_dirs : 2;
-    g->mode = MODE_BEST;
-    g->best_n = (size_t)K;
-    g->wmp = po->wmp;
-    g->no_maxsub = g->wmp && wmp_fits(full);
-    g->prune = prune_setup(g, full, (uint32_t)nl);
-    if (g->prune && g->no_maxsub)
-        g->use_wmp = wmp_setup(g, full);
+    po_gen_best(g, po, full, vals, (size_t)K, others);
     run(g);
     if (g->oom)
         return -1;
@@ -6014,15 +5998,7 @@ static int rl_candidates(RLCore *c)
                 e->m.equity = eq;
                 e->m.leave = idx;
                 e->kind = 1;
-                int nn = 0;
-                for (int j = 0; j < nc; j++)
-                    if (codes[j])
-                        for (int q = digit[j]; q < full[codes[j]]; q++)
-                            e->ex[nn++] = (uint8_t)codes[j];
-                if (nc && codes[0] == 0)
-                    for (int q = digit[0]; q < full[0]; q++)
-                        e->ex[nn++] = 0;
-                e->nex = (uint8_t)nn;
+                e->nex = (uint8_t)exchanged_tiles(full, codes, digit, nc, e->ex);
             }
             for (int j = 0; j < nc; j++) { /* next index */
                 if (digit[j] < full[codes[j]]) {
@@ -6067,7 +6043,47 @@ static int rl_candidates(RLCore *c)
         out->m.leave = fullidx;
     }
     c->ncand = n;
-    rl_gen_free(g); /* copied: po_choose uses the same Gen */
+    gen_free(g); /* copied: po_choose uses the same Gen */
+    return 0;
+}
+
+/* Append e to the core's log of moves: 0, or -1 when out of memory. */
+static int rl_log_push(RLCore *c, const RLCand *e)
+{
+    if (c->nlog == c->log_cap) {
+        size_t cap2 = c->log_cap ? 2 * c->log_cap : 64;
+        RLCand *nl = (RLCand *)realloc(c->log, cap2 * sizeof(RLCand));
+        if (!nl)
+            return -1;
+        c->log = nl;
+        c->log_cap = cap2;
+    }
+    c->log[c->nlog++] = *e;
+    return 0;
+}
+
+/* A game starts from the position set in po (board, racks, bag, generator, scores, turn,
+ * scoreless run): nothing played or logged yet, the board prepared, the candidates of the
+ * player on turn listed. 0, or -1 with a Python error set. */
+static int rl_begin(RLCore *c)
+{
+    PlayOut *po = &c->po;
+    int empty = 1;
+    for (int i = 0; i < po->n * po->n && empty; i++)
+        empty = !po->cells[i];
+    po->over = 0;
+    po->end_reason = NULL;
+    po->turns = 0;
+    po->first_min = empty ? c->first_min0 : 1;
+    po->sym_dirs = empty ? c->dirs0 : 2;
+    c->nlog = 0;
+    c->ncand = 0;
+    c->started = 1;
+    rl_board_prepare(c);
+    if (rl_candidates(c) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return 0;
 }
 
@@ -6256,22 +6272,8 @@ static PyObject *k_rl_reset(PyObject *self, PyObject *args)
     po->rng.index = mt[624];
     po->turn = turn;
     po->scoreless_run = scoreless_run;
-    po->over = 0;
-    po->end_reason = NULL;
-    po->turns = 0;
-    int empty = 1;
-    for (int i = 0; i < n * n && empty; i++)
-        empty = !po->cells[i];
-    po->first_min = empty ? c->first_min0 : 1;
-    po->sym_dirs = empty ? c->dirs0 : 2;
-    c->nlog = 0;
-    c->ncand = 0;
-    c->started = 1;
-    rl_board_prepare(c);
-    if (rl_candidates(c) < 0) {
-        PyErr_NoMemory();
+    if (rl_begin(c) < 0)
         goto out;
-    }
     result = Py_NewRef(Py_None);
 out:
     PyBuffer_Release(&cells);
@@ -6308,13 +6310,8 @@ static PyObject *k_rl_deal(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "rl_deal: a bag code is not a tile");
             goto out;
         }
-    U128 seed = {0, 0};
-    for (int k = 7; k >= 0; k--) {
-        seed.lo = seed.lo << 8 | ((const uint8_t *)seedb.buf)[k];
-        seed.hi = seed.hi << 8 | ((const uint8_t *)seedb.buf)[k + 8];
-    }
     PyMT rng;
-    pymt_seed(&rng, seed);
+    pymt_seed(&rng, u128_le((const uint8_t *)seedb.buf));
     int n = (int)bagb.len, first = 0;
     if (draw_first && np > 1) {
         uint8_t pool[PO_MAXBAG];
@@ -6360,19 +6357,8 @@ static PyObject *k_rl_deal(PyObject *self, PyObject *args)
     po->rng = rng;
     po->turn = first;
     po->scoreless_run = 0;
-    po->over = 0;
-    po->end_reason = NULL;
-    po->turns = 0;
-    po->first_min = c->first_min0;
-    po->sym_dirs = c->dirs0;
-    c->nlog = 0;
-    c->ncand = 0;
-    c->started = 1;
-    rl_board_prepare(c);
-    if (rl_candidates(c) < 0) {
-        PyErr_NoMemory();
+    if (rl_begin(c) < 0)
         goto out;
-    }
     result = PyLong_FromLong(first);
 out:
     PyBuffer_Release(&seedb);
@@ -6400,15 +6386,8 @@ static PyObject *k_rl_step(PyObject *self, PyObject *args)
         return NULL;
     }
     RLCand cand = c->cands[i];
-    if (c->nlog == c->log_cap) {
-        size_t cap2 = c->log_cap ? 2 * c->log_cap : 64;
-        RLCand *nl = (RLCand *)realloc(c->log, cap2 * sizeof(RLCand));
-        if (!nl)
-            return PyErr_NoMemory();
-        c->log = nl;
-        c->log_cap = cap2;
-    }
-    c->log[c->nlog++] = cand;
+    if (rl_log_push(c, &cand) < 0)
+        return PyErr_NoMemory();
     if (po_apply(&c->po, cand.kind, &cand.m, cand.ex, cand.nex, NULL) < 0)
         return NULL;
     if (cand.kind == 0)
@@ -6438,14 +6417,6 @@ static PyObject *k_rl_static_turns(PyObject *self, PyObject *args)
     }
     int moved = 0;
     while (!po->over && po->turn != seat) {
-        if (c->nlog == c->log_cap) {
-            size_t cap2 = c->log_cap ? 2 * c->log_cap : 64;
-            RLCand *nl = (RLCand *)realloc(c->log, cap2 * sizeof(RLCand));
-            if (!nl)
-                return PyErr_NoMemory();
-            c->log = nl;
-            c->log_cap = cap2;
-        }
         RLCand e;
         memset(&e, 0, sizeof e);
         uint8_t ex[64];
@@ -6460,7 +6431,8 @@ static PyObject *k_rl_static_turns(PyObject *self, PyObject *args)
             e.m.score = 0;
             e.m.equity = 0.0;
         }
-        c->log[c->nlog++] = e;
+        if (rl_log_push(c, &e) < 0)
+            return PyErr_NoMemory();
         if (po_apply(po, kind, &e.m, ex, nex, NULL) < 0)
             return NULL;
         if (kind == 0)
