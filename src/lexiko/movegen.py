@@ -32,7 +32,6 @@ import hashlib
 import importlib
 import math
 import mmap
-import os
 import warnings
 from array import array
 from collections.abc import Callable, Sequence
@@ -45,7 +44,7 @@ from lexiko import kwg as _kwg
 from lexiko.board import Board
 from lexiko.layouts import Layout
 from lexiko.leaves import LeaveTable
-from lexiko.lexicon import Lexicon
+from lexiko.lexicon import Lexicon, cache_dir, write_cache_file
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, TileSet
@@ -284,8 +283,6 @@ def _disk_cached(kwg: object, kind: str, build: Callable[[], bytes]) -> Blob:
         return build()
     if len(raw) < 4 * _DISK_MIN_ARCS:
         return build()
-    from lexiko.lexicon import cache_dir
-
     key = hashlib.blake2b(raw, digest_size=12).hexdigest()
     path = cache_dir() / f"{kind}-abi{_KERNEL_ABI}-{key}.bin"
     try:
@@ -294,13 +291,7 @@ def _disk_cached(kwg: object, kind: str, build: Callable[[], bytes]) -> Blob:
     except (OSError, ValueError):
         pass
     data = build()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)  # whole or not at all: a reader never sees a part
-    except OSError:
-        pass
+    write_cache_file(path, data)
     return data
 
 
