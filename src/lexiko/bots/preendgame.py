@@ -221,8 +221,7 @@ def _play(
     turn = 0
     move = c.move
     score = c.score
-    while True:
-        # make `move` (worth `score`) for `turn`, then draw
+    while True:  # the bag holds tiles: make `move` (worth `score`) for `turn`, then draw
         r = racks[turn]
         if isinstance(move, Place):
             for t in move.rack_tiles():
@@ -234,14 +233,7 @@ def _play(
                 r.extend(bag[-draw:])
                 del bag[-draw:]
             scoreless = 0 if score > 0 or rules.scoreless_passes_only else scoreless + 1
-            if not r and not bag:  # out: the other rack's value, as Game counts it
-                left = tiles.rack_value(racks[1 - turn])
-                if rules.end_rack_rule == "double":
-                    pts[turn] += 2 * left
-                else:
-                    pts[turn] += left
-                    pts[1 - turn] -= left
-                return pts[0] - pts[1], True
+            # nobody goes out here: the bag held a tile, so the rack is refilled
         elif isinstance(move, Exchange):
             for t in move.tiles:
                 r.remove(t)
