@@ -122,3 +122,10 @@ def test_the_hard_level_plays_the_pre_endgame_with_one_tile_in_the_bag(lex: Lexi
     assert (hard.endgame_time, hard.preendgame_time) == (HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS)
     plain = make_player("sim", lex, seed=1)
     assert isinstance(plain, SimulationBot) and plain.preendgame_time is None
+
+
+def test_the_endgame_time_is_refused_without_the_pre_endgame(capsys: pytest.CaptureFixture[str]) -> None:
+    record = str(DATA / "gcg" / "corpus" / "phony_challenged_off.gcg")
+    assert main(["analyze", record, "--turn", "22", "--endgame-time", "3"]) != 0
+    assert ("error: --endgame-time is the time of each endgame of --preendgame: give --preendgame too"
+            in capsys.readouterr().out)

@@ -56,6 +56,9 @@ __all__ = ["AnalysisRow", "TurnReview", "analyze_position", "review", "same_move
 #: Seconds ``lexiko endgame`` searches by default before answering with its best line.
 ENDGAME_SECONDS = 30.0
 
+#: Seconds ``lexiko analyze --preendgame`` gives each endgame it reaches, by default.
+PREENDGAME_ENDGAME_SECONDS = 1.0
+
 
 @dataclass(frozen=True)
 class AnalysisRow:
@@ -460,8 +463,9 @@ def add_parsers(subparsers: Any) -> None:
                    help="play the --top placements and the pass in every split of the unseen tiles into the "
                         "opponent's rack and the bag, to the end (two players, 1 to 7 tiles in the bag): the share "
                         "of splits each wins")
-    a.add_argument("--endgame-time", type=positive_float, metavar="S", default=1.0,
-                   help="with --preendgame: seconds for each endgame reached (default: 1)")
+    a.add_argument("--endgame-time", type=positive_float, metavar="S",
+                   help="with --preendgame: seconds for each endgame reached "
+                        f"(default: {PREENDGAME_ENDGAME_SECONDS:g})")
     a.add_argument("--time-limit", type=positive_float, metavar="S",
                    help="seconds for --endgame, --sim or --preendgame")
     a.add_argument("--max-depth", type=positive_int, metavar="D", help="plies for --endgame")
@@ -551,6 +555,8 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
     """``lexiko analyze``: the table of best moves, a review, or an endgame."""
     if args.plot and not args.review:
         raise LexikoError("--plot draws a game's review: add --review")
+    if args.endgame_time is not None and not args.preendgame:
+        raise LexikoError("--endgame-time is the time of each endgame of --preendgame: give --preendgame too")
     if args.review:
         return _cmd_review(args, console)
     if args.endgame:
@@ -746,7 +752,8 @@ def _cmd_preendgame(args: argparse.Namespace, console: Console) -> int:
             bar.update(task, completed=done, total=total)
 
         results = preendgame(
-            game, lexicon, candidates=args.top, leaves=leaves, endgame_time=args.endgame_time,
+            game, lexicon, candidates=args.top, leaves=leaves,
+            endgame_time=args.endgame_time if args.endgame_time is not None else PREENDGAME_ENDGAME_SECONDS,
             time_limit=args.time_limit, seed=args.seed or 0, progress=progress,
         )
     t = Table(show_header=True, header_style="bold", box=None)
