@@ -1,0 +1,487 @@
+"""A strength match: a lexiko computer player against MAGPIE's static player.
+
+Every game is played in lexiko's ``Game`` (tournament rules, TWL06, the bag seeded):
+lexiko's rules check and score MAGPIE's moves as they check any player's. On MAGPIE's
+turn the position (board, both racks, scores, scoreless turns) goes to a MAGPIE
+process as a CGP line and MAGPIE's best move by static equity comes back; it is read
+into a lexiko move and applied the normal, checked way. A move lexiko refuses, one
+that forms a word not in the lexicon, one MAGPIE scores differently, or an answer
+that cannot be read stops the run with the game, the turn and the position sent (a bug
+in one engine or the other).
+
+MAGPIE is a C engine the user builds from its public source (GPL); nothing of it is
+part of lexiko: this script only starts the program and talks to it over its
+interactive console. Give the folder of a built checkout (``bin/magpie`` and
+``data/``, with ``data/lexica/TWL06.kwg`` and ``TWL06.klv2``; the word map
+``TWL06.wmp`` is used when it is there).
+
+How MAGPIE is played. One process per worker, started once and kept on pipes for the
+whole run, in a private folder that links MAGPIE's ``data/`` (so no ``settings.txt``
+of another run is read, and none is written). It starts with ``set -lex TWL06 -r1
+best -r2 best ...``: its defaults for the lexicon (its TWL06.klv2 leaves, its own
+equity adjustments), keeping only the best move, as its autoplay's static player
+does. Each of its turns is then three commands written at once and one read::
+
+    cgp <board> <its rack>/<lexiko's rack> <scores> <scoreless turns>
+    generate
+    version
+
+``generate`` prints the top move (``1:  D8 (W)EDGIE AL 22 22.92``: move, leave,
+score, equity; ``(exch ABC)`` and ``pass`` for the others); ``version`` prints a known
+line that marks the end of the answer. Both racks are sent so that MAGPIE counts the
+bag right; its static evaluation reads the opponent's rack only once the bag is empty,
+when the unseen tiles are that rack anyway.
+
+Games are paired: each deal (seed) is played twice, lexiko starting one game and
+MAGPIE the other, so ``--games N`` plays N/2 deals. The figures: lexiko's win rate
+(ties count half) with its 95% Wilson interval, the mean scores, the win rate by who
+started, exchanges and bingos a game for each side, and games per second.
+
+    python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200
+    python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --jobs 2 --seed 1
+    python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --players static:leaves.tsv.gz
+    python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 \\
+        --players static:$HOME/src/MAGPIE/data/lexica/TWL06.klv2   # MAGPIE's own leave values
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from multiprocessing.util import Finalize
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from lexiko import cgp
+from lexiko.argtypes import non_negative_int, positive_int
+from lexiko.board import Board
+from lexiko.bots import StaticBot, make_player
+from lexiko.bots.base import last_play_is_phony
+from lexiko.errors import LexikoError, NotationError
+from lexiko.game import Accept, Game
+from lexiko.lexicon import Lexicon
+from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
+from lexiko.rules import TOURNAMENT, Rules
+from lexiko.selfplay import GameSummary, Stats, game_seed, wilson_interval
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from peers import magpie_cgp  # noqa: E402
+
+LEXIKO, MAGPIE = 0, 1
+"""The seats: lexiko's player sits first, MAGPIE second; who starts alternates."""
+
+
+class MatchError(Exception):
+    """The match cannot go on: MAGPIE failed, or a move of its was refused or unreadable."""
+
+
+# -- MAGPIE's answers ----------------------------------------------------------------------
+
+_MOVE_LINE = re.compile(
+    r"^\s*1:\s+(?P<move>pass|\(exch (?P<exch>[^)\s]+)\)|(?P<square>[0-9A-Za-z]+) (?P<word>\S+))"
+    r"\s+(?:(?P<leave>[A-Za-z?]+)\s+)?(?P<score>-?\d+)\s+(?P<equity>-?\d+\.\d+)\s*$"
+)
+
+
+@dataclass(frozen=True)
+class MagpieMove:
+    """MAGPIE's top move as it wrote it, read into a lexiko move."""
+
+    text: str
+    move: Move
+    leave: str
+    score: int
+    equity: float
+
+
+def parse_magpie_move(line: str, board: Board) -> MagpieMove:
+    """Read the first line of MAGPIE's move list (``generate`` with ``-hr false``): the
+    move (``8D WORD`` or ``D8 WORD``, blanks in lower case, letters played through in
+    parentheses; ``(exch ABC?)``; ``pass``), the leave (nothing when empty), the score
+    and the equity. ``board`` is the position's, to place the move on. Raises
+    :class:`~lexiko.errors.NotationError` when the line is not such a line."""
+    m = _MOVE_LINE.match(line)
+    if m is None:
+        raise NotationError(f"not a line of MAGPIE's move list: {line.strip()!r}")
+    tiles = board.tiles
+    move: Move
+    if m["move"] == "pass":
+        move = Pass()
+    elif m["exch"] is not None:
+        move = Exchange(parse_tiles(m["exch"], tiles))
+    else:
+        move = parse_move(f"{m['square']} {m['word']}", tiles, board)
+    return MagpieMove(m["move"], move, m["leave"] or "", int(m["score"]), float(m["equity"]))
+
+
+# -- the MAGPIE process --------------------------------------------------------------------
+
+
+def magpie_settings(root: Path, lexicon: str) -> list[str]:
+    """The options MAGPIE starts with: the lexicon (its leaves follow, by its defaults),
+    its word map when the file is there, only the best move kept (``-r1/-r2 best``,
+    ranked by equity), one thread, commands run in turn, plain output, no settings saved."""
+    wmp = (root / "data" / "lexica" / f"{lexicon}.wmp").exists()
+    return [
+        "-lex", lexicon, "-wmp", "true" if wmp else "false",
+        "-r1", "best", "-r2", "best", "-s1", "equity", "-s2", "equity",
+        "-threads", "1", "-mode", "sync", "-hr", "false", "-shwithmoves", "false",
+        "-shprompt", "false", "-savesettings", "false",
+    ]  # fmt: skip
+
+
+class Magpie:
+    """One MAGPIE process on pipes, asked for its best static move position after position."""
+
+    def __init__(self, root: Path, lexicon: str = "TWL06") -> None:
+        self.root = root.resolve()
+        self.lexicon = lexicon
+        self.settings = magpie_settings(self.root, lexicon)
+        self.folder = tempfile.mkdtemp(prefix="lexiko-magpie-")
+        os.symlink(self.root / "data", Path(self.folder) / "data")
+        self.proc = subprocess.Popen(
+            [str(self.root / "bin" / "magpie"), "set", *self.settings], cwd=self.folder, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
+        )  # fmt: skip
+        self._write("version\n")
+        first = self._line([])
+        if first.startswith("(error"):
+            self.close()
+            raise MatchError(f"MAGPIE did not start: {first.strip()}")
+        self.version = first
+
+    def _write(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(text)
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise MatchError(f"MAGPIE has stopped (exit status {self.proc.wait()})") from None
+
+    def _line(self, seen: list[str]) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            said = "".join(seen + [self.proc.stdout.read()]).strip()
+            raise MatchError(f"MAGPIE has stopped (exit status {self.proc.wait()}): {said[-400:]}")
+        return line
+
+    def ask(self, commands: Sequence[str]) -> list[str]:
+        """Run the commands and return the lines they printed (``version`` after them
+        marks the end)."""
+        self._write("".join(f"{c}\n" for c in commands) + "version\n")
+        lines: list[str] = []
+        while (line := self._line(lines)) != self.version:
+            lines.append(line)
+        return lines
+
+    def best(self, position: str) -> str:
+        """MAGPIE's top move for a CGP position (board, racks, scores, zeros): the first
+        line of its move list."""
+        lines = self.ask([f"cgp {position}", "generate"])
+        errors = [x.strip() for x in lines if x.startswith("(error")]
+        if errors:
+            raise MatchError(f"MAGPIE refused the position: {'; '.join(errors)}")
+        for x in lines:
+            if re.match(r"\s*1:", x):
+                return x.strip()
+        raise MatchError(f"MAGPIE listed no move: {''.join(lines).strip()!r}")
+
+    def describe(self) -> str:
+        wmp = "word map" if "-wmp true" in " ".join(self.settings) else "KWG (no word map)"
+        return (
+            f"MAGPIE {self.version.strip()} ({self.root}): its static player, its defaults for {self.lexicon} "
+            f"({self.lexicon}.klv2 leaves, {wmp}); one process per worker on pipes; each turn 'cgp <position, "
+            f"both racks>' + 'generate' keeping the best move (-r1 best -r2 best, as its autoplay)"
+        )
+
+    def close(self) -> None:
+        """End the process (end of input makes MAGPIE quit) and remove its folder."""
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.close()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+# -- games ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What the figures need of one game (by seat: lexiko 0, MAGPIE 1)."""
+
+    summary: GameSummary
+    first_player: int
+    exchanges: tuple[int, int]
+    turns: tuple[int, int]
+    seconds: tuple[float, float]
+
+
+@dataclass
+class Match:
+    """What a worker holds: its MAGPIE, the lexicon, lexiko's kind of player, the rules."""
+
+    magpie: Magpie
+    lexicon: Lexicon
+    kind: str
+    rules: Rules
+    seed: int
+
+
+_match: Match | None = None
+
+
+def _start(root: Path, kind: str, rules: Rules, seed: int) -> Match:
+    global _match
+    _match = Match(Magpie(root, rules.lexicon), Lexicon.load(rules.lexicon, rules.tile_set), kind, rules, seed)
+    return _match
+
+
+def _start_worker(root: Path, kind: str, rules: Rules, seed: int) -> None:
+    """A worker's start: its own MAGPIE, ended when the worker ends."""
+    m = _start(root, kind, rules, seed)
+    Finalize(None, m.magpie.close, exitpriority=10)
+
+
+def magpie_turn(game: Game, m: Match, where: str) -> None:
+    """Ask MAGPIE for its move and apply it in ``game`` the checked way; raise
+    :class:`MatchError` naming ``where`` if it cannot be read, is refused, forms a word
+    not in the lexicon, or scores otherwise by lexiko's rules."""
+    position = magpie_cgp(cgp.dumps(cgp.from_game(game)), True)
+    try:
+        line = m.magpie.best(position)
+    except MatchError as e:
+        raise MatchError(f"{where}: {e}\n  position sent: cgp {position}") from None
+
+    def fail(why: str) -> MatchError:
+        return MatchError(f"{where}: MAGPIE's move {line!r} {why}\n  position sent: cgp {position}")
+
+    try:
+        mm = parse_magpie_move(line, game.board)
+    except LexikoError as e:
+        raise fail(f"cannot be read: {e}") from None
+    rack = game.rack()
+    try:
+        event = game.apply(mm.move)
+    except LexikoError as e:
+        raise fail(f"is refused by lexiko's rules: {e}") from None
+    assert event is not None  # a move records its event
+    if isinstance(mm.move, Place) and last_play_is_phony(game, m.lexicon):
+        raise fail(f"forms a word not in {m.rules.lexicon}: {', '.join(event.words)}")
+    if event.score != mm.score:
+        raise fail(f"scores {event.score} by lexiko's rules, {mm.score} by MAGPIE's")
+    kept = Counter(rack)
+    if isinstance(mm.move, Place):
+        kept -= Counter(mm.move.rack_tiles())
+    elif isinstance(mm.move, Exchange):
+        kept -= Counter(mm.move.tiles)
+    if kept != Counter(parse_tiles(mm.leave, game.tiles)):
+        raise fail(f"leaves {game.tiles.format(game.tiles.rack_sort(tuple(kept.elements())))} by lexiko's count")
+
+
+def play(m: Match, index: int) -> GameRecord:
+    """Game ``index``: deal ``index // 2``, lexiko starting the even games, MAGPIE the odd."""
+    deal, first = divmod(index, 2)
+    names = [f"lexiko {m.kind}", "MAGPIE static"]
+    game = Game(names, m.rules, seed=game_seed(m.seed, deal), lexicon=m.lexicon, first_player=first)
+    bot = make_player(m.kind, m.lexicon, seed=game_seed(m.seed, index, "player"), name=names[LEXIKO])
+    turns, seconds = [0, 0], [0.0, 0.0]
+    while not game.is_over:
+        if game.awaiting_final_challenge:  # a play that went out: no challenge (MAGPIE's words are checked)
+            game.apply(Accept())
+            continue
+        p = game.player_on_turn
+        t = time.perf_counter()
+        if p == LEXIKO:
+            game.apply(bot.candidate(game) if type(bot) is StaticBot else bot.choose(game))
+        else:
+            where = f"game {index + 1} (deal {deal + 1}, {names[first]} started), turn {sum(turns) + 1}"
+            magpie_turn(game, m, where)
+        seconds[p] += time.perf_counter() - t
+        turns[p] += 1
+    exchanges = [0, 0]
+    for ev in game.history:
+        if ev.kind == "exchange":
+            exchanges[ev.player] += 1
+    return GameRecord(GameSummary.of(index, game), first, (exchanges[0], exchanges[1]), (turns[0], turns[1]),
+                      (seconds[0], seconds[1]))
+
+
+def play_games(indices: Sequence[int]) -> list[GameRecord]:
+    """Games of this worker's match (started by :func:`_start_worker` or :func:`_start`)."""
+    if _match is None:
+        raise RuntimeError("the worker was not started")
+    return [play(_match, i) for i in indices]
+
+
+def run(root: Path, kind: str, games: int, jobs: int, seed: int, rules: Rules) -> Iterator[list[GameRecord]]:
+    """The games' records, a chunk at a time as they finish: in this process with
+    ``jobs`` 1, else on ``jobs`` worker processes, each with its own MAGPIE."""
+    size = max(2, min(40, games // (jobs * 10)) // 2 * 2)  # whole deals
+    chunks = [list(range(lo, min(games, lo + size))) for lo in range(0, games, size)]
+    if jobs <= 1:
+        m = _start(root, kind, rules, seed)
+        try:
+            for c in chunks:
+                yield play_games(c)
+        finally:
+            m.magpie.close()
+        return
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(root, kind, rules, seed)) as pool:
+        futures: list[Future[list[GameRecord]]] = [pool.submit(play_games, c) for c in chunks]
+        try:
+            for f in as_completed(futures):
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
+
+
+def describe_magpie(root: Path, lexicon: str) -> str:
+    """The one line on how MAGPIE was played (from a process started for the purpose)."""
+    magpie = Magpie(root, lexicon)
+    try:
+        return magpie.describe()
+    finally:
+        magpie.close()
+
+
+# -- figures -------------------------------------------------------------------------------
+
+
+def report(records: Sequence[GameRecord], kind: str, rules: Rules, seconds: float, jobs: int, how: str) -> list[str]:
+    """The figures as lines of text."""
+    n = len(records)
+    stats = Stats([f"lexiko {kind}", "MAGPIE static"])
+    for r in records:
+        stats.add(r.summary)
+    lo, hi = stats.win_interval(LEXIKO)
+    losses = stats.wins[MAGPIE]
+    by_first = []
+    for first, who in ((LEXIKO, "lexiko"), (MAGPIE, "MAGPIE")):
+        rs = [r for r in records if r.first_player == first]
+        pts = sum(1 / len(r.summary.winners) for r in rs if LEXIKO in r.summary.winners)
+        a, b = wilson_interval(pts, len(rs))
+        by_first.append(f"{who} started {pts / max(1, len(rs)):.1%} ({a:.1%}-{b:.1%}, {len(rs)} games)")
+    per_game = [
+        f"{name} {sum(r.exchanges[s] for r in records) / n:.2f} exchanges, {stats.bingos_per_game(s):.2f} bingos"
+        for s, name in ((LEXIKO, "lexiko"), (MAGPIE, "MAGPIE"))
+    ]
+    ms = [1000 * sum(r.seconds[s] for r in records) / max(1, sum(r.turns[s] for r in records)) for s in (0, 1)]
+    return [
+        f"lexiko {kind} against MAGPIE static: {n} games ({n // 2} deals, each played twice, the starter swapped), "
+        f"{rules.name} rules, {rules.lexicon}",
+        how,
+        f"lexiko win rate {stats.win_rate(LEXIKO):.1%} (95% CI {lo:.1%}-{hi:.1%}): {stats.wins[LEXIKO]} won, "
+        f"{losses} lost, {stats.ties} tied",
+        f"mean score: lexiko {stats.mean_score(LEXIKO):.1f}, MAGPIE {stats.mean_score(MAGPIE):.1f} "
+        f"(spread {stats.mean_score(LEXIKO) - stats.mean_score(MAGPIE):+.1f})",
+        f"lexiko win rate when {by_first[0]}; when {by_first[1]}",
+        f"a game: {'; '.join(per_game)}",
+        f"{n} games in {seconds:.1f} s on {jobs} job{'s' if jobs != 1 else ''}: {n / seconds:.1f} games/s "
+        f"(a turn: lexiko {ms[0]:.2f} ms, MAGPIE {ms[1]:.2f} ms with the pipes and lexiko's checks)",
+    ]
+
+
+DESCRIPTION = """\
+Play a lexiko computer player against MAGPIE's static player and print lexiko's win
+rate. Every game is played in lexiko's Game (tournament rules, TWL06, a seeded bag);
+on MAGPIE's turns the position goes to a MAGPIE process (one per worker, kept on pipes)
+and its top move by static equity comes back, to be checked and scored by lexiko's
+rules like any player's move. A move lexiko refuses, a word not in the lexicon, or a
+score that differs stops the run, naming the game, the turn and the position. Each
+deal is played twice, each player starting once, so that neither is dealt better.
+"""
+
+EPILOG = """\
+MAGPIE is played with its defaults for TWL06 (its TWL06.klv2 leaves, its own equity
+adjustments, its word map when data/lexica/TWL06.wmp is there) and, on each of its turns:
+  cgp <board> <its rack>/<lexiko's rack> <scores> <scoreless turns>
+  generate    its best move only (-r1 best -r2 best), as its autoplay's static player
+  version     a known line that ends the answer
+
+figures:
+  win rate     lexiko's share of the games (a tie counts half) and its 95% Wilson interval
+  by starter   lexiko's win rate in the games lexiko started and in those MAGPIE started
+  a game       exchanges and bingos (plays of all 7 tiles) a game for each side
+  games/s      wall-clock; a turn's time is each side's, MAGPIE's with the pipes and
+               lexiko's reading and checking of its move
+
+examples:
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --jobs 2
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --players static:MAGPIE/data/lexica/TWL06.klv2
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--magpie", type=Path, required=True, metavar="DIR",
+                   help="a built MAGPIE checkout: bin/magpie and data/ (data/lexica/TWL06.kwg, TWL06.klv2)")
+    p.add_argument("--games", type=positive_int, default=200,
+                   help="games, an even number: N/2 deals played twice (default: %(default)s)")
+    p.add_argument("--players", default="static", metavar="KIND",
+                   help="lexiko's player, as 'lexiko autoplay --players' names kinds: static, static:FILE (a leave "
+                   "table: lexiko's .tsv.gz, or .klv2/.klv/.csv), sim or hard (default: %(default)s)")
+    p.add_argument("--jobs", type=non_negative_int, default=1,
+                   help="worker processes, each with its own MAGPIE; 0 for one per core (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="the deals' seed: the same seed, the same games (default: 0)")
+    args = p.parse_args(argv)  # fmt: skip
+    if args.games % 2:
+        p.error(f"--games must be even (each deal is played twice), not {args.games}")
+    if not (args.magpie / "bin" / "magpie").exists() or not (args.magpie / "data").is_dir():
+        p.error(f"{args.magpie}: no bin/magpie or data/ there: build MAGPIE first (make magpie BUILD=release)")
+    if "," in args.players:
+        p.error("--players names lexiko's one player (MAGPIE is the other)")
+    rules = TOURNAMENT
+    jobs = args.jobs or (os.cpu_count() or 1)
+    try:
+        lexicon = Lexicon.load(rules.lexicon, rules.tile_set)  # compiled once, before the workers start
+        make_player(args.players, lexicon)  # an unknown kind or an unreadable table: said now
+        how = describe_magpie(args.magpie, rules.lexicon)
+    except (LexikoError, MatchError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+    records: list[GameRecord] = []
+    started = time.perf_counter()
+    try:
+        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("games", total=args.games)
+            for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules):
+                records.extend(chunk)
+                bar.update(task, completed=len(records))
+    except MatchError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    seconds = time.perf_counter() - started
+    records.sort(key=lambda r: r.summary.index)
+    print("\n".join(report(records, args.players, rules, seconds, jobs, how)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
