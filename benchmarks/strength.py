@@ -78,7 +78,7 @@ from lexiko.selfplay import GameSummary, Stats, game_seed, wilson_interval
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from peers import magpie_cgp  # noqa: E402
+from peers import child_cpu, magpie_cgp  # noqa: E402
 
 LEXIKO, MAGPIE = 0, 1
 """The seats: lexiko's player sits first, MAGPIE second; who starts alternates."""
@@ -154,7 +154,7 @@ class Magpie:
         os.symlink(self.root / "data", Path(self.folder) / "data")
         self.proc = subprocess.Popen(
             [str(self.root / "bin" / "magpie"), "set", *self.settings], cwd=self.folder, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         self._write("version\n")
         first = self._line([])
@@ -369,7 +369,9 @@ def describe_magpie(root: Path, lexicon: str) -> str:
 # -- figures -------------------------------------------------------------------------------
 
 
-def report(records: Sequence[GameRecord], kind: str, rules: Rules, seconds: float, jobs: int, how: str) -> list[str]:
+def report(
+    records: Sequence[GameRecord], kind: str, rules: Rules, seconds: float, cpu: float, jobs: int, how: str
+) -> list[str]:
     """The figures as lines of text."""
     n = len(records)
     stats = Stats([f"lexiko {kind}", "MAGPIE static"])
@@ -398,8 +400,11 @@ def report(records: Sequence[GameRecord], kind: str, rules: Rules, seconds: floa
         f"(spread {stats.mean_score(LEXIKO) - stats.mean_score(MAGPIE):+.1f})",
         f"lexiko win rate when {by_first[0]}; when {by_first[1]}",
         f"a game: {'; '.join(per_game)}",
-        f"{n} games in {seconds:.1f} s on {jobs} job{'s' if jobs != 1 else ''}: {n / seconds:.1f} games/s "
-        f"(a turn: lexiko {ms[0]:.2f} ms, MAGPIE {ms[1]:.2f} ms with the pipes and lexiko's checks)",
+        f"{n} games in {seconds:.1f} s on {jobs} job{'s' if jobs != 1 else ''}: {n / seconds:.1f} games/s, "
+        f"{n / cpu:.1f} games per CPU-second (every process, MAGPIE's too)",
+        f"a turn: lexiko {ms[0]:.2f} ms, MAGPIE {ms[1]:.2f} ms (the pipes and lexiko's checks included); MAGPIE's "
+        f"{sum(r.turns[MAGPIE] for r in records):,} moves all passed lexiko's checks (placement, rack, exchange, "
+        f"words, score, leave)",
     ]
 
 
@@ -424,8 +429,9 @@ figures:
   win rate     lexiko's share of the games (a tie counts half) and its 95% Wilson interval
   by starter   lexiko's win rate in the games lexiko started and in those MAGPIE started
   a game       exchanges and bingos (plays of all 7 tiles) a game for each side
-  games/s      wall-clock; a turn's time is each side's, MAGPIE's with the pipes and
-               lexiko's reading and checking of its move
+  games/s      wall-clock, and per CPU-second of every process (lexiko's and MAGPIE's);
+               a turn's time is each side's, MAGPIE's with the pipes and lexiko's
+               reading and checking of its move
 
 examples:
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200
@@ -466,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     records: list[GameRecord] = []
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time() + child_cpu()
     try:
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
@@ -477,9 +483,9 @@ def main(argv: list[str] | None = None) -> int:
     except MatchError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() + child_cpu() - cpu
     records.sort(key=lambda r: r.summary.index)
-    print("\n".join(report(records, args.players, rules, seconds, jobs, how)))
+    print("\n".join(report(records, args.players, rules, seconds, cpu, jobs, how)))
     return 0
 
 
