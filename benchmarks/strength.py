@@ -384,7 +384,8 @@ def report(
         rs = [r for r in records if r.first_player == first]
         pts = sum(1 / len(r.summary.winners) for r in rs if LEXIKO in r.summary.winners)
         a, b = wilson_interval(pts, len(rs))
-        by_first.append(f"{who} started {pts / max(1, len(rs)):.1%} ({a:.1%}-{b:.1%}, {len(rs)} games)")
+        games = f"{len(rs)} game{'s' if len(rs) != 1 else ''}"
+        by_first.append(f"{who} started {pts / max(1, len(rs)):.1%} ({a:.1%}-{b:.1%}, {games})")
     per_game = [
         f"{name} {sum(r.exchanges[s] for r in records) / n:.2f} exchanges, {stats.bingos_per_game(s):.2f} bingos"
         for s, name in ((LEXIKO, "lexiko"), (MAGPIE, "MAGPIE"))
