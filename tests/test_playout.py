@@ -127,9 +127,9 @@ def test_training_in_the_kernel_learns_the_same_table(twl06: Lexicon, monkeypatc
     from lexiko.bots import playout
     from lexiko.training import train
 
-    first = train(6, rounds=2, lexicon=twl06, seed=3, min_count=1)
+    first = train(6, rounds=2, lexicon=twl06, seed=3)
     monkeypatch.setattr(playout, "unsupported", lambda *a: "the Python games, for the test")
-    second = train(6, rounds=2, lexicon=twl06, seed=3, min_count=1)
+    second = train(6, rounds=2, lexicon=twl06, seed=3)
     def table(t: LeaveTable) -> list[str]:  # the values and how they were made, not how long it took
         return [ln for ln in t.dumps().splitlines() if not ln.startswith(("#@seconds", "#@cpu-seconds"))]
 

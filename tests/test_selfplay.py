@@ -12,6 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from lexiko import gcg, leaves, selfplay, training
@@ -188,13 +190,57 @@ def test_default_table_is_sensible() -> None:
     assert v("IIUUVV") < v("IUV") < v("AEINST") < 40
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 26), min_size=7, max_size=7), st.integers(-20, 90),
+                          st.integers(1, 5)), min_size=1, max_size=12))
+def test_the_kernel_values_leaves_from_racks_as_the_reference_does(rows: list[tuple[list[int], int, int]]) -> None:
+    """lexiko.training.rack_leaves (Python) and the kernel's rack_leaves give every
+    leave of every rack the same weighted equity, weight and moves."""
+    compiled = pytest.importorskip("lexiko._kernel").rack_leaves
+    from array import array
+
+    racks: dict[bytes, list[float]] = {}
+    for tiles, equity, n in rows:
+        s = racks.setdefault(bytes(sorted(tiles)), [0.0, 0.0])
+        s[0] += equity * n
+        s[1] += n
+    counts = [ENGLISH.count(c) if c <= ENGLISH.size else 0 for c in range(64)]
+    ref = training.rack_leaves(racks, counts, 7)
+    keys, weighted, weights, seen = compiled(b"".join(racks), array("d", (v[0] for v in racks.values())),
+                                             array("d", (v[1] for v in racks.values())), bytes(counts), 7)
+    got = {}
+    for key, a, b, n in zip(array("Q", keys), array("d", weighted), array("d", weights), array("d", seen), strict=True):
+        codes = []
+        while key > 1:
+            codes.append(key & 63)
+            key >>= 6
+        got[tuple(reversed(codes))] = (a, b, n)
+    assert got.keys() == ref.keys()
+    for leave, (a, b, n) in ref.items():
+        assert got[leave][1:] == (b, n) and math.isclose(got[leave][0], a, rel_tol=1e-12, abs_tol=1e-9)
+
+
+def test_a_leave_is_worth_its_racks_mean_equity_less_a_random_racks() -> None:
+    """Two racks seen: AAAAAAB at 10 points a move, AAAAAAC at 30. Keeping six As, B
+    and C are drawn alike (2 and 2 copies left), so AAAAAA is worth their mean, 20,
+    less a random rack's (each rack as likely: 84 * 2 ways of drawing it), also 20."""
+    r = training._Racks({})
+    r.add((1, 1, 1, 1, 1, 1, 2), 10.0)
+    r.add((1, 1, 1, 1, 1, 1, 3), 30.0)
+    r.add((1, 1, 1, 1, 1, 1, 3), 30.0)
+    values, base = training._leave_values(r, ENGLISH, 7)
+    assert base == 20.0 and r.moves == 3
+    assert values[(1, 1, 1, 1, 1, 1)] == (0.0, 3.0)
+    assert values[(1, 1, 1, 1, 1, 2)] == (-10.0, 1.0) and values[(1, 3)] == (10.0, 2.0)
+
+
 def test_training_is_deterministic(twl06: Lexicon) -> None:
-    a = train(4, rounds=1, lexicon=twl06, seed=3, chunk_size=2, min_count=1)
-    b = train(4, rounds=1, lexicon="TWL06", seed=3, jobs=1, min_count=1)
+    a = train(4, rounds=1, lexicon=twl06, seed=3, chunk_size=2)
+    b = train(4, rounds=1, lexicon="TWL06", seed=3, jobs=1)
     assert dict(a.items()) == dict(b.items()) and a.tile_values == b.tile_values and a.offset == b.offset
     assert len(a) > 1 and a.value("") == 0.0
     assert any(v != 0.0 for _, v in a.items())  # values moved from zero
-    c = train(4, rounds=1, lexicon=twl06, seed=4, min_count=1)
+    c = train(4, rounds=1, lexicon=twl06, seed=4)
     assert dict(c.items()) != dict(a.items())
     # a second round starts from the first round's table
     seen: list[str] = []

@@ -3712,6 +3712,160 @@ out:
     return result;
 }
 
+/*
+ * rack_leaves(racks, sums, counts, dist, size) -> (keys, weighted, weights, seen): what
+ * each leave is worth from the full racks it is part of (lexiko.training's rack-equity
+ * method). racks: size codes per rack (any order, 0 the blank), each rack once; sums and
+ * counts (doubles, one per rack): the equity of the moves made from it, summed, and how
+ * many; dist: 64 bytes, the copies of each code in the tile set. For every leave L of 1
+ * to size - 1 tiles that some rack R holds, with w the number of ways of drawing R - L
+ * from the tile set less L (a product of binomials):
+ *   keys: L as the leave map keys it (1, then 6 bits per tile, codes ascending);
+ *   weighted: the sum over R of w * sums[R] / counts[R]; weights: the sum of w;
+ *   seen: the sum of counts[R] (how many moves the value rests on).
+ */
+typedef struct {
+    uint64_t key;
+    double weighted, weight, seen;
+} RackLeaveSlot;
+
+static int rl_grow(RackLeaveSlot **slots, int *bits)
+{
+    size_t old = (size_t)1 << *bits, n = old * 2;
+    RackLeaveSlot *fresh = calloc(n, sizeof *fresh);
+    if (!fresh)
+        return -1;
+    for (size_t j = 0; j < old; j++) {
+        RackLeaveSlot *s = &(*slots)[j];
+        if (!s->key)
+            continue;
+        for (uint64_t i = LM_HASH(s->key, *bits + 1);; i = (i + 1) & (n - 1))
+            if (!fresh[i].key) {
+                fresh[i] = *s;
+                break;
+            }
+    }
+    free(*slots);
+    *slots = fresh;
+    (*bits)++;
+    return 0;
+}
+
+static PyObject *k_rack_leaves(PyObject *self, PyObject *args)
+{
+    Py_buffer racks, sums, counts, dist;
+    int size;
+    PyObject *result = NULL;
+    RackLeaveSlot *slots = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*i:rack_leaves", &racks, &sums, &counts, &dist, &size))
+        return NULL;
+    size_t n = size > 0 ? (size_t)racks.len / (size_t)size : 0;
+    if (size < 2 || size > LM_MAXLEN || (size_t)racks.len != n * (size_t)size || dist.len != 64 ||
+        (size_t)sums.len != n * sizeof(double) || (size_t)counts.len != n * sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "bad rack_leaves arguments");
+        goto out;
+    }
+    /* binomials C(a, b) for a < 256, b <= size */
+    static double binom[256][LM_MAXLEN + 1];
+    for (int a = 0; a < 256; a++)
+        for (int b = 0; b <= LM_MAXLEN; b++)
+            binom[a][b] = b == 0 ? 1.0 : a == 0 ? 0.0 : binom[a - 1][b - 1] + (b <= a - 1 ? binom[a - 1][b] : 0.0);
+    const uint8_t *rb = racks.buf, *db = dist.buf;
+    const double *sb = sums.buf, *cb = counts.buf;
+    int bits = 16;
+    size_t used = 0;
+    slots = calloc((size_t)1 << bits, sizeof *slots);
+    if (!slots)
+        goto nomem;
+    for (size_t r = 0; r < n; r++) {
+        if (cb[r] <= 0)
+            continue;
+        double mean = sb[r] / cb[r];
+        int have[64] = {0}, codes[LM_MAXLEN], full[LM_MAXLEN], digit[LM_MAXLEN] = {0}, nc = 0;
+        for (int j = 0; j < size; j++) {
+            if (rb[r * (size_t)size + j] >= 64) {
+                PyErr_SetString(PyExc_ValueError, "a tile code past 63");
+                goto out;
+            }
+            have[rb[r * (size_t)size + j]]++;
+        }
+        for (int c = 0; c < 64; c++)
+            if (have[c]) {
+                codes[nc] = c;
+                full[nc++] = have[c];
+            }
+        for (;;) { /* every sub-multiset: an odometer over the digits */
+            int j = 0;
+            while (j < nc && digit[j] == full[j])
+                digit[j++] = 0;
+            if (j == nc)
+                break;
+            digit[j]++;
+            int len = 0;
+            double w = 1.0;
+            uint64_t key = 1;
+            for (int i = 0; i < nc; i++) {
+                len += digit[i];
+                w *= binom[db[codes[i]] >= digit[i] ? db[codes[i]] - digit[i] : 0][full[i] - digit[i]];
+                for (int k = 0; k < digit[i]; k++)
+                    key = key << 6 | (uint64_t)codes[i];
+            }
+            if (len == size || w == 0.0)
+                continue;
+            if (2 * (used + 1) > ((size_t)1 << bits) && rl_grow(&slots, &bits) < 0)
+                goto nomem;
+            uint64_t mask = ((uint64_t)1 << bits) - 1;
+            for (uint64_t i = LM_HASH(key, bits);; i = (i + 1) & mask) {
+                RackLeaveSlot *s = &slots[i];
+                if (!s->key) {
+                    s->key = key;
+                    used++;
+                }
+                if (s->key == key) {
+                    s->weighted += w * mean;
+                    s->weight += w;
+                    s->seen += cb[r];
+                    break;
+                }
+            }
+        }
+    }
+    {
+        PyObject *k = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(used * sizeof(uint64_t)));
+        PyObject *a = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(used * sizeof(double)));
+        PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(used * sizeof(double)));
+        PyObject *s = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(used * sizeof(double)));
+        if (k && a && b && s) {
+            uint64_t *kp = (uint64_t *)PyBytes_AS_STRING(k);
+            double *ap = (double *)PyBytes_AS_STRING(a), *bp = (double *)PyBytes_AS_STRING(b),
+                   *sp = (double *)PyBytes_AS_STRING(s);
+            size_t o = 0;
+            for (size_t i = 0; i < ((size_t)1 << bits); i++)
+                if (slots[i].key) {
+                    kp[o] = slots[i].key;
+                    ap[o] = slots[i].weighted;
+                    bp[o] = slots[i].weight;
+                    sp[o++] = slots[i].seen;
+                }
+            result = PyTuple_Pack(4, k, a, b, s);
+        }
+        Py_XDECREF(k);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        Py_XDECREF(s);
+    }
+    goto out;
+nomem:
+    PyErr_NoMemory();
+out:
+    free(slots);
+    PyBuffer_Release(&racks);
+    PyBuffer_Release(&sums);
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&dist);
+    return result;
+}
+
 /* -- play-outs: the static player's turns in the kernel ------------------------------
  *
  * playout() plays whole turns of the static player for every seat (each with its own
@@ -6668,6 +6822,8 @@ static PyMethodDef methods[] = {
      "playout(...) -> tuple: the static player's turns from a position, in the kernel (see lexiko.bots.playout)."},
     {"leave_map", k_leave_map, METH_VARARGS,
      "leave_map(keys, values, bits, offset, vowels, terms, balance) -> bytes: a packed leave table."},
+    {"rack_leaves", k_rack_leaves, METH_VARARGS,
+     "rack_leaves(racks, sums, counts, dist, size) -> (keys, weighted, weights, seen): leaves valued by racks."},
     {"leave_values", k_leave_values, METH_VARARGS,
      "leave_values(counts, map) -> bytes: the value of every sub-rack by a packed leave table, as doubles."},
     {"setup", k_setup, METH_VARARGS, "setup(Place, Candidate): the classes generate() builds."},

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import math
 import os
 import time
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from lexiko.argtypes import bounded_jobs, non_negative_int, output_file, positive_int
 from lexiko.errors import LexikoError
-from lexiko.leaves import MAX_COPY_TERMS, Leave, LeaveTable
+from lexiko.leaves import _PACK_MAXLEN, MAX_COPY_TERMS, Leave, LeaveTable
+from lexiko.move import Exchange, Pass, Place
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.tiles import TileSet
 
@@ -99,141 +101,159 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
-class _Observations:
-    """Training data: for each move with a next turn, the leave kept (an id), the
-    points of the next turn and the leave kept then (an id)."""
-
-    def __init__(self) -> None:
-        self.ids: dict[bytes, int] = {}
-        self.leaves: list[Leave] = []
-        self.leave_a = array("i")
-        self.points = array("i")
-        self.leave_b = array("i")
-
-    def id(self, leave: bytes) -> int:
-        i = self.ids.get(leave)
-        if i is None:
-            i = self.ids[leave] = len(self.leaves)
-            self.leaves.append(tuple(leave))
-        return i
-
-    def add(self, rows: Iterable[tuple[bytes, int, bytes]]) -> None:
-        for a, s, b in rows:
-            self.leave_a.append(self.id(a))
-            self.points.append(s)
-            self.leave_b.append(self.id(b))
-
-    def __len__(self) -> int:
-        return len(self.points)
-
-
 @dataclass
-class _Fit:
-    table: LeaveTable
-    shrink: float
-    noise_sd: float
-    signal_sd: float
+class _Racks:
+    """Training data of a round: for each full rack a move was made from, the equity of
+    those moves summed (points plus the value of the leave kept) and how many there were."""
+
+    stats: dict[bytes, list[float]]
+
+    def add(self, rack: Sequence[int], equity: float) -> None:
+        key = bytes(sorted(rack))
+        s = self.stats.get(key)
+        if s is None:
+            self.stats[key] = [equity, 1.0]
+        else:
+            s[0] += equity
+            s[1] += 1.0
+
+    def merge(self, other: _Racks) -> None:
+        for key, (total, n) in other.stats.items():
+            s = self.stats.get(key)
+            if s is None:
+                self.stats[key] = [total, n]
+            else:
+                s[0] += total
+                s[1] += n
+
+    @property
+    def moves(self) -> int:
+        return int(sum(n for _, n in self.stats.values()))
 
 
-@dataclass
-class _Design:
-    """The fallback model's features of every leave seen, and the weighted normal
-    matrix (each leave weighted by its number of observations)."""
+def rack_leaves(
+    racks: Mapping[bytes, Sequence[float]], counts: Sequence[int], size: int
+) -> dict[Leave, tuple[float, float, float]]:
+    """For every leave of 1 to ``size - 1`` tiles held by some rack of ``racks`` (sorted
+    codes mapped to (equity summed, moves)): (weighted, weights, seen), where a rack R
+    adds ``w * mean(R)`` to weighted, ``w`` to weights and its moves to seen, with ``w``
+    the number of ways of drawing R less the leave from a tile set with ``counts[code]``
+    copies of each code less the leave. Leaves in increasing code order. The compiled
+    kernel's ``rack_leaves`` computes the same; this is its reference.
 
-    count: list[int]
-    feats: list[list[tuple[int, float]]]
-    xtx: list[list[float]]
-    codes: list[int]
-    tile_index: dict[int, int]
-    balance_index: int
+    >>> r = rack_leaves({bytes([1, 1, 2]): (12.0, 2.0)}, [2, 3, 1], 3)
+    >>> r[(1,)], r[(1, 1)]  # AAB: keeping A, AB is drawn from AAB (2 ways); keeping AA, B from B
+    ((12.0, 2.0, 2.0), (6.0, 1.0, 2.0))
+    """
+    out: dict[Leave, tuple[float, float, float]] = {}
+    for key, (total, n) in racks.items():
+        if n <= 0:
+            continue
+        mean = total / n
+        have = Counter(key)
+        codes = sorted(have)
+        for digits in itertools.product(*(range(have[c] + 1) for c in codes)):
+            length = sum(digits)
+            if not 0 < length < size:
+                continue
+            w = 1
+            for c, d in zip(codes, digits, strict=True):
+                w *= math.comb(max(counts[c] - d, 0), have[c] - d)
+            if not w:
+                continue
+            leave = tuple(c for c, d in zip(codes, digits, strict=True) for _ in range(d))
+            a, b, seen = out.get(leave, (0.0, 0.0, 0.0))
+            out[leave] = (a + w * mean, b + w, seen + n)
+    return out
 
-    @classmethod
-    def of(cls, obs: _Observations, tiles: TileSet, vowel: Sequence[bool]) -> _Design:
-        m = len(obs.leaves)
-        count = [0] * m
-        for a in obs.leave_a:
-            count[a] += 1
-        codes = [0, *range(1, tiles.size + 1)]
-        tile_index = {c: 1 + i * MAX_COPY_TERMS for i, c in enumerate(codes)}
-        balance_index = 1 + len(codes) * MAX_COPY_TERMS
-        max_len = max((len(leave) for leave in obs.leaves), default=0)
-        nf = balance_index + _pair(0, max_len) + max_len + 1
-        xtx = [[0.0] * nf for _ in range(nf)]
-        feats: list[list[tuple[int, float]]] = []
-        for i, leave in enumerate(obs.leaves):
-            f = _features(leave, vowel, tile_index, balance_index)
-            feats.append(f)
-            w = count[i]
-            if w:
-                for fi, xi in f:
-                    row = xtx[fi]
-                    for fj, xj in f:
-                        row[fj] += w * xi * xj
-        return cls(count, feats, xtx, codes, tile_index, balance_index)
+
+def _leave_values(data: _Racks, tiles: TileSet, size: int) -> tuple[dict[Leave, tuple[float, float]], float]:
+    """Each leave's value (its racks' weighted mean equity less a random rack's) and the
+    moves it rests on, by the kernel when built; and a random rack's mean equity."""
+    counts = [tiles.count(c) if c <= tiles.size else 0 for c in range(64)]
+    full = 0.0
+    norm = 0.0
+    for key, (total, n) in data.stats.items():
+        w = 1
+        for c, k in Counter(key).items():
+            w *= math.comb(counts[c], k)
+        full += w * total / n
+        norm += w
+    base = full / norm if norm else 0.0
+    raw: dict[Leave, tuple[float, float, float]]
+    try:
+        from lexiko._kernel import rack_leaves as compiled  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        compiled = None
+    if compiled is not None and size <= _PACK_MAXLEN and all(len(k) == size for k in data.stats):
+        keys, weighted, weights, seen = compiled(
+            b"".join(data.stats), array("d", (s[0] for s in data.stats.values())),
+            array("d", (s[1] for s in data.stats.values())), bytes(min(c, 255) for c in counts), size,
+        )
+        raw = {}
+        for key, a, b, n in zip(array("Q", keys), array("d", weighted), array("d", weights), array("d", seen),
+                                strict=True):
+            codes = []
+            while key > 1:
+                codes.append(key & 63)
+                key >>= 6
+            raw[tuple(reversed(codes))] = (a, b, n)
+    else:
+        raw = rack_leaves(data.stats, counts, size)
+    values = {}
+    for leave, (a, b, n) in raw.items():
+        z = leave.count(0)  # increasing codes to rack order: blanks last
+        values[(*leave[z:], *leave[:z])] = (a / b - base, n)
+    return values, base
 
 
 def _fit(
-    obs: _Observations,
-    design: _Design,
-    current: LeaveTable,
+    values: Mapping[Leave, tuple[float, float]],
     tiles: TileSet,
     *,
     ridge: float,
-    shrink: float | None,
-    min_count: int,
-    tolerance: float,
+    min_seen: int,
+    shrink: float,
     meta: Mapping[str, str],
-) -> _Fit:
-    """One pass: targets with the current table, the fallback model by ridge regression,
-    then each seen leave's mean target shrunk toward the model (see :func:`train`)."""
-    m = len(obs.leaves)
-    n = design.count
-    nxt = [current.lookup(leave) for leave in obs.leaves]
-    sy = [0.0] * m
-    syy = [0.0] * m
-    for a, s, b in zip(obs.leave_a, obs.points, obs.leave_b, strict=True):
-        y = s + nxt[b]
-        sy[a] += y
-        syy[a] += y * y
-    # the fallback model: ridge regression of the targets on the features
-    nf = len(design.xtx)
+) -> LeaveTable:
+    """The table of a round: the fallback model (a constant, a value per tile and copy, a
+    term per vowel and consonant count) fitted by ridge regression to the leaves resting
+    on ``min_seen`` moves or more, each weighted by its moves; and those leaves stored,
+    shrunk toward the model by ``shrink`` (see :func:`train`)."""
+    vowel = LeaveTable.zeros(tiles)._vowel
+    codes = [0, *range(1, tiles.size + 1)]
+    tile_index = {c: 1 + i * MAX_COPY_TERMS for i, c in enumerate(codes)}
+    balance_index = 1 + len(codes) * MAX_COPY_TERMS
+    stored = {leave: v for leave, (v, n) in values.items() if n >= min_seen}
+    max_len = max((len(leave) for leave in stored), default=0)
+    nf = balance_index + _pair(0, max_len) + max_len + 1
+    xtx = [[0.0] * nf for _ in range(nf)]
     xty = [0.0] * nf
-    for i, f in enumerate(design.feats):
-        if n[i]:
-            for fi, xi in f:
-                xty[fi] += xi * sy[i]
-    xtx = [list(row) for row in design.xtx]
+    for leave, v in stored.items():
+        w = values[leave][1]
+        f = _features(leave, vowel, tile_index, balance_index)
+        for fi, xi in f:
+            row = xtx[fi]
+            wx = w * xi
+            xty[fi] += wx * v
+            for fj, xj in f:
+                row[fj] += wx * xj
     for d in range(nf):
         xtx[d][d] += ridge
     coef = _solve(xtx, xty)
-    prior = [sum(coef[fi] * xi for fi, xi in f) for f in design.feats]
-    # noise (within a leave) and signal (between leaves, around the model) variances
-    within = sum(syy[i] - sy[i] * sy[i] / n[i] for i in range(m) if n[i] >= 2)
-    dof = sum(n[i] - 1 for i in range(m) if n[i] >= 2)
-    noise = within / dof if dof else 1.0
-    big = [i for i in range(m) if n[i] >= 20]
-    signal = sum((sy[i] / n[i] - prior[i]) ** 2 - noise / n[i] for i in big) / len(big) if big else 0.0
-    k = shrink if shrink is not None else min(1000.0, max(1.0, noise / max(signal, 1e-6)))
-    # a leave is stored when seen min_count times and its value is not the model's
-    values = {
-        obs.leaves[i]: v
-        for i in range(m)
-        if n[i] >= min_count and abs((v := (sy[i] + k * prior[i]) / (n[i] + k)) - prior[i]) >= tolerance
-    }
-    # the empty leave (a fresh rack of drawn tiles) is worth 0 by definition
-    bi, ti = design.balance_index, design.tile_index
-    e = obs.ids.get(b"")
-    anchor = (sy[e] + k * prior[e]) / (n[e] + k) if e is not None else coef[0] + coef[bi]
-    values = {leave: v - anchor for leave, v in values.items()}
-    values[()] = 0.0
     tile_values: dict[int, list[float]] = {}
-    for c in design.codes:
-        vs = coef[ti[c] : ti[c] + MAX_COPY_TERMS][: max(1, min(tiles.count(c), MAX_COPY_TERMS))]
+    for c in codes:
+        vs = coef[tile_index[c] : tile_index[c] + MAX_COPY_TERMS][: max(1, min(tiles.count(c), MAX_COPY_TERMS))]
         if any(vs):
             tile_values[c] = vs
-    balance = {_unpair(j): coef[bi + j] for j in range(nf - bi) if coef[bi + j] != 0.0}
-    table = LeaveTable(tiles, values, tile_values=tile_values, balance=balance, offset=coef[0] - anchor, meta=meta)
-    return _Fit(table, k, math.sqrt(noise), math.sqrt(max(signal, 0.0)))
+    balance = {_unpair(j): coef[balance_index + j] for j in range(nf - balance_index) if coef[balance_index + j]}
+    table = LeaveTable(tiles, {}, tile_values=tile_values, balance=balance, offset=coef[0], meta=meta)
+    shrunk = {
+        leave: (values[leave][1] * v + shrink * table.fallback(leave)) / (values[leave][1] + shrink)
+        for leave, v in stored.items()
+    }
+    shrunk[()] = 0.0  # the empty leave (a fresh rack of drawn tiles) is worth 0 by definition
+    return LeaveTable(tiles, shrunk, tile_values=tile_values, balance=balance, offset=coef[0], meta=meta)
 
 
 def train(
@@ -246,39 +266,35 @@ def train(
     seed: int = 0,
     executor: Executor | None = None,
     initial: LeaveTable | None = None,
-    passes: int = 2,
-    shrink: float | None = None,
+    min_seen: int = 20,
+    shrink: float = 30.0,
     ridge: float = 10.0,
-    min_count: int = 3,
-    tolerance: float = 0.05,
     chunk_size: int = 200,
     progress: TrainProgress | None = None,
 ) -> LeaveTable:
     """Train a leave table by self-play of the static player against itself.
 
-    Method (average-reward temporal differences, by rounds):
+    Method (rack equity, by rounds; the method MAGPIE and Macondo describe for their
+    leave tables, written here from that description):
 
-    1. Play ``games`` games, both players static (score + leave value) using the
-       current table (``initial``, or zeros: the first round is greedy play). Record,
-       for each move after which the mover draws and whose next turn also leaves tiles
-       in the bag, the leave ``L`` kept, the points ``s'`` of the mover's next turn and
-       the leave ``L'`` kept then.
-    2. Fit on every observation so far (all rounds), ``passes`` times: the target of an
-       observation is ``s' + v(L')`` with ``v`` the current table, so a leave is worth
-       what it helps score next turn plus what it helps keep for the turns after.
-
-       - the fallback model (a constant, a value for each tile's 1st, 2nd, 3rd and
-         further copies, a term per vowel/consonant count) is fitted to the targets by
-         ridge regression (``ridge``);
-       - each leave seen at least ``min_count`` times gets the mean of its targets
-         shrunk toward the model: ``(sum + k * model) / (count + k)``, where ``k`` is
-         the noise variance of a target over the variance of true leave values around
-         the model (empirical Bayes, estimated from leaves seen 20 times or more), or
-         ``shrink`` when given; it is stored when that differs from the model by
-         ``tolerance`` or more (the model gives the others);
-       - values are shifted so that the empty leave (a fresh rack of drawn tiles) is 0.
-         Only differences between leaves of the same rack matter to a player.
-    3. Repeat with the new table for ``rounds`` rounds.
+    1. Play ``games`` games, both players static (score + leave value) with the
+       current table (``initial``, or zeros: the first round is greedy play). For each
+       move (a placement or an exchange) made from a full rack and leaving tiles in the
+       bag, record the rack and the move's equity: its points plus the current value of
+       the tiles kept.
+    2. A rack's value is the mean equity of the moves made from it. A leave L is worth
+       the mean value of the full racks that hold it, each rack R weighted by the number
+       of ways of drawing R less L from the tile set less L (how likely R is once L is
+       kept), less the mean value of a rack drawn from the full set. So a leave is worth
+       what it adds to the next turn's points and, through the leave kept then, to the
+       turns after; the empty leave is 0.
+    3. Every leave whose value rests on ``min_seen`` moves or more is stored; the
+       fallback model (a constant, each tile's 1st, 2nd, 3rd and further copies, a term
+       per vowel/consonant count) is fitted to them by ridge regression (``ridge``),
+       each weighted by its moves, and values the other leaves. A stored value resting
+       on n moves is shrunk toward the model's: ``(n * value + shrink * model) / (n +
+       shrink)``, so that a rarely seen leave is not valued by the luck of its racks.
+    4. Repeat with the new table for ``rounds`` rounds, each on its own games.
 
     Games are played in chunks of ``chunk_size`` on ``executor``, or on a process pool
     of ``jobs`` workers, or in this process. The result depends only on the arguments,
@@ -296,8 +312,6 @@ def train(
     tiles = rules.tile_set
     spec = selfplay.lexicon_spec(lexicon, tiles)
     table = initial if initial is not None else LeaveTable.zeros(tiles)
-    obs = _Observations()
-    total_games = 0
     started = time.perf_counter()
     cpu = 0.0
     for r in range(rounds):
@@ -311,33 +325,34 @@ def train(
         done = 0
         if progress:
             progress(phase, 0, games)
+        results: list[_TrainResult] = []
         for res in selfplay.run_chunks(_train_chunk, tasks, jobs=jobs, executor=executor, spec=spec):
-            obs.add(res.rows)
+            results.append(res)
             done += res.games
             cpu += res.cpu
             if progress:
                 progress(phase, done, games)
-        total_games += games
-        design = _Design.of(obs, tiles, table._vowel)
-        for p in range(passes):
-            meta = {
-                "tiles": tiles.name,
-                "lexicon": spec[0] if isinstance(spec, tuple) else getattr(spec, "name", "custom"),
-                "rules": rules.name,
-                "games": str(total_games),
-                "rounds": str(r + 1),
-                "observations": str(len(obs)),
-                "seed": str(seed),
-                "method": "lexiko.training.train (self-play, average-reward TD, empirical-Bayes shrinkage)",
-            }
-            fit = _fit(
-                obs, design, table, tiles,
-                ridge=ridge, shrink=shrink, min_count=min_count, tolerance=tolerance, meta=meta,
-            )
-            table = fit.table
-            table.meta["shrink"] = f"{fit.shrink:.1f}"
-            if progress:
-                progress("fitting", p + 1, passes)
+        data = _Racks({})
+        for res in sorted(results, key=lambda x: x.first):  # the same sums whatever finished first
+            data.merge(res.racks)
+        values, base = _leave_values(data, tiles, rules.rack_size)
+        meta = {
+            "tiles": tiles.name,
+            "lexicon": spec[0] if isinstance(spec, tuple) else getattr(spec, "name", "custom"),
+            "rules": rules.name,
+            "games": str(games * (r + 1)),
+            "rounds": str(r + 1),
+            "moves": str(data.moves),
+            "racks": str(len(data.stats)),
+            "rack-equity": f"{base:.3f}",
+            "min-seen": str(min_seen),
+            "shrink": f"{shrink:g}",
+            "seed": str(seed),
+            "method": "lexiko.training.train (self-play, rack equity)",
+        }
+        table = _fit(values, tiles, ridge=ridge, min_seen=min_seen, shrink=shrink, meta=meta)
+        if progress:
+            progress("fitting", r + 1, rounds)
     table.meta["cpu-seconds"] = f"{cpu:.0f}"
     table.meta["seconds"] = f"{time.perf_counter() - started:.0f}"
     return table
@@ -356,7 +371,8 @@ class _TrainTask:
 
 @dataclass(frozen=True)
 class _TrainResult:
-    rows: list[tuple[bytes, int, bytes]]
+    first: int
+    racks: _Racks
     games: int
     cpu: float
 
@@ -365,7 +381,7 @@ _tables: dict[str, LeaveTable] = {}
 
 
 def _train_chunk(task: _TrainTask) -> _TrainResult:
-    """Play the task's games (static against static) and return the observations."""
+    """Play the task's games (static against static) and return the racks' equities."""
     from lexiko import selfplay
     from lexiko.bots.playout import play_out, unsupported
     from lexiko.bots.static import StaticBot
@@ -377,49 +393,63 @@ def _train_chunk(task: _TrainTask) -> _TrainResult:
     if table is None:
         _tables.clear()
         table = _tables[task.key] = LeaveTable.from_bytes(task.table, task.rules.tile_set)
-    rows: list[tuple[bytes, int, bytes]] = []
+    size = task.rules.rack_size
+    value = table.lookup
+    racks = _Racks({})
     in_kernel = unsupported(task.rules, 2, [table]) is None
     for g in task.games:
         game_seed = selfplay.game_seed(task.seed, g, f"train-{task.round}")
         names = ["static 1", "static 2"]
         if in_kernel:  # the same game, its turns played in the kernel
             start = Game(names, task.rules, seed=game_seed, lexicon=None, first_player=g % 2)
-            moves: list[list[tuple[bytes, int, int]]] = [[], []]
             for t in play_out(start, [table, table], lexicon, log=True).log:
-                moves[t.player].append((bytes(t.kept), t.score, t.bag))
+                _add_move(racks, t.move, t.kept, t.bag, t.score, value, size)
         else:
             players = [StaticBot(lexicon, table, name=names[0]), StaticBot(lexicon, table, name=names[1])]
-            rec = _Recorder()
+            rec = _Recorder(racks, value, size)
             selfplay.play_game(players, task.rules, seed=game_seed, first_player=g % 2, observer=rec)
-            moves = rec.moves
-        for seq in moves:
-            for (la, _, bag_a), (lb, sb, bag_b) in zip(seq, seq[1:], strict=False):
-                if bag_a > 0 and bag_b > 0:
-                    rows.append((la, sb, lb))
-    return _TrainResult(rows, len(task.games), time.process_time() - t0)
+    return _TrainResult(task.games[0], racks, len(task.games), time.process_time() - t0)
 
 
 class _Recorder:
-    """Observer of :func:`lexiko.selfplay.play_game`: each player's moves as (leave
-    kept, points, tiles left in the bag after the draw)."""
+    """Observer of :func:`lexiko.selfplay.play_game`: adds each move to the racks'
+    equities (see :func:`_add_move`)."""
 
-    def __init__(self) -> None:
-        self.moves: list[list[tuple[bytes, int, int]]] = [[], []]
+    def __init__(self, racks: _Racks, value: Callable[[Leave], float], size: int) -> None:
+        self.racks, self.value, self.size = racks, value, size
 
     def __call__(self, game: Game, player: int, rack: tuple[int, ...], move: Move, event: Event | None) -> None:
-        self.moves[player].append((bytes(_leave_after(rack, move)), event.score if event else 0, game.bag_count))
+        kept = _leave_after(rack, move)
+        _add_move(self.racks, move, kept, game.bag_count, event.score if event else 0, self.value, self.size)
+
+
+def _add_move(
+    racks: _Racks, move: Move, kept: Leave, bag: int, score: int, value: Callable[[Leave], float], size: int
+) -> None:
+    """Add the equity of ``move`` (``score`` plus the value of the tiles ``kept``) to its
+    rack's, when made from a full rack with at least a rack's worth of tiles in the bag
+    (``bag``: tiles left after the move and its draw); a pass is not counted. Later
+    moves, whose leaves the bag may not refill, are left out."""
+    if isinstance(move, Pass):
+        return
+    used = _used(move)
+    before = bag if isinstance(move, Exchange) else bag + len(used)
+    if before >= size and len(used) + len(kept) == size:
+        racks.add((*used, *kept), score + value(kept))
+
+
+def _used(move: Move) -> tuple[int, ...]:
+    """The tiles ``move`` takes from the rack (a blank as 0)."""
+    if isinstance(move, Place):
+        return move.rack_tiles()
+    if isinstance(move, Exchange):
+        return tuple(move.tiles)
+    return ()
 
 
 def _leave_after(rack: Sequence[int], move: Move) -> Leave:
     """Tiles left on ``rack`` (rack order) after ``move``."""
-    from lexiko.move import Exchange, Place
-
-    if isinstance(move, Place):
-        used = Counter(move.rack_tiles())
-    elif isinstance(move, Exchange):
-        used = Counter(move.tiles)
-    else:
-        return tuple(rack)
+    used = Counter(_used(move))
     out = []
     for t in rack:
         if used[t]:
@@ -433,10 +463,11 @@ def _leave_after(rack: Sequence[int], move: Move) -> Leave:
 
 EPILOG_TRAIN = """\
 Each round plays --games games of the static player against itself with the current
-table (the first round with no table, i.e. greedy play), then refits the table on every
-move of every round so far: a leave is worth the points its owner scores next turn plus
-the value of the leave kept then, relative to a fresh rack (the empty leave is 0),
-shrunk toward a per-tile model for rarely seen leaves. See lexiko.training.train.
+table (the first round with no table, i.e. greedy play), recording the equity (points
+plus the value of the tiles kept) of every move made from a full rack. A leave is then
+worth the mean equity of the full racks that hold it, each as likely as drawing the rest
+of it, less that of a random rack: what keeping it adds to one's next turns. Rarely seen
+leaves take a per-tile model's value. See lexiko.training.train.
 
 examples:
   lexiko train-leaves --games 2000 --rounds 3 --out my-leaves.tsv.gz
@@ -511,6 +542,7 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
                 seed=args.seed,
                 executor=executor,
                 initial=initial,
+                min_seen=args.min_seen,
                 progress=progress,
             )
         finally:
@@ -558,6 +590,9 @@ def add_parsers(subparsers: Any) -> None:
     add_arguments(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default: 0)")
     p.add_argument("--start", metavar="FILE", help="table to start from (default: none, greedy play)")
+    p.add_argument("--min-seen", type=positive_int, default=20, metavar="N",
+                   help="store the leaves whose value rests on N moves or more; a model values the others "
+                   "(default: 20; larger, a smaller table)")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
     p.add_argument("--rules", default="tournament", help="rules preset (default: tournament)")
     p.set_defaults(func=cmd_train_leaves)
