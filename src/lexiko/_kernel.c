@@ -984,6 +984,8 @@ static inline int max_value(const Gen *g, uint64_t mask, uint64_t have)
     return best;
 }
 
+static int wmp_rack_word(const Gen *g, int len, uint64_t h);
+
 /*
  * Fill g->wb, g->kbound (the best equity bound of its plays of k tiles) and g->thr_* for
  * the anchor (line pointers, anchor_pos, left_limit and single_skip set); set bit k of
@@ -1067,7 +1069,8 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
             if (k == R) {
                 g->thr_hash[f - f0] = bhk;
                 g->thr_n[f - f0] = bnk;
-                if (g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
+                if (g->use_wmp ? !wmp_rack_word(g, R + bnk, g->hnat + bhk)
+                               : g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
                     continue; /* every tile down: no word has these letters */
             }
             int64_t d[PRUNE_MAX_RACK], capped = 0, paired = 0;
@@ -1494,6 +1497,24 @@ static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
     g->bc_key[c] = key;
     g->bc_val[c] = r;
     return r;
+}
+
+/* Whether some word of len letters may hold the letters of hash h and the rack's blanks:
+ * anchor_bounds' test of the plays putting down the whole rack, by the word map's filters
+ * when run_wmp searches (bits of a table far smaller than the anagram index's slots, and
+ * one test for a blank where the index takes one per letter). A filter can only say yes
+ * too often, and run_wmp finds no play where no word is: the same plays. */
+static int wmp_rack_word(const Gen *g, int len, uint64_t h)
+{
+    const WmpHead *wh = g->wmp;
+    if (g->blanks0 == 0)
+        return wmp_test(wmp_wf(wh), wh->wfbits, ana_key(h, len));
+    if (g->blanks0 == 1)
+        return wmp_test(wmp_bf(wh), wh->bfbits, ana_key(h, len - 1));
+    for (uint64_t a = wh->alphabet; a; a &= a - 1) /* two blanks (wmp_fits) */
+        if (wmp_test(wmp_bf(wh), wh->bfbits, ana_key(h + letter_hash[__builtin_ctzll(a)], len - 1)))
+            return 1;
+    return 0;
 }
 
 /* Whether run_wmp takes this rack: at most two blanks (the blank table answers for one
