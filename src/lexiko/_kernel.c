@@ -3836,7 +3836,12 @@ typedef struct {
     uint8_t kept[PO_MAXP][64]; /* each seat's tiles kept on its last move (counts) */
     int kept_bag[PO_MAXP];     /* and the tiles in the bag after it; -1: no move yet */
     Gen *g;
+    Gen *board; /* prepare()'s arrays for cells, kept up to date move by move (po_apply); NULL:
+                   po_choose prepares them every turn */
 } PlayOut;
+
+struct Eg;
+static void gen_make(Gen *g, const uint8_t *cells, const Move *m, struct Eg *eg);
 
 /* The lexicon's buffers of a play-out (kwg, and what depths() and anagrams() return, or
  * None): 0, or -1 with a Python error set; the buffers got are flagged for release. */
@@ -3941,6 +3946,48 @@ static void po_gen_best(Gen *g, const PlayOut *po, const uint8_t *full, const do
     g->prune = prune_setup(g, full, (uint32_t)nl);
     if (g->prune && g->no_maxsub)
         g->use_wmp = wmp_setup(g, full);
+}
+
+/* Prepare po->board for po->cells from scratch (a new position). */
+static void po_board_prepare(PlayOut *po)
+{
+    Gen *b = po->board;
+    memset(b, 0, sizeof(Gen));
+    b->kwg = po->kwg;
+    b->nk = po->nk;
+    b->n = po->n;
+    memcpy(b->values, po->values, 128);
+    prepare(b, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
+}
+
+/* po->board after placement m (po->cells already holds it): the squares it changed, or
+ * everything after the first play (the start square stops being the only anchor). */
+static void po_board_make(PlayOut *po, const Move *m)
+{
+    if (po->board->empty_board)
+        po_board_prepare(po);
+    else
+        gen_make(po->board, po->cells, m, NULL);
+}
+
+/* Set g to the lexicon and the board of po->cells for a search: copied from po->board
+ * when kept (a copy costs less than the cross-sets of every anchor), else prepared. */
+static void po_search_gen(PlayOut *po, Gen *g)
+{
+    if (po->board) {
+        memcpy(g, po->board, sizeof(Gen));
+        g->min_tiles = g->empty_board ? po->first_min : 1; /* as prepare() leaves them */
+        g->dirs = g->empty_board ? po->sym_dirs : 2;
+        return;
+    }
+    memset(g, 0, sizeof(Gen));
+    g->kwg = po->kwg;
+    g->nk = po->nk;
+    g->n = po->n;
+    memcpy(g->values, po->values, 128);
+    g->min_tiles = po->first_min;
+    g->dirs = po->sym_dirs;
+    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
 }
 
 /* The tiles of rack full not kept by the sub-rack whose digits (counts of codes[j]) are
@@ -4053,15 +4100,8 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
         }
     }
     /* the best placement */
-    memset(g, 0, sizeof(Gen));
-    g->kwg = po->kwg;
-    g->nk = po->nk;
-    g->n = po->n;
-    memcpy(g->values, po->values, 128);
-    g->min_tiles = po->first_min;
-    g->dirs = po->sym_dirs;
+    po_search_gen(po, g);
     po_gen_best(g, po, full, vals, 1, best_eq);
-    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
     run(g);
     int kind = best_kind;
     if (g->oom) {
@@ -4166,6 +4206,8 @@ static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, in
             po->rack_n[p]--;
             placed++;
         }
+        if (po->board)
+            po_board_make(po, &m);
         po->scores[p] += m.score;
         if (placed >= po->bingo_tiles)
             po->bingos[p]++;
@@ -4276,9 +4318,11 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
     if (!cells_valid(&cells))
         goto out;
     po = (PlayOut *)calloc(1, sizeof(PlayOut));
-    if (po)
+    if (po) {
         po->g = (Gen *)calloc(1, sizeof(Gen));
-    if (!po || !po->g) {
+        po->board = (Gen *)calloc(1, sizeof(Gen));
+    }
+    if (!po || !po->g || !po->board) {
         PyErr_NoMemory();
         goto out;
     }
@@ -4288,6 +4332,7 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         goto out;
     po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
              first_dirs);
+    po_board_prepare(po);
     if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
                           &po->passes_only, &po->exchange_scoreless, &po->end_double))
         goto out;
@@ -4426,6 +4471,7 @@ out:
         PyBuffer_Release(&mapbuf[i]);
     if (po) {
         free(po->g);
+        free(po->board);
         free(po);
     }
     if (have_wmp)
@@ -4859,7 +4905,7 @@ typedef struct {
  * the tiles of both racks */
 #define EG_UNDO_MAX (2 * PRUNE_MAX_RACK * 5)
 
-typedef struct {
+typedef struct Eg {
     PlayOut *po; /* board constants and the Gen, kept prepared for the board being searched */
     EgUndo undo[EG_UNDO_MAX];
     size_t nundo;
@@ -5904,29 +5950,6 @@ static int rl_place_first(const Move *m, const RLCand *e)
     return 1;
 }
 
-/* Prepare the core's board Gen for po.cells from scratch (a new position). */
-static void rl_board_prepare(RLCore *c)
-{
-    PlayOut *po = &c->po;
-    Gen *b = &c->board;
-    memset(b, 0, sizeof(Gen));
-    b->kwg = po->kwg;
-    b->nk = po->nk;
-    b->n = po->n;
-    memcpy(b->values, po->values, 128);
-    prepare(b, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
-}
-
-/* The board Gen after placement m (po.cells already holds it): the squares it changed,
- * or everything after the first play (the start square stops being the only anchor). */
-static void rl_board_make(RLCore *c, const Move *m)
-{
-    if (c->board.empty_board)
-        rl_board_prepare(c);
-    else
-        gen_make(&c->board, c->po.cells, m, NULL);
-}
-
 /* List the candidates of the player on turn. 0, or -1: no memory. */
 static int rl_candidates(RLCore *c)
 {
@@ -5982,9 +6005,7 @@ static int rl_candidates(RLCore *c)
     /* the best K placements */
     Gen *g = &c->gen;
     gen_free(g);
-    memcpy(g, &c->board, sizeof(Gen)); /* prepared: the lexicon, values and board arrays */
-    g->min_tiles = g->empty_board ? po->first_min : 1; /* as prepare() leaves them */
-    g->dirs = g->empty_board ? po->sym_dirs : 2;
+    po_search_gen(po, g);
     po_gen_best(g, po, full, vals, (size_t)K, others);
     run(g);
     if (g->oom)
@@ -6100,7 +6121,7 @@ static int rl_begin(RLCore *c)
     c->nlog = 0;
     c->ncand = 0;
     c->started = 1;
-    rl_board_prepare(c);
+    po_board_prepare(po);
     if (rl_candidates(c) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -6145,6 +6166,7 @@ static PyObject *k_rl_new(PyObject *self, PyObject *args)
         goto out;
     }
     c->po.g = &c->gen;
+    c->po.board = &c->board;
     if (PyObject_GetBuffer(kwg_obj, &c->kwg, PyBUF_SIMPLE) < 0)
         goto out;
     c->have[0] = 1;
@@ -6411,8 +6433,6 @@ static PyObject *k_rl_step(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     if (po_apply(&c->po, cand.kind, &cand.m, cand.ex, cand.nex, NULL) < 0)
         return NULL;
-    if (cand.kind == 0)
-        rl_board_make(c, &cand.m);
     c->ncand = 0;
     if (!c->po.over && rl_candidates(c) < 0)
         return PyErr_NoMemory();
@@ -6456,8 +6476,6 @@ static PyObject *k_rl_static_turns(PyObject *self, PyObject *args)
             return PyErr_NoMemory();
         if (po_apply(po, kind, &e.m, ex, nex, NULL) < 0)
             return NULL;
-        if (kind == 0)
-            rl_board_make(c, &e.m);
         moved = 1;
     }
     if (moved) {
