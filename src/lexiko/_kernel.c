@@ -1960,18 +1960,21 @@ static void run_wmp(Gen *g, uint64_t have)
             lo = groups[i].bound;
     }
     double width = (hi - lo) / (NB - 1) > 1.0 ? (hi - lo) / (NB - 1) : 1.0;
-    memset(bcount, 0, sizeof bcount);
-    for (int b = 0; b < NB; b++)
+    /* the buckets in use: the bounds seldom span NB points, and a search is short */
+    int nbk = ng ? (int)((hi - lo) / width) + 1 : 0;
+    nbk = nbk < 1 ? 1 : nbk > NB ? NB : nbk;
+    memset(bcount, 0, sizeof(int) * (size_t)(nbk + 1));
+    for (int b = 0; b < nbk; b++)
         bmax[b] = -INFINITY;
     for (size_t i = 0; i < ng; i++) {
         int b = (int)((hi - groups[i].bound) / width);
-        b = b < 0 ? 0 : b >= NB ? NB - 1 : b;
+        b = b < 0 ? 0 : b >= nbk ? nbk - 1 : b;
         groups[i].bucket = (uint16_t)b;
         bcount[b + 1]++;
         if (groups[i].bound > bmax[b])
             bmax[b] = groups[i].bound;
     }
-    for (int b = 0; b < NB; b++)
+    for (int b = 0; b < nbk; b++)
         bcount[b + 1] += bcount[b];
     for (size_t i = 0; i < ng; i++)
         sorted[bcount[groups[i].bucket]++] = groups[i];
