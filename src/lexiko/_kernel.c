@@ -1982,6 +1982,12 @@ static void run_wmp(Gen *g, uint64_t have)
     WMemo memo[256];
     memset(memo, 0, sizeof memo);
     static const uint64_t all_ones = ~(uint64_t)0;
+    /* the map's tables and filters, found once (the loops below are the search's hottest) */
+    const WmpHead *wh = g->wmp;
+    const WmpSlot *wt = wmp_wt(wh);
+    const WmpBSlot *bt = wmp_bt(wh);
+    const uint64_t *wf = wmp_wf(wh), *bf = wmp_bf(wh);
+    const uint64_t wmask = wh->wslots - 1, bmask = wh->bslots - 1, wfbits = wh->wfbits, bfbits = wh->bfbits;
     for (size_t i = 0; i < ng && !g->oom; i++) {
         WGroup gr = sorted[i];
         double floor = wmp_floor(g);
@@ -1991,9 +1997,6 @@ static void run_wmp(Gen *g, uint64_t have)
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
-        const WmpHead *wh = g->wmp;
-        const WmpSlot *wt = wmp_wt(wh);
-        const WmpBSlot *bt = wmp_bt(wh);
         int nc = 0;
         /* which sub-racks pass the filter depends on the span's board letters and length
          * only: many groups share them (the first squares of a lane around the same
@@ -2012,11 +2015,11 @@ static void run_wmp(Gen *g, uint64_t have)
                     uint64_t h = sp.bh + s->h;
                     int i = (int)(s - s0);
                     if (s->b == 0) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L), wh->wfbits);
-                        fw[i] = wmp_wf(wh) + (bit[i] >> 6);
+                        bit[i] = wmp_fbit(ana_key(h, sp.L), wfbits);
+                        fw[i] = wf + (bit[i] >> 6);
                     } else if (s->b == 1) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), wh->bfbits);
-                        fw[i] = wmp_bf(wh) + (bit[i] >> 6);
+                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), bfbits);
+                        fw[i] = bf + (bit[i] >> 6);
                     } else {
                         bit[i] = 0;
                         fw[i] = &all_ones;
@@ -2052,20 +2055,20 @@ static void run_wmp(Gen *g, uint64_t have)
                     key = ana_key(h, sp.L - 1);
             } else if (s->b == 0) {
                 key = ana_key(h, sp.L);
-                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                if (!wmp_test(wf, wfbits, key))
                     continue;
             } else if (s->b == 1) {
                 key = ana_key(h, sp.L - 1);
-                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+                if (!wmp_test(bf, bfbits, key))
                     continue;
             }
             double e = wmp_sub_bound(g, &sp, s);
             if (e < floor)
                 continue;
             if (s->b == 0)
-                __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
+                __builtin_prefetch(&wt[wmp_home(key) & wmask]);
             else if (s->b == 1)
-                __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
+                __builtin_prefetch(&bt[wmp_home(key) & bmask]);
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
