@@ -1036,6 +1036,10 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
         uint64_t bh = left_hash;
         int bn = left_count;
         int ns = 0, slm[PRUNE_MAX_RACK], sxw[PRUNE_MAX_RACK], smv[PRUNE_MAX_RACK];
+        /* d_j sorted (highest first) and capped, for the first nd squares and word multiplier
+         * dW: kept from one k to the next, remade only when W grows */
+        int64_t d[PRUNE_MAX_RACK], capped = 0, dW = 0;
+        int nd = 0;
         int p = f;
         for (int k = 1; k <= R; k++) {
             while (p < n && lc[p]) {
@@ -1073,15 +1077,20 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
                                : g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
                     continue; /* every tile down: no word has these letters */
             }
-            int64_t d[PRUNE_MAX_RACK], capped = 0, paired = 0;
-            for (int j = 0; j < ns; j++) {
-                int64_t dj = (int64_t)(slm[j] - 1) * W + (int64_t)slm[j] * sxw[j];
-                capped += dj * smv[j];
-                int i = j;
+            if (W != dW) {
+                nd = 0;
+                capped = 0;
+                dW = W;
+            }
+            for (; nd < ns; nd++) {
+                int64_t dj = (int64_t)(slm[nd] - 1) * W + (int64_t)slm[nd] * sxw[nd];
+                capped += dj * smv[nd];
+                int i = nd;
                 for (; i > 0 && d[i - 1] < dj; i--)
                     d[i] = d[i - 1];
                 d[i] = dj;
             }
+            int64_t paired = 0;
             for (int j = 0; j < ns; j++)
                 paired += d[j] * g->vals_desc[j];
             int64_t s = W * (bk + g->top[k]) + X + (paired < capped ? paired : capped);
