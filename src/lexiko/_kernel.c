@@ -5849,7 +5849,7 @@ typedef struct {
 typedef struct {
     PlayOut po;
     Gen gen;
-    Gen board; /* prepare()'s arrays for po.cells, kept up to date move by move (gen_make) */
+    Gen board; /* po.board: prepare()'s arrays for po.cells, kept up to date by po_apply */
     Py_buffer kwg, depths, anas, lmult, wmult, map, wmap;
     int have[7];
     int first_min0, dirs0;
