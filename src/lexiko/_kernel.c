@@ -984,6 +984,8 @@ static inline int max_value(const Gen *g, uint64_t mask, uint64_t have)
     return best;
 }
 
+static int wmp_rack_word(const Gen *g, int len, uint64_t h);
+
 /*
  * Fill g->wb, g->kbound (the best equity bound of its plays of k tiles) and g->thr_* for
  * the anchor (line pointers, anchor_pos, left_limit and single_skip set); set bit k of
@@ -1034,6 +1036,10 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
         uint64_t bh = left_hash;
         int bn = left_count;
         int ns = 0, slm[PRUNE_MAX_RACK], sxw[PRUNE_MAX_RACK], smv[PRUNE_MAX_RACK];
+        /* d_j sorted (highest first) and capped, for the first nd squares and word multiplier
+         * dW: kept from one k to the next, remade only when W grows */
+        int64_t d[PRUNE_MAX_RACK], capped = 0, dW = 0;
+        int nd = 0;
         int p = f;
         for (int k = 1; k <= R; k++) {
             while (p < n && lc[p]) {
@@ -1067,18 +1073,24 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
             if (k == R) {
                 g->thr_hash[f - f0] = bhk;
                 g->thr_n[f - f0] = bnk;
-                if (g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
+                if (g->use_wmp ? !wmp_rack_word(g, R + bnk, g->hnat + bhk)
+                               : g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
                     continue; /* every tile down: no word has these letters */
             }
-            int64_t d[PRUNE_MAX_RACK], capped = 0, paired = 0;
-            for (int j = 0; j < ns; j++) {
-                int64_t dj = (int64_t)(slm[j] - 1) * W + (int64_t)slm[j] * sxw[j];
-                capped += dj * smv[j];
-                int i = j;
+            if (W != dW) {
+                nd = 0;
+                capped = 0;
+                dW = W;
+            }
+            for (; nd < ns; nd++) {
+                int64_t dj = (int64_t)(slm[nd] - 1) * W + (int64_t)slm[nd] * sxw[nd];
+                capped += dj * smv[nd];
+                int i = nd;
                 for (; i > 0 && d[i - 1] < dj; i--)
                     d[i] = d[i - 1];
                 d[i] = dj;
             }
+            int64_t paired = 0;
             for (int j = 0; j < ns; j++)
                 paired += d[j] * g->vals_desc[j];
             int64_t s = W * (bk + g->top[k]) + X + (paired < capped ? paired : capped);
@@ -1494,6 +1506,24 @@ static uint64_t wmp_blank_mask(Gen *g, uint64_t h, int len)
     g->bc_key[c] = key;
     g->bc_val[c] = r;
     return r;
+}
+
+/* Whether some word of len letters may hold the letters of hash h and the rack's blanks:
+ * anchor_bounds' test of the plays putting down the whole rack, by the word map's filters
+ * when run_wmp searches (bits of a table far smaller than the anagram index's slots, and
+ * one test for a blank where the index takes one per letter). A filter can only say yes
+ * too often, and run_wmp finds no play where no word is: the same plays. */
+static int wmp_rack_word(const Gen *g, int len, uint64_t h)
+{
+    const WmpHead *wh = g->wmp;
+    if (g->blanks0 == 0)
+        return wmp_test(wmp_wf(wh), wh->wfbits, ana_key(h, len));
+    if (g->blanks0 == 1)
+        return wmp_test(wmp_bf(wh), wh->bfbits, ana_key(h, len - 1));
+    for (uint64_t a = wh->alphabet; a; a &= a - 1) /* two blanks (wmp_fits) */
+        if (wmp_test(wmp_bf(wh), wh->bfbits, ana_key(h + letter_hash[__builtin_ctzll(a)], len - 1)))
+            return 1;
+    return 0;
 }
 
 /* Whether run_wmp takes this rack: at most two blanks (the blank table answers for one
@@ -1939,18 +1969,21 @@ static void run_wmp(Gen *g, uint64_t have)
             lo = groups[i].bound;
     }
     double width = (hi - lo) / (NB - 1) > 1.0 ? (hi - lo) / (NB - 1) : 1.0;
-    memset(bcount, 0, sizeof bcount);
-    for (int b = 0; b < NB; b++)
+    /* the buckets in use: the bounds seldom span NB points, and a search is short */
+    int nbk = ng ? (int)((hi - lo) / width) + 1 : 0;
+    nbk = nbk < 1 ? 1 : nbk > NB ? NB : nbk;
+    memset(bcount, 0, sizeof(int) * (size_t)(nbk + 1));
+    for (int b = 0; b < nbk; b++)
         bmax[b] = -INFINITY;
     for (size_t i = 0; i < ng; i++) {
         int b = (int)((hi - groups[i].bound) / width);
-        b = b < 0 ? 0 : b >= NB ? NB - 1 : b;
+        b = b < 0 ? 0 : b >= nbk ? nbk - 1 : b;
         groups[i].bucket = (uint16_t)b;
         bcount[b + 1]++;
         if (groups[i].bound > bmax[b])
             bmax[b] = groups[i].bound;
     }
-    for (int b = 0; b < NB; b++)
+    for (int b = 0; b < nbk; b++)
         bcount[b + 1] += bcount[b];
     for (size_t i = 0; i < ng; i++)
         sorted[bcount[groups[i].bucket]++] = groups[i];
@@ -1958,6 +1991,12 @@ static void run_wmp(Gen *g, uint64_t have)
     WMemo memo[256];
     memset(memo, 0, sizeof memo);
     static const uint64_t all_ones = ~(uint64_t)0;
+    /* the map's tables and filters, found once (the loops below are the search's hottest) */
+    const WmpHead *wh = g->wmp;
+    const WmpSlot *wt = wmp_wt(wh);
+    const WmpBSlot *bt = wmp_bt(wh);
+    const uint64_t *wf = wmp_wf(wh), *bf = wmp_bf(wh);
+    const uint64_t wmask = wh->wslots - 1, bmask = wh->bslots - 1, wfbits = wh->wfbits, bfbits = wh->bfbits;
     for (size_t i = 0; i < ng && !g->oom; i++) {
         WGroup gr = sorted[i];
         double floor = wmp_floor(g);
@@ -1967,9 +2006,6 @@ static void run_wmp(Gen *g, uint64_t have)
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
-        const WmpHead *wh = g->wmp;
-        const WmpSlot *wt = wmp_wt(wh);
-        const WmpBSlot *bt = wmp_bt(wh);
         int nc = 0;
         /* which sub-racks pass the filter depends on the span's board letters and length
          * only: many groups share them (the first squares of a lane around the same
@@ -1988,11 +2024,11 @@ static void run_wmp(Gen *g, uint64_t have)
                     uint64_t h = sp.bh + s->h;
                     int i = (int)(s - s0);
                     if (s->b == 0) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L), wh->wfbits);
-                        fw[i] = wmp_wf(wh) + (bit[i] >> 6);
+                        bit[i] = wmp_fbit(ana_key(h, sp.L), wfbits);
+                        fw[i] = wf + (bit[i] >> 6);
                     } else if (s->b == 1) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), wh->bfbits);
-                        fw[i] = wmp_bf(wh) + (bit[i] >> 6);
+                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), bfbits);
+                        fw[i] = bf + (bit[i] >> 6);
                     } else {
                         bit[i] = 0;
                         fw[i] = &all_ones;
@@ -2028,20 +2064,20 @@ static void run_wmp(Gen *g, uint64_t have)
                     key = ana_key(h, sp.L - 1);
             } else if (s->b == 0) {
                 key = ana_key(h, sp.L);
-                if (!wmp_test(wmp_wf(wh), wh->wfbits, key))
+                if (!wmp_test(wf, wfbits, key))
                     continue;
             } else if (s->b == 1) {
                 key = ana_key(h, sp.L - 1);
-                if (!wmp_test(wmp_bf(wh), wh->bfbits, key))
+                if (!wmp_test(bf, bfbits, key))
                     continue;
             }
             double e = wmp_sub_bound(g, &sp, s);
             if (e < floor)
                 continue;
             if (s->b == 0)
-                __builtin_prefetch(&wt[wmp_home(key) & (wh->wslots - 1)]);
+                __builtin_prefetch(&wt[wmp_home(key) & wmask]);
             else if (s->b == 1)
-                __builtin_prefetch(&bt[wmp_home(key) & (wh->bslots - 1)]);
+                __builtin_prefetch(&bt[wmp_home(key) & bmask]);
             g->cand[nc] = s;
             g->cand_e[nc++] = e;
         }
@@ -3969,7 +4005,12 @@ typedef struct {
     uint8_t kept[PO_MAXP][64]; /* each seat's tiles kept on its last move (counts) */
     int kept_bag[PO_MAXP];     /* and the tiles in the bag after it; -1: no move yet */
     Gen *g;
+    Gen *board; /* prepare()'s arrays for cells, kept up to date move by move (po_apply); NULL:
+                   po_choose prepares them every turn */
 } PlayOut;
+
+struct Eg;
+static void gen_make(Gen *g, const uint8_t *cells, const Move *m, struct Eg *eg);
 
 /* The lexicon's buffers of a play-out (kwg, and what depths() and anagrams() return, or
  * None): 0, or -1 with a Python error set; the buffers got are flagged for release. */
@@ -4074,6 +4115,48 @@ static void po_gen_best(Gen *g, const PlayOut *po, const uint8_t *full, const do
     g->prune = prune_setup(g, full, (uint32_t)nl);
     if (g->prune && g->no_maxsub)
         g->use_wmp = wmp_setup(g, full);
+}
+
+/* Prepare po->board for po->cells from scratch (a new position). */
+static void po_board_prepare(PlayOut *po)
+{
+    Gen *b = po->board;
+    memset(b, 0, sizeof(Gen));
+    b->kwg = po->kwg;
+    b->nk = po->nk;
+    b->n = po->n;
+    memcpy(b->values, po->values, 128);
+    prepare(b, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
+}
+
+/* po->board after placement m (po->cells already holds it): the squares it changed, or
+ * everything after the first play (the start square stops being the only anchor). */
+static void po_board_make(PlayOut *po, const Move *m)
+{
+    if (po->board->empty_board)
+        po_board_prepare(po);
+    else
+        gen_make(po->board, po->cells, m, NULL);
+}
+
+/* Set g to the lexicon and the board of po->cells for a search: copied from po->board
+ * when kept (a copy costs less than the cross-sets of every anchor), else prepared. */
+static void po_search_gen(PlayOut *po, Gen *g)
+{
+    if (po->board) {
+        memcpy(g, po->board, sizeof(Gen));
+        g->min_tiles = g->empty_board ? po->first_min : 1; /* as prepare() leaves them */
+        g->dirs = g->empty_board ? po->sym_dirs : 2;
+        return;
+    }
+    memset(g, 0, sizeof(Gen));
+    g->kwg = po->kwg;
+    g->nk = po->nk;
+    g->n = po->n;
+    memcpy(g->values, po->values, 128);
+    g->min_tiles = po->first_min;
+    g->dirs = po->sym_dirs;
+    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
 }
 
 /* The tiles of rack full not kept by the sub-rack whose digits (counts of codes[j]) are
@@ -4186,15 +4269,8 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
         }
     }
     /* the best placement */
-    memset(g, 0, sizeof(Gen));
-    g->kwg = po->kwg;
-    g->nk = po->nk;
-    g->n = po->n;
-    memcpy(g->values, po->values, 128);
-    g->min_tiles = po->first_min;
-    g->dirs = po->sym_dirs;
+    po_search_gen(po, g);
     po_gen_best(g, po, full, vals, 1, best_eq);
-    prepare(g, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
     run(g);
     int kind = best_kind;
     if (g->oom) {
@@ -4299,6 +4375,8 @@ static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, in
             po->rack_n[p]--;
             placed++;
         }
+        if (po->board)
+            po_board_make(po, &m);
         po->scores[p] += m.score;
         if (placed >= po->bingo_tiles)
             po->bingos[p]++;
@@ -4409,9 +4487,11 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
     if (!cells_valid(&cells))
         goto out;
     po = (PlayOut *)calloc(1, sizeof(PlayOut));
-    if (po)
+    if (po) {
         po->g = (Gen *)calloc(1, sizeof(Gen));
-    if (!po || !po->g) {
+        po->board = (Gen *)calloc(1, sizeof(Gen));
+    }
+    if (!po || !po->g || !po->board) {
         PyErr_NoMemory();
         goto out;
     }
@@ -4421,6 +4501,7 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
         goto out;
     po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
              first_dirs);
+    po_board_prepare(po);
     if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
                           &po->passes_only, &po->exchange_scoreless, &po->end_double))
         goto out;
@@ -4559,6 +4640,7 @@ out:
         PyBuffer_Release(&mapbuf[i]);
     if (po) {
         free(po->g);
+        free(po->board);
         free(po);
     }
     if (have_wmp)
@@ -4992,7 +5074,7 @@ typedef struct {
  * the tiles of both racks */
 #define EG_UNDO_MAX (2 * PRUNE_MAX_RACK * 5)
 
-typedef struct {
+typedef struct Eg {
     PlayOut *po; /* board constants and the Gen, kept prepared for the board being searched */
     EgUndo undo[EG_UNDO_MAX];
     size_t nundo;
@@ -5921,7 +6003,7 @@ typedef struct {
 typedef struct {
     PlayOut po;
     Gen gen;
-    Gen board; /* prepare()'s arrays for po.cells, kept up to date move by move (gen_make) */
+    Gen board; /* po.board: prepare()'s arrays for po.cells, kept up to date by po_apply */
     Py_buffer kwg, depths, anas, lmult, wmult, map, wmap;
     int have[7];
     int first_min0, dirs0;
@@ -6037,29 +6119,6 @@ static int rl_place_first(const Move *m, const RLCand *e)
     return 1;
 }
 
-/* Prepare the core's board Gen for po.cells from scratch (a new position). */
-static void rl_board_prepare(RLCore *c)
-{
-    PlayOut *po = &c->po;
-    Gen *b = &c->board;
-    memset(b, 0, sizeof(Gen));
-    b->kwg = po->kwg;
-    b->nk = po->nk;
-    b->n = po->n;
-    memcpy(b->values, po->values, 128);
-    prepare(b, po->cells, po->lmult, po->wmult, po->start_r, po->start_c);
-}
-
-/* The board Gen after placement m (po.cells already holds it): the squares it changed,
- * or everything after the first play (the start square stops being the only anchor). */
-static void rl_board_make(RLCore *c, const Move *m)
-{
-    if (c->board.empty_board)
-        rl_board_prepare(c);
-    else
-        gen_make(&c->board, c->po.cells, m, NULL);
-}
-
 /* List the candidates of the player on turn. 0, or -1: no memory. */
 static int rl_candidates(RLCore *c)
 {
@@ -6115,9 +6174,7 @@ static int rl_candidates(RLCore *c)
     /* the best K placements */
     Gen *g = &c->gen;
     gen_free(g);
-    memcpy(g, &c->board, sizeof(Gen)); /* prepared: the lexicon, values and board arrays */
-    g->min_tiles = g->empty_board ? po->first_min : 1; /* as prepare() leaves them */
-    g->dirs = g->empty_board ? po->sym_dirs : 2;
+    po_search_gen(po, g);
     po_gen_best(g, po, full, vals, (size_t)K, others);
     run(g);
     if (g->oom)
@@ -6233,7 +6290,7 @@ static int rl_begin(RLCore *c)
     c->nlog = 0;
     c->ncand = 0;
     c->started = 1;
-    rl_board_prepare(c);
+    po_board_prepare(po);
     if (rl_candidates(c) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -6278,6 +6335,7 @@ static PyObject *k_rl_new(PyObject *self, PyObject *args)
         goto out;
     }
     c->po.g = &c->gen;
+    c->po.board = &c->board;
     if (PyObject_GetBuffer(kwg_obj, &c->kwg, PyBUF_SIMPLE) < 0)
         goto out;
     c->have[0] = 1;
@@ -6544,8 +6602,6 @@ static PyObject *k_rl_step(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     if (po_apply(&c->po, cand.kind, &cand.m, cand.ex, cand.nex, NULL) < 0)
         return NULL;
-    if (cand.kind == 0)
-        rl_board_make(c, &cand.m);
     c->ncand = 0;
     if (!c->po.over && rl_candidates(c) < 0)
         return PyErr_NoMemory();
@@ -6589,8 +6645,6 @@ static PyObject *k_rl_static_turns(PyObject *self, PyObject *args)
             return PyErr_NoMemory();
         if (po_apply(po, kind, &e.m, ex, nex, NULL) < 0)
             return NULL;
-        if (kind == 0)
-            rl_board_make(c, &e.m);
         moved = 1;
     }
     if (moved) {
