@@ -114,7 +114,7 @@ def test_review_of_a_finished_game(twl06: Lexicon) -> None:
 def test_review_marks_withdrawn_plays(twl06: Lexicon, game_factory: Callable[..., Game]) -> None:
     from lexiko.rules import Rules
 
-    g = game_factory(["QIAEEEE", "AEINRST"], Rules(challenge_rule="double"), lexicon=twl06)
+    g = game_factory(["QIAELNT", "AEINRST"], Rules(challenge_rule="double"), lexicon=twl06)
     g.play("8G QAI")
     g.challenge()
     turns = review(g, twl06)

@@ -309,7 +309,7 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
 
     bot = StaticBot(twl06, LeaveTable.default())
     solved = 0
-    for seed in (1, 7, 8, 9, 10):
+    for seed in (1, 5, 6, 7, 10, 12):  # endgames the Python search solves in seconds
         g = Game(["a", "b"], seed=seed, lexicon=None, first_player=0)
         while g.bag_count:
             g.apply(bot.choose(g))
@@ -331,7 +331,7 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
         if line.is_over:
             assert line.scores[0] - line.scores[1] == c.value
         solved += 1
-    assert solved == 5
+    assert solved == 6
 
 
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")

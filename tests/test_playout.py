@@ -180,7 +180,7 @@ def test_the_stopping_rule_drops_what_is_clearly_behind(twl06: Lexicon) -> None:
     from lexiko.bots import simulation
 
     t = LeaveTable.default()
-    g = Game(["a", "b"], seed=21, lexicon=None, first_player=0)
+    g = Game(["a", "b"], seed=22, lexicon=None, first_player=0)
     while g.bag_count > 60:
         g.apply(StaticBot(twl06, t).choose(g))
     pos = g.position()
@@ -241,7 +241,7 @@ def test_a_generators_candidate_is_applied_as_its_move(twl06: Lexicon) -> None:
 def test_an_endgame_penalty_only_changes_play_with_the_bag_empty(twl06: Lexicon) -> None:
     t = LeaveTable.default()
     changed = 0
-    for seed in range(12):
+    for seed in range(20):
         g = Game(["a", "b"], seed=seed, lexicon=None, first_player=0)
         d = g.draw_state()
         args = (g.board, d.racks, d.bag, d.scores, d.turn, d.scoreless_run, d.rng_state, twl06, g.rules, [t, t])

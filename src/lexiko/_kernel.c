@@ -3805,7 +3805,7 @@ static PyObject *k_rack_leaves(PyObject *self, PyObject *args)
     static double binom[256][LM_MAXLEN + 1];
     for (int a = 0; a < 256; a++)
         for (int b = 0; b <= LM_MAXLEN; b++)
-            binom[a][b] = b == 0 ? 1.0 : a == 0 ? 0.0 : binom[a - 1][b - 1] + (b <= a - 1 ? binom[a - 1][b] : 0.0);
+            binom[a][b] = b == 0 ? 1.0 : a == 0 ? 0.0 : binom[a - 1][b - 1] + binom[a - 1][b];
     const uint8_t *rb = racks.buf, *db = dist.buf;
     const double *sb = sums.buf, *cb = counts.buf;
     int bits = 16;

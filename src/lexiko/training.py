@@ -296,6 +296,8 @@ def train(
        shrink)``, so that a rarely seen leave is not valued by the luck of its racks.
     4. Repeat with the new table for ``rounds`` rounds, each on its own games.
 
+    The table's ``games`` metadata counts the games behind it, ``initial``'s included.
+
     Games are played in chunks of ``chunk_size`` on ``executor``, or on a process pool
     of ``jobs`` workers, or in this process. The result depends only on the arguments,
     not on ``jobs`` or the executor. ``progress(phase, done, total)`` reports.
@@ -312,6 +314,7 @@ def train(
     tiles = rules.tile_set
     spec = selfplay.lexicon_spec(lexicon, tiles)
     table = initial if initial is not None else LeaveTable.zeros(tiles)
+    before = int(table.meta.get("games", "0")) if table.meta.get("games", "").isdigit() else 0  # games behind it
     started = time.perf_counter()
     cpu = 0.0
     for r in range(rounds):
@@ -340,7 +343,7 @@ def train(
             "tiles": tiles.name,
             "lexicon": spec[0] if isinstance(spec, tuple) else getattr(spec, "name", "custom"),
             "rules": rules.name,
-            "games": str(games * (r + 1)),
+            "games": str(before + games * (r + 1)),
             "rounds": str(r + 1),
             "moves": str(data.moves),
             "racks": str(len(data.stats)),
