@@ -234,6 +234,39 @@ def test_a_leave_is_worth_its_racks_mean_equity_less_a_random_racks() -> None:
     assert values[(1, 1, 1, 1, 1, 2)] == (-10.0, 1.0) and values[(1, 3)] == (10.0, 2.0)
 
 
+def test_the_shipped_table_reads_its_leaves_only_when_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped table reads its model at once, its 130,000 leaves on the first look-up
+    from Python, and its packed form from the cache folder when a process built it
+    before: the same values and the same packed bytes as a table read whole."""
+    import gzip
+    import mmap
+    import pickle
+    from importlib import resources
+
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path))
+    data = (resources.files("lexiko") / "data" / leaves.DATA_FILE).read_bytes()
+    text = gzip.decompress(data).decode()
+    whole = LeaveTable.from_bytes(data)
+    if whole.packed() is None:
+        pytest.skip("lexiko._kernel is not built")
+    first = leaves._Shipped(text, ENGLISH, "shipped", "k1")
+    assert "_values" not in vars(first) and first.offset == whole.offset and first.tile_values == whole.tile_values
+    built = first.packed()  # nothing cached yet: built from the leaves, and kept
+    assert "_values" in vars(first) and isinstance(built, bytes) and built == whole.packed()
+    assert (tmp_path / "leaves-k1.bin").read_bytes() == built
+    second = leaves._Shipped(text, ENGLISH, "shipped", "k1")
+    mapped = second.packed()
+    assert isinstance(mapped, mmap.mmap) and bytes(mapped) == built and "_values" not in vars(second)
+    assert second.value("ERS") == whole.value("ERS") and second.lookup((5, 18, 19)) == whole.lookup((5, 18, 19))
+    assert dict(second.items()) == dict(whole.items()) and len(second) == len(whole) > 100_000
+    with pytest.raises(AttributeError):
+        second.no_such_thing  # noqa: B018
+    (tmp_path / "leaves-k1.bin").write_bytes(b"not a leave map")  # a damaged cache file is built again
+    assert leaves._Shipped(text, ENGLISH, "shipped", "k1").packed() == built
+    shipped = LeaveTable.default()
+    assert pickle.loads(pickle.dumps(shipped)) is shipped  # another process gets its own shipped table
+
+
 def test_training_is_deterministic(twl06: Lexicon) -> None:
     a = train(4, rounds=1, lexicon=twl06, seed=3, chunk_size=2)
     b = train(4, rounds=1, lexicon="TWL06", seed=3, jobs=1)

@@ -149,7 +149,7 @@ class _Kernel(Protocol):
         self, keys: object, values: object, bits: int, offset: float, vowels: bytes, terms: object, balance: object, /
     ) -> bytes: ...
 
-    def leave_values(self, counts: bytes, packed: bytes, /) -> bytes: ...
+    def leave_values(self, counts: bytes, packed: Blob, /) -> bytes: ...
 
     def playout(self, *args: object) -> tuple[object, ...]: ...
 
@@ -409,7 +409,7 @@ class _Rack:
         return list(map(float, map(leaves, [take(tiles) for take in _sub_racks(letters, counts[0])])))
 
 
-def _packed_table(leaves: LeaveValue) -> bytes | None:
+def _packed_table(leaves: LeaveValue) -> Blob | None:
     """The kernel's form of ``leaves`` when it is a :class:`~lexiko.leaves.LeaveTable` or
     its ``lookup`` (:meth:`~lexiko.leaves.LeaveTable.packed`), else None."""
     table = LeaveTable.of(leaves)
