@@ -279,9 +279,9 @@ def train(
 
     1. Play ``games`` games, both players static (score + leave value) with the
        current table (``initial``, or zeros: the first round is greedy play). For each
-       move (a placement or an exchange) made from a full rack and leaving tiles in the
-       bag, record the rack and the move's equity: its points plus the current value of
-       the tiles kept.
+       move (a placement or an exchange) made from a full rack while the bag holds at
+       least a rack's worth of tiles, record the rack and the move's equity: its points
+       plus the current value of the tiles kept.
     2. A rack's value is the mean equity of the moves made from it. A leave L is worth
        the mean value of the full racks that hold it, each rack R weighted by the number
        of ways of drawing R less L from the tile set less L (how likely R is once L is
