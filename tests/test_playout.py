@@ -14,6 +14,7 @@ from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
 from lexiko.rules import EIGHT_TILE, LEXULOUS, TOURNAMENT, Rules
 from lexiko.selfplay import game_seed, play_game
+from lexiko.tiles import ENGLISH
 
 pytestmark = pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 
@@ -134,6 +135,23 @@ def test_training_in_the_kernel_learns_the_same_table(twl06: Lexicon, monkeypatc
         return [ln for ln in t.dumps().splitlines() if not ln.startswith(("#@seconds", "#@cpu-seconds"))]
 
     assert table(first) == table(second) and len(first) > 10
+
+
+def test_the_static_player_passes_only_when_it_has_nothing_else_while_tiles_are_drawn(twl06: Lexicon) -> None:
+    """A table that values every tile kept at 10 points makes keeping the whole rack (a
+    pass, 70) worth more than any play or exchange; still the static player plays, in
+    Python and in the kernel alike, as MAGPIE's does: the pass keeps a rack no table is
+    trained on."""
+    from lexiko.move import Pass
+
+    greedy_keeper = LeaveTable(ENGLISH, tile_values={c: [10.0] for c in range(27)})
+    g = Game(["a", "b"], seed=5, lexicon=None, first_player=0)
+    best = movegen.generate(g.board, g.rack(), twl06, best=1, leaves=greedy_keeper)[0]
+    assert isinstance(best.move, Pass) and best.equity == 70.0  # the best by equity
+    move = StaticBot(twl06, greedy_keeper).choose(g)
+    assert not isinstance(move, Pass)
+    turn = play_out(g, [greedy_keeper, greedy_keeper], twl06, max_turns=1, log=True).log[0]
+    assert turn.move == move
 
 
 def test_the_log_says_what_each_player_kept(twl06: Lexicon) -> None:

@@ -4225,7 +4225,9 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     uint32_t fullidx = (uint32_t)(nleaves - 1);
     /* the best of the exchanges and the pass */
     int can_ex = po->nb >= po->exchange_min_bag;
-    double best_eq = vals[fullidx]; /* the pass */
+    /* the pass: while the bag holds tiles, only when nothing else can be played (it keeps
+     * the whole rack, a leave no table is trained on); once it is empty, as valued above */
+    double best_eq = po->nb > 0 ? -INFINITY : vals[fullidx];
     int best_kind = 2;
     uint8_t best_ex[64];
     int best_nex = 0;

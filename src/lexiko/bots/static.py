@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from lexiko.bots.base import last_play_is_phony
 from lexiko.errors import LexikoError
@@ -16,6 +16,10 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Move, Pass
 from lexiko.movegen import Candidate, LeaveValue, generate
 from lexiko.tiles import TileSet
+
+if TYPE_CHECKING:
+    from lexiko.board import Board
+    from lexiko.rules import Rules
 
 __all__ = ["StaticBot", "LeavesArg", "default_leaves", "resolve_leaves", "endgame_leaves", "static_choice"]
 
@@ -111,10 +115,22 @@ def static_choice(position: Position, lexicon: Lexicon, leaves: LeavesArg = None
     lv = resolve_leaves(leaves, position.board.tiles)
     if lv is not None and position.bag_count == 0:
         lv = endgame_leaves(position.board.tiles, position.unseen)
-    found = generate(
-        position.board, position.rack, lexicon, position.rules, bag_count=position.bag_count, best=1, leaves=lv
-    )
-    return found[0].move if found else Pass()
+    return _best(position.board, position.rack, lexicon, position.rules, position.bag_count, position.bag_count,
+                 lv).move
+
+
+def _best(
+    board: Board, rack: Sequence[int], lexicon: Lexicon, rules: Rules, bag: int, exchange_bag: int,
+    leaves: LeaveValue | None,
+) -> Candidate:
+    """The static player's candidate: the best by equity (``exchange_bag``: the bag as
+    far as exchanges go, 0 for none), except that while the bag holds tiles it passes
+    only when it has nothing else to play. A pass keeps the whole rack, a leave no table
+    is trained on, and MAGPIE's static player does the same."""
+    found = generate(board, rack, lexicon, rules, bag_count=exchange_bag, best=2 if bag > 0 else 1, leaves=leaves)
+    if bag > 0 and len(found) > 1 and isinstance(found[0].move, Pass):
+        return found[1]
+    return found[0]
 
 
 
@@ -123,8 +139,8 @@ class StaticBot:
     """Plays the move of highest equity: its score plus the value of the leave in
     ``table`` (:meth:`LeaveTable.default` for the lexicon's tiles when not given).
     Once the bag is empty leave values no longer apply: going out is worth twice the
-    tiles left on the other racks, keeping tiles costs twice their value. Challenges
-    every phony.
+    tiles left on the other racks, keeping tiles costs twice their value. While the bag
+    holds tiles it passes only when it has nothing else to play. Challenges every phony.
 
     >>> from lexiko.game import Game
     >>> from lexiko.lexicon import Lexicon
@@ -148,9 +164,7 @@ class StaticBot:
         rack = game.rack()
         bag = game.bag_count
         leaves: LeaveValue = self.table.lookup if bag > 0 else endgame_leaves(game.tiles, game.unseen())
-        if not game.can_exchange():
-            bag = 0  # no exchange allowed: list none
-        return generate(game.board, rack, self.lexicon, rules, bag_count=bag, best=1, leaves=leaves)[0]
+        return _best(game.board, rack, self.lexicon, rules, bag, bag if game.can_exchange() else 0, leaves)
 
     def choose(self, game: Game) -> Move:
         return self.candidate(game).move
