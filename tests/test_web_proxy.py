@@ -94,8 +94,8 @@ def test_players_through_the_proxy_survive_a_killed_process(proxied: tuple[str, 
         nonlocal moves
         for _ in range(n):
             v = max(c.state["version"] for c in conns)
-            for c in conns:
-                c.wait_version(v)
+            for c in conns:  # a state of the game under way: the one sent before both joined has no turn
+                c.wait_state(lambda s, v=v: s["version"] >= v and s.get("turn") is not None)
             p = conns[conns[0].state["turn"]]
             st = p.act(best(p.state, lex))
             assert st["type"] == "state", st

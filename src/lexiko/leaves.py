@@ -433,7 +433,6 @@ def _leave_parser(tiles: TileSet) -> Callable[[str], Leave]:
 _PACK_K = 32  # the kernel's LM_K, LM_B, LM_MAXLEN
 _PACK_B = 33
 _PACK_MAXLEN = 10
-_PACK_MAGIC = b"LXKLM01\x00"  # the kernel's LM_MAGIC, as the packed map starts
 
 
 class _Shipped(LeaveTable):
@@ -475,11 +474,13 @@ def _cached_pack(table: LeaveTable, key: str) -> Packed | None:
 
     path = cache_dir() / f"leaves-{key}.bin"
     try:
+        from lexiko._kernel import leave_values  # type: ignore[import-not-found,unused-ignore]
+
         with open(path, "rb") as f:
             m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        if m[: len(_PACK_MAGIC)] == _PACK_MAGIC:
-            return m
-    except (OSError, ValueError):
+        leave_values(bytes(64), m)  # the kernel's own check of the map's head and size
+        return m
+    except (ImportError, OSError, ValueError):
         pass
     data = _pack(table)
     if data is not None:
