@@ -185,7 +185,7 @@ def _leave_values(data: _Racks, tiles: TileSet, size: int) -> tuple[dict[Leave, 
         from lexiko._kernel import rack_leaves as compiled  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         compiled = None
-    if compiled is not None and size <= _PACK_MAXLEN and all(len(k) == size for k in data.stats):
+    if compiled is not None and size <= _PACK_MAXLEN:  # every rack recorded is full (_add_move)
         keys, weighted, weights, seen = compiled(
             b"".join(data.stats), array("d", (s[0] for s in data.stats.values())),
             array("d", (s[1] for s in data.stats.values())), bytes(min(c, 255) for c in counts), size,
