@@ -57,7 +57,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
 
@@ -235,6 +235,7 @@ class GameRecord:
     exchanges: tuple[int, int]
     turns: tuple[int, int]
     seconds: tuple[float, float]
+    cpu: float  # lexiko's turns, processor seconds of its process
 
 
 @dataclass
@@ -246,20 +247,22 @@ class Match:
     kind: str
     rules: Rules
     seed: int
+    options: dict[str, object] = field(default_factory=dict)  # keyword arguments of lexiko's player
 
 
 _match: Match | None = None
 
 
-def _start(root: Path, kind: str, rules: Rules, seed: int) -> Match:
+def _start(root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object]) -> Match:
     global _match
-    _match = Match(Magpie(root, rules.lexicon), Lexicon.load(rules.lexicon, rules.tile_set), kind, rules, seed)
+    lexicon = Lexicon.load(rules.lexicon, rules.tile_set)
+    _match = Match(Magpie(root, rules.lexicon), lexicon, kind, rules, seed, options)
     return _match
 
 
-def _start_worker(root: Path, kind: str, rules: Rules, seed: int) -> None:
+def _start_worker(root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object]) -> None:
     """A worker's start: its own MAGPIE, ended when the worker ends."""
-    m = _start(root, kind, rules, seed)
+    m = _start(root, kind, rules, seed, options)
     Finalize(None, m.magpie.close, exitpriority=10)
 
 
@@ -304,8 +307,8 @@ def play(m: Match, index: int) -> GameRecord:
     deal, first = divmod(index, 2)
     names = [f"lexiko {m.kind}", "MAGPIE static"]
     game = Game(names, m.rules, seed=game_seed(m.seed, deal), lexicon=m.lexicon, first_player=first)
-    bot = make_player(m.kind, m.lexicon, seed=game_seed(m.seed, index, "player"), name=names[LEXIKO])
-    turns, seconds = [0, 0], [0.0, 0.0]
+    bot = make_player(m.kind, m.lexicon, seed=game_seed(m.seed, index, "player"), name=names[LEXIKO], **m.options)
+    turns, seconds, cpu = [0, 0], [0.0, 0.0], 0.0
     while not game.is_over:
         if game.awaiting_final_challenge:  # a play that went out: no challenge (MAGPIE's words are checked)
             game.apply(Accept())
@@ -313,7 +316,9 @@ def play(m: Match, index: int) -> GameRecord:
         p = game.player_on_turn
         t = time.perf_counter()
         if p == LEXIKO:
+            c = time.process_time()
             game.apply(bot.candidate(game) if type(bot) is StaticBot else bot.choose(game))
+            cpu += time.process_time() - c
         else:
             where = f"game {index + 1} (deal {deal + 1}, {names[first]} started), turn {sum(turns) + 1}"
             magpie_turn(game, m, where)
@@ -323,8 +328,11 @@ def play(m: Match, index: int) -> GameRecord:
     for ev in game.history:
         if ev.kind == "exchange":
             exchanges[ev.player] += 1
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
     return GameRecord(GameSummary.of(index, game), first, (exchanges[0], exchanges[1]), (turns[0], turns[1]),
-                      (seconds[0], seconds[1]))
+                      (seconds[0], seconds[1]), cpu)
 
 
 def play_games(indices: Sequence[int]) -> list[GameRecord]:
@@ -334,20 +342,24 @@ def play_games(indices: Sequence[int]) -> list[GameRecord]:
     return [play(_match, i) for i in indices]
 
 
-def run(root: Path, kind: str, games: int, jobs: int, seed: int, rules: Rules) -> Iterator[list[GameRecord]]:
+def run(
+    root: Path, kind: str, games: int, jobs: int, seed: int, rules: Rules, options: dict[str, object] | None = None
+) -> Iterator[list[GameRecord]]:
     """The games' records, a chunk at a time as they finish: in this process with
-    ``jobs`` 1, else on ``jobs`` worker processes, each with its own MAGPIE."""
+    ``jobs`` 1, else on ``jobs`` worker processes, each with its own MAGPIE.
+    ``options``: keyword arguments of lexiko's player (:func:`lexiko.bots.make_player`)."""
+    options = dict(options or {})
     size = max(2, min(40, games // (jobs * 10)) // 2 * 2)  # whole deals
     chunks = [list(range(lo, min(games, lo + size))) for lo in range(0, games, size)]
     if jobs <= 1:
-        m = _start(root, kind, rules, seed)
+        m = _start(root, kind, rules, seed, options)
         try:
             for c in chunks:
                 yield play_games(c)
         finally:
             m.magpie.close()
         return
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(root, kind, rules, seed)) as pool:
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(root, kind, rules, seed, options)) as pool:
         futures: list[Future[list[GameRecord]]] = [pool.submit(play_games, c) for c in chunks]
         try:
             for f in as_completed(futures):
@@ -367,6 +379,29 @@ def describe_magpie(root: Path, lexicon: str) -> str:
 
 
 # -- figures -------------------------------------------------------------------------------
+
+
+def player_option(text: str) -> tuple[str, object]:
+    """``--set KEY=VALUE``: a keyword argument of lexiko's player, its value read as a
+    number, true, false or none where it is one, else as text.
+
+    >>> player_option("time_limit=1"), player_option("infer=true"), player_option("prune=2.5")
+    (('time_limit', 1), ('infer', True), ('prune', 2.5))
+    """
+    key, eq, value = text.partition("=")
+    key = key.strip()
+    if not eq or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"{text!r}: give KEY=VALUE, e.g. time_limit=1")
+    words: dict[str, object] = {"true": True, "false": False, "none": None}
+    v = value.strip()
+    if v.lower() in words:
+        return key, words[v.lower()]
+    for read in (int, float):
+        try:
+            return key, read(v)
+        except ValueError:
+            pass
+    return key, v
 
 
 def report(
@@ -391,6 +426,7 @@ def report(
         for s, name in ((LEXIKO, "lexiko"), (MAGPIE, "MAGPIE"))
     ]
     ms = [1000 * sum(r.seconds[s] for r in records) / max(1, sum(r.turns[s] for r in records)) for s in (0, 1)]
+    lexiko_cpu = 1000 * sum(r.cpu for r in records) / max(1, sum(r.turns[LEXIKO] for r in records))
     return [
         f"lexiko {kind} against MAGPIE static: {n} games ({n // 2} deals, each played twice, the starter swapped), "
         f"{rules.name} rules, {rules.lexicon}",
@@ -403,7 +439,8 @@ def report(
         f"a game: {'; '.join(per_game)}",
         f"{n} games in {seconds:.1f} s on {jobs} job{'s' if jobs != 1 else ''}: {n / seconds:.1f} games/s, "
         f"{n / cpu:.1f} games per CPU-second (every process, MAGPIE's too)",
-        f"a turn: lexiko {ms[0]:.2f} ms, MAGPIE {ms[1]:.2f} ms (the pipes and lexiko's checks included); MAGPIE's "
+        f"a turn: lexiko {ms[0]:.2f} ms ({lexiko_cpu:.2f} ms of processor time), MAGPIE {ms[1]:.2f} ms (the pipes "
+        f"and lexiko's checks included); MAGPIE's "
         f"{sum(r.turns[MAGPIE] for r in records):,} moves all passed lexiko's checks (placement, rack, exchange, "
         f"words, score, leave)",
     ]
@@ -452,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", default="static", metavar="KIND",
                    help="lexiko's player, as 'lexiko autoplay --players' names kinds: static, static:FILE (a leave "
                    "table: lexiko's .tsv.gz, or .klv2/.klv/.csv), sim or hard (default: %(default)s)")
+    p.add_argument("--set", type=player_option, action="append", default=[], metavar="KEY=VALUE", dest="options",
+                   help="an option of lexiko's player (repeat for more), e.g. for sim or hard: --set time_limit=1 "
+                   "--set candidates=20 --set iterations=2000 --set prune=2 --set infer=true")
     p.add_argument("--jobs", type=non_negative_int, default=1,
                    help="worker processes, each with its own MAGPIE; 0 for one per core (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="the deals' seed: the same seed, the same games (default: 0)")
@@ -466,10 +506,16 @@ def main(argv: list[str] | None = None) -> int:
     jobs = args.jobs or (os.cpu_count() or 1)
     try:
         lexicon = Lexicon.load(rules.lexicon, rules.tile_set)  # compiled once, before the workers start
-        make_player(args.players, lexicon)  # an unknown kind or an unreadable table: said now
+        options = dict(args.options)
+        close = getattr(make_player(args.players, lexicon, **options), "close", None)  # a bad kind, table or option
+        if close is not None:
+            close()
         how = describe_magpie(args.magpie, rules.lexicon)
     except (LexikoError, MatchError) as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except TypeError as e:  # an option the player does not take
+        print(f"error: --set: {e}", file=sys.stderr)
         return 2
 
     records: list[GameRecord] = []
@@ -478,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=args.games)
-            for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules):
+            for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules, options):
                 records.extend(chunk)
                 bar.update(task, completed=len(records))
     except MatchError as e:
@@ -486,7 +532,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     seconds, cpu = time.perf_counter() - started, time.process_time() + child_cpu() - cpu
     records.sort(key=lambda r: r.summary.index)
-    print("\n".join(report(records, args.players, rules, seconds, cpu, jobs, how)))
+    kind = args.players + "".join(f" {k}={v}" for k, v in options.items())
+    print("\n".join(report(records, kind, rules, seconds, cpu, jobs, how)))
     return 0
 
 

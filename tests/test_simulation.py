@@ -13,6 +13,7 @@ from lexiko.analysis import position_at_turn
 from lexiko.bots import make_player
 from lexiko.bots.simulation import SimResult, SimulationBot, simulate
 from lexiko.bots.static import endgame_leaves, static_choice
+from lexiko.errors import LexikoError
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
@@ -157,3 +158,26 @@ def test_score_only_and_tiny_lexicon() -> None:
     res2 = simulate(g.position(), lex, leaves=leave_value, candidates=3, iterations=4, seed=5, plies=0)
     assert all(r.mean == pytest.approx(r.candidate.equity) for r in res2)
     assert len(calls) == len(set(calls))
+
+
+def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, midgame: Game) -> None:
+    """rank="win" orders the same results by win rate, the mean value breaking ties; the
+    stopping rule then measures the leader by win rate too."""
+    late = position_at_turn(GAME, 20)  # 11 tiles in the bag, 361 to 339
+    pos = late.position()
+    by_value = simulate(pos, twl06, candidates=6, iterations=12, seed=4)
+    by_win = simulate(pos, twl06, candidates=6, iterations=12, seed=4, rank="win")
+    assert sorted(outcome(by_win), key=repr) == sorted(outcome(by_value), key=repr)
+    assert (by_value[0].candidate.notation(), by_win[0].candidate.notation()) == ("9B FEAR", "9A EAGER")
+    assert [r.candidate.move for r in by_win] == [
+        r.candidate.move for r in sorted(by_value, key=lambda r: (-r.win_rate, -r.mean))
+    ]
+    assert [r.mean for r in by_value] == sorted((r.mean for r in by_value), reverse=True)
+    pruned = simulate(pos, twl06, candidates=6, iterations=64, seed=4, rank="win", prune=1.0)
+    live = [r for r in pruned if r.iterations == max(x.iterations for x in pruned)]
+    assert [r.win_rate for r in live] == sorted((r.win_rate for r in live), reverse=True)
+    with pytest.raises(LexikoError, match=r"^rank 'wins': candidates are ranked by 'value' or 'win'$"):
+        SimulationBot(twl06, rank="wins")  # type: ignore[arg-type]
+    with SimulationBot(twl06, candidates=6, iterations=12, seed=9, rank="win") as bot:
+        assert bot.choose(late) == bot.last_results[0].candidate.move
+        assert bot.last_results[0].win_rate == max(r.win_rate for r in bot.last_results)

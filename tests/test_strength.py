@@ -144,3 +144,25 @@ def test_a_game_is_played_to_its_end_and_recorded_by_seat(twl06: Lexicon) -> Non
     assert record.summary.end_reason == "out" and record.summary.winners == (strength.LEXIKO,)
     assert record.summary.scores[strength.MAGPIE] == 0 and record.exchanges[strength.MAGPIE] == 0
     assert record.turns[strength.MAGPIE] == record.turns[strength.LEXIKO]  # MAGPIE first, lexiko went out
+
+
+def test_player_options_are_read_as_numbers_words_or_text() -> None:
+    assert [strength.player_option(t) for t in ("time_limit=1", "prune=2.5", "infer=True", "rank=win", "x= none")] == [
+        ("time_limit", 1), ("prune", 2.5), ("infer", True), ("rank", "win"), ("x", None)
+    ]
+    for bad in ("time_limit", "=1", "time limit=1"):
+        with pytest.raises(strength.argparse.ArgumentTypeError, match="give KEY=VALUE, e.g. time_limit=1"):
+            strength.player_option(bad)
+
+
+def test_an_option_the_player_does_not_take_is_said_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "magpie").write_text("")
+    (tmp_path / "data").mkdir()
+    assert strength.main(["--magpie", str(tmp_path), "--games", "2", "--players", "static", "--set", "candidates=5"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --set: StaticBot.__init__() got an unexpected keyword argument 'candidates'\n"
+    assert strength.main(["--magpie", str(tmp_path), "--games", "2", "--players", "hard", "--set", "rank=best"]) == 2
+    assert capsys.readouterr().err == "error: rank 'best': candidates are ranked by 'value' or 'win'\n"

@@ -48,12 +48,14 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from statistics import fmean, stdev
+from typing import Literal
 
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
 from lexiko.bots.inference import Inference, infer
 from lexiko.bots.playout import simulate_iterations, unsupported
 from lexiko.bots.static import LeavesArg, _fast, endgame_leaves, resolve_leaves
+from lexiko.errors import LexikoError
 from lexiko.game import Game, Position
 from lexiko.leaves import LeaveTable
 from lexiko.lexicon import BUILTIN, Lexicon
@@ -67,9 +69,22 @@ __all__ = [
     "SimulationBot",
     "simulate",
     "Progress",
+    "Rank",
+    "RANKS",
 ]
 
 Progress = Callable[[int, int], None]
+
+Rank = Literal["value", "win"]
+"""How simulated candidates are ranked: by mean value (spread and leave), or by win rate
+with the mean value breaking ties."""
+RANKS: tuple[Rank, ...] = ("value", "win")
+
+
+def _rank(rank: str) -> Rank:
+    if rank not in RANKS:
+        raise LexikoError(f"rank {rank!r}: candidates are ranked by 'value' or 'win'")
+    return "win" if rank == "win" else "value"
 """``progress(done, total)``: iterations done so far and the number planned."""
 
 
@@ -365,6 +380,7 @@ class _Setup:
     jobs: int
     initialized: bool
     prune: float | None = None
+    rank: Rank = "value"
 
 
 _PRUNE_AFTER = 16
@@ -386,9 +402,11 @@ def simulate(
     progress: Progress | None = None,
     prune: float | None = None,
     known: Sequence[Sequence[int]] | None = None,
+    rank: Rank = "value",
 ) -> list[SimResult]:
     """Simulate the best ``candidates`` moves of a position (or the candidates given)
-    and return them best first (by mean value). See the module docstring; ``jobs > 1``
+    and return them best first (by mean value, or with ``rank="win"`` by win rate, the
+    mean value breaking ties). See the module docstring; ``jobs > 1``
     without an ``executor`` makes a process pool for this call (a
     :class:`SimulationBot` keeps its pool between moves).
 
@@ -412,7 +430,8 @@ def simulate(
     """
     leaves_key = _leaves_key(leaves)
     key = _lexicon_key(lexicon)
-    setup = _Setup(lexicon, key, leaves, leaves_key, plies, time_limit, executor, max(1, jobs), False, prune)
+    setup = _Setup(lexicon, key, leaves, leaves_key, plies, time_limit, executor, max(1, jobs), False, prune,
+                   _rank(rank))
     try:
         if executor is None and jobs > 1:
             init = (key, lexicon, leaves_key, leaves)
@@ -426,6 +445,14 @@ def simulate(
 
 
 _Rows = list[list[tuple[float, float]]]
+
+
+def _order(results: Sequence[SimResult], rank: Rank, first: Callable[[int], bool] = lambda k: False) -> list[int]:
+    """Indices of ``results`` best first: by mean value, or by win rate then mean value
+    (``rank``); those for which ``first`` is false after the others, ties by index."""
+    if rank == "win":
+        return sorted(range(len(results)), key=lambda k: (not first(k), -results[k].win_rate, -results[k].mean, k))
+    return sorted(range(len(results)), key=lambda k: (not first(k), -results[k].mean, k))
 
 
 def _simulate(
@@ -540,8 +567,7 @@ def _simulate(
             )
         else:
             results.append(SimResult(c, c.equity, 0.0, 0.5, 0))
-    order = sorted(range(len(results)), key=lambda k: (-results[k].mean, k))
-    return [results[k] for k in order]
+    return [results[k] for k in _order(results, setup.rank, lambda k: True)]
 
 
 def _pruned(
@@ -591,12 +617,13 @@ def _pruned(
             break
         n = len(values[live[0]])
         if n >= _PRUNE_AFTER:
-            lead = max(live, key=lambda j: (fmean(values[j]), -j))
+            measure = wins if setup.rank == "win" else values
+            lead = max(live, key=lambda j: (fmean(measure[j]), fmean(values[j]), -j))
             keep = [lead]
             for j in live:
                 if j == lead:
                     continue
-                diffs = [a - b for a, b in zip(values[lead], values[j], strict=True)]
+                diffs = [a - b for a, b in zip(measure[lead], measure[j], strict=True)]
                 spread = stdev(diffs) if len(diffs) > 1 else 0.0
                 if fmean(diffs) <= z * spread / math.sqrt(n):
                     keep.append(j)
@@ -607,8 +634,7 @@ def _pruned(
         for j, c in enumerate(cands)
     ]
     alive = set(live)
-    order = sorted(range(len(results)), key=lambda k: (k not in alive, -results[k].mean, k))
-    return [results[k] for k in order]
+    return [results[k] for k in _order(results, setup.rank, alive.__contains__)]
 
 
 def _loadable(lex: Lexicon) -> bool:
@@ -632,7 +658,8 @@ class SimulationBot:
     opponent the tiles they may have kept, inferred from their last play
     (:mod:`lexiko.bots.inference`; two players, tiles in the bag). ``prune``:
     the stopping rule of :func:`simulate` (drop the candidates clearly behind; stop
-    when one is left).
+    when one is left). ``rank``: ``"value"`` plays the best mean value, ``"win"`` the
+    best win rate (the mean value breaking ties).
 
     >>> lex = Lexicon.from_words(["QI"])
     >>> with SimulationBot(lex, iterations=10) as bot:
@@ -656,10 +683,12 @@ class SimulationBot:
         preendgame_time: float | None = None,
         infer: bool = False,
         prune: float | None = None,
+        rank: Rank = "value",
         name: str = "sim",
     ) -> None:
         self.lexicon = lexicon
         self.prune = prune
+        self.rank = _rank(rank)
         self.leaves = leaves
         self.candidates = candidates
         self.iterations = iterations
@@ -733,6 +762,7 @@ class SimulationBot:
             max(1, self.jobs),
             initialized,
             self.prune,
+            self.rank,
         )
         n = self.iterations if iterations is None else iterations
         exchanges = True
