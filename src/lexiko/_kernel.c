@@ -3970,6 +3970,65 @@ static void pymt_shuffle(PyMT *r, uint8_t *x, int n)
     }
 }
 
+/* An unsigned 128-bit integer as two halves (portable C: no compiler extension). */
+typedef struct {
+    uint64_t lo, hi;
+} U128;
+
+/* The number in 16 bytes, little-endian. */
+static U128 u128_le(const uint8_t *b)
+{
+    U128 x = {0, 0};
+    for (int k = 7; k >= 0; k--) {
+        x.lo = x.lo << 8 | b[k];
+        x.hi = x.hi << 8 | b[k + 8];
+    }
+    return x;
+}
+
+static U128 u128_add(U128 a, uint64_t b)
+{
+    U128 r = {a.lo + b, a.hi};
+    if (r.lo < a.lo)
+        r.hi++;
+    return r;
+}
+
+/* random.Random(n) for an integer 0 <= n < 2**128: init_by_array on n's 32-bit words. */
+static void pymt_seed(PyMT *r, U128 n)
+{
+    uint32_t key[4] = {(uint32_t)n.lo, (uint32_t)(n.lo >> 32), (uint32_t)n.hi, (uint32_t)(n.hi >> 32)};
+    int len = 4;
+    while (len > 1 && !key[len - 1])
+        len--;
+    uint32_t *mt = r->mt;
+    mt[0] = 19650218U;
+    for (int i = 1; i < 624; i++)
+        mt[i] = (1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i);
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+        if (j >= len)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    r->index = 624;
+}
+
 #define PO_MAXP 8     /* seats */
 #define PO_MAXBAG 1024
 
@@ -4000,6 +4059,8 @@ typedef struct {
     int turn, scoreless_run, over;
     const char *end_reason;
     PyMT rng;
+    int rng_lazy; /* rng is random.Random(rng_key), seeded when first used (a shuffle) */
+    U128 rng_key;
     /* counts */
     int turns, bingos[PO_MAXP], exchanges[PO_MAXP];
     uint8_t kept[PO_MAXP][64]; /* each seat's tiles kept on its last move (counts) */
@@ -4398,6 +4459,10 @@ static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, in
         po_draw(po, p, nex);
         for (int j = 0; j < nex; j++)
             po->bag[po->nb++] = ex[j];
+        if (po->rng_lazy) {
+            pymt_seed(&po->rng, po->rng_key);
+            po->rng_lazy = 0;
+        }
         pymt_shuffle(&po->rng, po->bag, po->nb);
         po->kept_bag[p] = po->nb;
         po->exchanges[p]++;
@@ -4662,65 +4727,6 @@ out:
 
 /* -- simulation: the play-outs of many iterations in one call ------------------------ */
 
-/* An unsigned 128-bit integer as two halves (portable C: no compiler extension). */
-typedef struct {
-    uint64_t lo, hi;
-} U128;
-
-/* The number in 16 bytes, little-endian. */
-static U128 u128_le(const uint8_t *b)
-{
-    U128 x = {0, 0};
-    for (int k = 7; k >= 0; k--) {
-        x.lo = x.lo << 8 | b[k];
-        x.hi = x.hi << 8 | b[k + 8];
-    }
-    return x;
-}
-
-static U128 u128_add(U128 a, uint64_t b)
-{
-    U128 r = {a.lo + b, a.hi};
-    if (r.lo < a.lo)
-        r.hi++;
-    return r;
-}
-
-/* random.Random(n) for an integer 0 <= n < 2**128: init_by_array on n's 32-bit words. */
-static void pymt_seed(PyMT *r, U128 n)
-{
-    uint32_t key[4] = {(uint32_t)n.lo, (uint32_t)(n.lo >> 32), (uint32_t)n.hi, (uint32_t)(n.hi >> 32)};
-    int len = 4;
-    while (len > 1 && !key[len - 1])
-        len--;
-    uint32_t *mt = r->mt;
-    mt[0] = 19650218U;
-    for (int i = 1; i < 624; i++)
-        mt[i] = (1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i);
-    int i = 1, j = 0;
-    for (int k = 624 > len ? 624 : len; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-        if (j >= len)
-            j = 0;
-    }
-    for (int k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-    }
-    mt[0] = 0x80000000U;
-    r->index = 624;
-}
-
 /* The value of the leave with counts kept[] by the map. */
 static double leave_map_counts(const LeaveMapHead *h, const uint8_t *kept)
 {
@@ -4932,7 +4938,10 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             po->scoreless_run = scoreless_run;
             for (int p = 0; p < PO_MAXP; p++)
                 po->kept_bag[p] = -1;
-            pymt_seed(&po->rng, u128_add(u128_add(seed0, (uint64_t)it), 7919ULL * (uint64_t)(cs[j].id + 1)));
+            /* seeded only if a turn shuffles the bag (an exchange): seeding costs more than
+             * most play-outs' other bookkeeping */
+            po->rng_key = u128_add(u128_add(seed0, (uint64_t)it), 7919ULL * (uint64_t)(cs[j].id + 1));
+            po->rng_lazy = 1;
             /* the candidate, then the static turns */
             const SimCand *c = &cs[j];
             int ok = 1;
