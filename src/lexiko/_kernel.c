@@ -4068,6 +4068,7 @@ typedef struct {
     Gen *g;
     Gen *board; /* prepare()'s arrays for cells, kept up to date move by move (po_apply); NULL:
                    po_choose prepares them every turn */
+    int last_turn; /* po_apply leaves board behind (no search follows this turn) */
 } PlayOut;
 
 struct Eg;
@@ -4438,7 +4439,7 @@ static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, in
             po->rack_n[p]--;
             placed++;
         }
-        if (po->board)
+        if (po->board && !po->last_turn)
             po_board_make(po, &m);
         po->scores[p] += m.score;
         if (placed >= po->bingo_tiles)
@@ -4775,6 +4776,7 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     int have_depths = 0, have_anas = 0;
     PyObject *result = NULL;
     PlayOut *base = NULL, *po = NULL;
+    Gen *board = NULL;
     SimCand *cs = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
@@ -4804,7 +4806,9 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     po = (PlayOut *)calloc(1, sizeof(PlayOut));
     Py_ssize_t nc = PyList_GET_SIZE(cands);
     cs = (SimCand *)calloc(nc ? (size_t)nc : 1, sizeof(SimCand));
-    if (!base || !po || !cs || !(base->g = (Gen *)calloc(1, sizeof(Gen)))) {
+    board = (Gen *)calloc(1, sizeof(Gen));
+    if (!base || !po || !cs || !board || !(base->g = (Gen *)calloc(1, sizeof(Gen))) ||
+        !(base->board = (Gen *)calloc(1, sizeof(Gen)))) {
         PyErr_NoMemory();
         goto out;
     }
@@ -4820,6 +4824,9 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     base->np = np;
     for (int p = 0; p < np; p++)
         base->maps[p] = lmh;
+    /* the board's generator arrays, prepared once: each play-out starts from a copy and
+     * keeps it up to date move by move (its last turn needs no update) */
+    po_board_prepare(base);
     long long init_scores[PO_MAXP];
     for (int p = 0; p < np; p++) {
         init_scores[p] = PyLong_AsLongLong(PyList_GET_ITEM(scores, p));
@@ -4918,6 +4925,9 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             Gen *g = base->g;
             memcpy(po, base, sizeof(PlayOut));
             po->g = g;
+            memcpy(board, base->board, sizeof(Gen));
+            po->board = board;
+            po->last_turn = plies == 0;
             for (Py_ssize_t i = 0; i < rack.len; i++) {
                 po->rack[0][rb[i]]++;
                 po->rack_n[0]++;
@@ -4974,11 +4984,13 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
                 Py_CLEAR(result);
                 goto out;
             }
-            for (int ply = 0; ply < plies && !po->over; ply++)
+            for (int ply = 0; ply < plies && !po->over; ply++) {
+                po->last_turn = ply == plies - 1;
                 if (po_turn(po, NULL) < 0) {
                     Py_CLEAR(result);
                     goto out;
                 }
+            }
             /* the value and win estimate, as lexiko.bots.simulation computes them */
             long long others = 0, top = 0;
             for (int q = 1; q < np; q++) {
@@ -5016,10 +5028,13 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
         }
     }
 out:
-    if (base)
+    if (base) {
         free(base->g);
+        free(base->board);
+    }
     free(base);
     free(po);
+    free(board);
     free(cs);
     if (have_wmp)
         PyBuffer_Release(&wmps);
