@@ -4030,6 +4030,40 @@ static void pymt_seed(PyMT *r, U128 n)
 }
 
 #define PO_MAXP 8     /* seats */
+
+/* What a turn's search sets up from the rack alone, kept for the next turn of the same
+ * seat with the same rack (simulate(): the first opponent's rack after each candidate is
+ * the same in every play-out of an iteration): the sub-racks' leave values while the bag
+ * holds tiles, prune_setup's and wmp_setup's results. Kept only when the word map
+ * searches (no maxsub), the only case those results are all there is. */
+typedef struct RackCache {
+    int valid;     /* vals holds the values for rack and map; setup too when has_setup */
+    int has_setup;
+    uint8_t rack[64];
+    const LeaveMapHead *map;
+    double *vals;
+    uint64_t vals_cap;
+    /* prune_setup */
+    int vals_desc[PRUNE_MAX_RACK], top[PRUNE_MAX_RACK + 1], vmax, blanks0;
+    double lmax[PRUNE_MAX_RACK + 1];
+    uint64_t hnat, avail;
+    /* wmp_setup (owned here, not by the Gen) */
+    SubRack *subs;
+    const SubRack **cand;
+    double *cand_e;
+    int sub_at[PRUNE_MAX_RACK + 2];
+    int ncodes;
+    uint8_t codes[PRUNE_MAX_RACK];
+} RackCache;
+
+static void rack_cache_free(RackCache *rc)
+{
+    free(rc->vals);
+    free(rc->subs);
+    free(rc->cand);
+    free(rc->cand_e);
+    memset(rc, 0, sizeof *rc);
+}
 #define PO_MAXBAG 1024
 
 typedef struct {
@@ -4069,6 +4103,7 @@ typedef struct {
     Gen *board; /* prepare()'s arrays for cells, kept up to date move by move (po_apply); NULL:
                    po_choose prepares them every turn */
     int last_turn; /* po_apply leaves board behind (no search follows this turn) */
+    RackCache *cache; /* per seat (PO_MAXP), the last search's setup; NULL: none kept */
 } PlayOut;
 
 struct Eg;
@@ -4148,7 +4183,7 @@ static void po_board(PlayOut *po, int size, const Py_buffer *cells, const Py_buf
  * those below floor (NaN: none) left out: the pruned search, by the play-out's word map
  * when it has one. */
 static void po_gen_best(Gen *g, const PlayOut *po, const uint8_t *full, const double *vals, size_t best_n,
-                        double floor)
+                        double floor, RackCache *rc)
 {
     memcpy(g->rack, full, 64);
     uint64_t nl = 1;
@@ -4173,10 +4208,46 @@ static void po_gen_best(Gen *g, const PlayOut *po, const uint8_t *full, const do
     g->mode = MODE_BEST;
     g->best_n = best_n;
     g->wmp = po->wmp;
+    if (rc && rc->has_setup) { /* the same rack and values as the last search's */
+        g->no_maxsub = 1;
+        g->prune = 1;
+        g->use_wmp = 1;
+        memcpy(g->vals_desc, rc->vals_desc, sizeof g->vals_desc);
+        memcpy(g->top, rc->top, sizeof g->top);
+        memcpy(g->lmax, rc->lmax, sizeof g->lmax);
+        g->vmax = rc->vmax;
+        g->blanks0 = rc->blanks0;
+        g->hnat = rc->hnat;
+        g->avail = rc->avail;
+        g->subs = rc->subs;
+        g->cand = rc->cand;
+        g->cand_e = rc->cand_e;
+        memcpy(g->sub_at, rc->sub_at, sizeof g->sub_at);
+        g->ncodes = rc->ncodes;
+        memcpy(g->codes, rc->codes, sizeof g->codes);
+        return;
+    }
     g->no_maxsub = g->wmp && wmp_fits(full);
     g->prune = prune_setup(g, full, (uint32_t)nl);
     if (g->prune && g->no_maxsub)
         g->use_wmp = wmp_setup(g, full);
+    if (rc && g->use_wmp && !g->maxsub) {
+        /* kept for the next search of this rack: the cache owns the sub-racks now */
+        rc->has_setup = 1;
+        memcpy(rc->vals_desc, g->vals_desc, sizeof rc->vals_desc);
+        memcpy(rc->top, g->top, sizeof rc->top);
+        memcpy(rc->lmax, g->lmax, sizeof rc->lmax);
+        rc->vmax = g->vmax;
+        rc->blanks0 = g->blanks0;
+        rc->hnat = g->hnat;
+        rc->avail = g->avail;
+        rc->subs = g->subs;
+        rc->cand = g->cand;
+        rc->cand_e = g->cand_e;
+        memcpy(rc->sub_at, g->sub_at, sizeof rc->sub_at);
+        rc->ncodes = g->ncodes;
+        memcpy(rc->codes, g->codes, sizeof rc->codes);
+    }
 }
 
 /* Prepare po->board for po->cells from scratch (a new position). */
@@ -4249,10 +4320,34 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
         nleaves *= (uint64_t)full[c] + 1;
     if (nleaves > (1u << 16))
         return -1;
-    double *vals = (double *)malloc(nleaves * sizeof(double));
-    if (!vals)
+    /* while the bag holds tiles the values are the map's: kept with the seat's rack */
+    RackCache *rc = po->cache && po->nb > 0 ? &po->cache[p] : NULL;
+    double *vals;
+    if (rc && rc->valid && rc->map == po->maps[p] && !memcmp(rc->rack, full, 64)) {
+        vals = rc->vals;
+    } else if (rc) {
+        free(rc->subs);
+        free(rc->cand);
+        free(rc->cand_e);
+        rc->subs = NULL;
+        rc->cand = NULL;
+        rc->cand_e = NULL;
+        rc->valid = rc->has_setup = 0;
+        if (rc->vals_cap < nleaves) {
+            free(rc->vals);
+            rc->vals = (double *)malloc(nleaves * sizeof(double));
+            rc->vals_cap = rc->vals ? nleaves : 0;
+            if (!rc->vals)
+                return -1;
+        }
+        vals = rc->vals;
+        leave_map_fill(po->maps[p], full, vals, nleaves);
+        memcpy(rc->rack, full, 64);
+        rc->map = po->maps[p];
+        rc->valid = 1;
+    } else if (!(vals = (double *)malloc(nleaves * sizeof(double)))) {
         return -1;
-    if (po->nb > 0) {
+    } else if (po->nb > 0) {
         leave_map_fill(po->maps[p], full, vals, nleaves);
     } else {
         int others = 0;
@@ -4334,7 +4429,7 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     }
     /* the best placement */
     po_search_gen(po, g);
-    po_gen_best(g, po, full, vals, 1, best_eq);
+    po_gen_best(g, po, full, vals, 1, best_eq, rc);
     run(g);
     int kind = best_kind;
     if (g->oom) {
@@ -4346,8 +4441,14 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
         memcpy(ex, best_ex, (size_t)best_nex);
         *nex = best_nex;
     }
+    if (rc && rc->has_setup) { /* the cache's, not the search's */
+        g->subs = NULL;
+        g->cand = NULL;
+        g->cand_e = NULL;
+    }
     gen_free(g);
-    free(vals);
+    if (!rc)
+        free(vals);
     return kind;
 }
 
@@ -4777,6 +4878,7 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     PlayOut *base = NULL, *po = NULL;
     Gen *board = NULL;
+    RackCache *cache = NULL;
     SimCand *cs = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
@@ -4807,7 +4909,8 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     Py_ssize_t nc = PyList_GET_SIZE(cands);
     cs = (SimCand *)calloc(nc ? (size_t)nc : 1, sizeof(SimCand));
     board = (Gen *)calloc(1, sizeof(Gen));
-    if (!base || !po || !cs || !board || !(base->g = (Gen *)calloc(1, sizeof(Gen))) ||
+    cache = (RackCache *)calloc(PO_MAXP, sizeof(RackCache));
+    if (!base || !po || !cs || !board || !cache || !(base->g = (Gen *)calloc(1, sizeof(Gen))) ||
         !(base->board = (Gen *)calloc(1, sizeof(Gen)))) {
         PyErr_NoMemory();
         goto out;
@@ -4827,6 +4930,7 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     /* the board's generator arrays, prepared once: each play-out starts from a copy and
      * keeps it up to date move by move (its last turn needs no update) */
     po_board_prepare(base);
+    base->cache = cache;
     long long init_scores[PO_MAXP];
     for (int p = 0; p < np; p++) {
         init_scores[p] = PyLong_AsLongLong(PyList_GET_ITEM(scores, p));
@@ -5035,6 +5139,10 @@ out:
     free(base);
     free(po);
     free(board);
+    if (cache)
+        for (int p = 0; p < PO_MAXP; p++)
+            rack_cache_free(&cache[p]);
+    free(cache);
     free(cs);
     if (have_wmp)
         PyBuffer_Release(&wmps);
@@ -6201,7 +6309,7 @@ static int rl_candidates(RLCore *c)
     Gen *g = &c->gen;
     gen_free(g);
     po_search_gen(po, g);
-    po_gen_best(g, po, full, vals, (size_t)K, others);
+    po_gen_best(g, po, full, vals, (size_t)K, others, NULL);
     run(g);
     if (g->oom)
         return -1;
