@@ -168,6 +168,8 @@ typedef struct {
     int64_t *wb;                        /* WB(g, f - f0, k); NO_PLAY: no such play (the anchor's slice of
                                            the bounds run_best keeps for every anchor) */
     int wstride;                        /* R + 1 */
+    int only_lines;                     /* search only the lines of line_mask (by direction) */
+    uint32_t line_mask[2];
     int64_t pm[MAXN][PRUNE_MAX_RACK + 1];           /* [pos][k]: highest wb[f][k] over f <= pos */
     uint32_t alive_r[PRUNE_MAX_RACK];   /* bit k: plays of k tiles from first square f0 + i may rank */
     uint32_t alive_l[MAXN][MAXN + 1]; /* [pos][w]: union over first squares pos - w < f <= pos */
@@ -1156,6 +1158,8 @@ static void run_best(Gen *g, uint32_t root, uint64_t have)
     size_t na = 0, slot = 0;
     for (int dir = 0; dir < g->dirs; dir++) {
         for (int line = 0; line < n; line++) {
+            if (g->only_lines && !((g->line_mask[dir] >> line) & 1))
+                continue;
             set_line(g, dir, line);
             const uint8_t *anc = g->anchor[dir] + line * MAXN;
             int prev = -1;
@@ -1926,6 +1930,8 @@ static void run_wmp(Gen *g, uint64_t have)
     size_t ng = 0;
     for (int dir = 0; dir < g->dirs; dir++) {
         for (int line = 0; line < n; line++) {
+            if (g->only_lines && !((g->line_mask[dir] >> line) & 1))
+                continue;
             set_line(g, dir, line);
             const uint8_t *anc = g->anchor[dir] + line * MAXN;
             int prev = -1;
@@ -4056,6 +4062,21 @@ typedef struct RackCache {
     uint8_t codes[PRUNE_MAX_RACK];
 } RackCache;
 
+/* A seat's best placements on a board (simulate(): the position before the candidates,
+ * with the rack the seat is dealt for an iteration), to find its best on a board made
+ * from that one by a few moves: a line (a row for plays across, a column for plays down)
+ * those moves did not touch holds the same plays with the same scores, so the best
+ * placement there is the first of these on an untouched line, and only the touched lines
+ * are searched, for something better. */
+#define BB_N 8
+typedef struct BaseBest {
+    int valid;
+    uint8_t rack[64];
+    Move moves[BB_N]; /* the best, best first (move_cmp) */
+    int n;
+    int all; /* n < BB_N: these are all the placements there are */
+} BaseBest;
+
 static void rack_cache_free(RackCache *rc)
 {
     free(rc->vals);
@@ -4104,10 +4125,13 @@ typedef struct {
                    po_choose prepares them every turn */
     int last_turn; /* po_apply leaves board behind (no search follows this turn) */
     RackCache *cache; /* per seat (PO_MAXP), the last search's setup; NULL: none kept */
+    BaseBest *base_best; /* per seat (PO_MAXP), on base_board; NULL: none */
+    const Gen *base_board;
+    uint32_t touched[2]; /* lines whose squares changed since base_board: rows, columns */
 } PlayOut;
 
 struct Eg;
-static void gen_make(Gen *g, const uint8_t *cells, const Move *m, struct Eg *eg);
+static void gen_make(Gen *g, const uint8_t *cells, const Move *m, struct Eg *eg, uint32_t *touched);
 
 /* The lexicon's buffers of a play-out (kwg, and what depths() and anagrams() return, or
  * None): 0, or -1 with a Python error set; the buffers got are flagged for release. */
@@ -4266,10 +4290,12 @@ static void po_board_prepare(PlayOut *po)
  * everything after the first play (the start square stops being the only anchor). */
 static void po_board_make(PlayOut *po, const Move *m)
 {
-    if (po->board->empty_board)
+    if (po->board->empty_board) {
         po_board_prepare(po);
-    else
-        gen_make(po->board, po->cells, m, NULL);
+        po->touched[0] = po->touched[1] = ~(uint32_t)0;
+    } else {
+        gen_make(po->board, po->cells, m, NULL, po->touched);
+    }
 }
 
 /* Set g to the lexicon and the board of po->cells for a search: copied from po->board
@@ -4307,6 +4333,35 @@ static int exchanged_tiles(const uint8_t *full, const int *codes, const int *dig
     return n;
 }
 
+/* The map's values of the sub-racks of seat p's rack (nleaves of them), kept with the rack
+ * in the seat's RackCache (*rcp): NULL when out of memory. */
+static double *po_cached_vals(PlayOut *po, int p, uint64_t nleaves, RackCache **rcp)
+{
+    const uint8_t *full = po->rack[p];
+    RackCache *rc = *rcp = &po->cache[p];
+    if (rc->valid && rc->map == po->maps[p] && !memcmp(rc->rack, full, 64))
+        return rc->vals;
+    free(rc->subs);
+    free(rc->cand);
+    free(rc->cand_e);
+    rc->subs = NULL;
+    rc->cand = NULL;
+    rc->cand_e = NULL;
+    rc->valid = rc->has_setup = 0;
+    if (rc->vals_cap < nleaves) {
+        free(rc->vals);
+        rc->vals = (double *)malloc(nleaves * sizeof(double));
+        rc->vals_cap = rc->vals ? nleaves : 0;
+        if (!rc->vals)
+            return NULL;
+    }
+    leave_map_fill(po->maps[p], full, rc->vals, nleaves);
+    memcpy(rc->rack, full, 64);
+    rc->map = po->maps[p];
+    rc->valid = 1;
+    return rc->vals;
+}
+
 /* One placement, exchange or pass of the player on turn, as generate() and the static
  * player choose it. kind: 0 placement (m), 1 exchange (ex, nex), 2 pass. -1: no memory. */
 static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
@@ -4321,30 +4376,11 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     if (nleaves > (1u << 16))
         return -1;
     /* while the bag holds tiles the values are the map's: kept with the seat's rack */
-    RackCache *rc = po->cache && po->nb > 0 ? &po->cache[p] : NULL;
+    RackCache *rc = NULL;
     double *vals;
-    if (rc && rc->valid && rc->map == po->maps[p] && !memcmp(rc->rack, full, 64)) {
-        vals = rc->vals;
-    } else if (rc) {
-        free(rc->subs);
-        free(rc->cand);
-        free(rc->cand_e);
-        rc->subs = NULL;
-        rc->cand = NULL;
-        rc->cand_e = NULL;
-        rc->valid = rc->has_setup = 0;
-        if (rc->vals_cap < nleaves) {
-            free(rc->vals);
-            rc->vals = (double *)malloc(nleaves * sizeof(double));
-            rc->vals_cap = rc->vals ? nleaves : 0;
-            if (!rc->vals)
-                return -1;
-        }
-        vals = rc->vals;
-        leave_map_fill(po->maps[p], full, vals, nleaves);
-        memcpy(rc->rack, full, 64);
-        rc->map = po->maps[p];
-        rc->valid = 1;
+    if (po->cache && po->nb > 0) {
+        if (!(vals = po_cached_vals(po, p, nleaves, &rc)))
+            return -1;
     } else if (!(vals = (double *)malloc(nleaves * sizeof(double)))) {
         return -1;
     } else if (po->nb > 0) {
@@ -4427,15 +4463,44 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
             }
         }
     }
-    /* the best placement */
+    /* the best placement: from the seat's best on the base board when it has them for
+     * this rack (the best on an untouched line; the touched lines searched for better),
+     * else a search of the whole board */
+    const BaseBest *bb = po->base_best && rc && rc->has_setup ? &po->base_best[p] : NULL;
+    const Move *kept_best = NULL;
+    if (bb && bb->valid && !memcmp(bb->rack, full, 64)) {
+        for (int i = 0; i < bb->n && !kept_best; i++) {
+            const Move *x = &bb->moves[i];
+            if (!((po->touched[x->down] >> (x->down ? x->col : x->row)) & 1))
+                kept_best = x;
+        }
+        if (!kept_best && !bb->all)
+            bb = NULL; /* the best may be on a line untouched but below these: search it all */
+    } else {
+        bb = NULL;
+    }
     po_search_gen(po, g);
-    po_gen_best(g, po, full, vals, 1, best_eq, rc);
-    run(g);
+    int searched = 1;
+    if (bb) {
+        double floor = kept_best && !(kept_best->equity < best_eq) ? kept_best->equity : best_eq;
+        po_gen_best(g, po, full, vals, 1, floor, rc);
+        g->only_lines = 1;
+        g->line_mask[0] = po->touched[0];
+        g->line_mask[1] = po->touched[1];
+        searched = (po->touched[0] | po->touched[1]) != 0;
+    } else {
+        po_gen_best(g, po, full, vals, 1, best_eq, rc);
+    }
+    if (searched)
+        run(g);
+    const Move *top = g->nmoves ? &g->moves[0] : NULL;
+    if (kept_best && (!top || move_cmp(kept_best, top) < 0))
+        top = kept_best;
     int kind = best_kind;
     if (g->oom) {
         kind = -1;
-    } else if (g->nmoves && g->moves[0].equity >= best_eq) {
-        *m = g->moves[0];
+    } else if (top && top->equity >= best_eq) {
+        *m = *top;
         kind = 0;
     } else if (kind == 1) {
         memcpy(ex, best_ex, (size_t)best_nex);
@@ -4450,6 +4515,52 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     if (!rc)
         free(vals);
     return kind;
+}
+
+/* Seat p's best placements on po->base_board (po->board) with its rack, into
+ * po->base_best[p] (left invalid when the search is not the word map's, or the board is
+ * empty). The bag must hold tiles (the map's leave values). -1: no memory. */
+static int po_fill_base_best(PlayOut *po, int p)
+{
+    BaseBest *bb = &po->base_best[p];
+    const uint8_t *full = po->rack[p];
+    Gen *g = po->g;
+    bb->valid = 0;
+    if (po->board->empty_board || po->nb <= 0)
+        return 0;
+    uint64_t nleaves = 1;
+    for (int c = 0; c < 64; c++)
+        nleaves *= (uint64_t)full[c] + 1;
+    if (nleaves > (1u << 16))
+        return 0;
+    RackCache *rc;
+    double *vals = po_cached_vals(po, p, nleaves, &rc);
+    if (!vals)
+        return -1;
+    po_search_gen(po, g);
+    po_gen_best(g, po, full, vals, BB_N, NAN, rc);
+    int ok = rc->has_setup;
+    if (ok)
+        run(g);
+    if (g->oom) {
+        ok = -1;
+    } else if (ok) {
+        if (g->nmoves) {
+            qsort(g->moves, g->nmoves, sizeof(Move), move_vcmp);
+            memcpy(bb->moves, g->moves, g->nmoves * sizeof(Move));
+        }
+        bb->n = (int)g->nmoves;
+        bb->all = g->nmoves < BB_N;
+        memcpy(bb->rack, full, 64);
+        bb->valid = 1;
+    }
+    if (rc->has_setup) {
+        g->subs = NULL;
+        g->cand = NULL;
+        g->cand_e = NULL;
+    }
+    gen_free(g);
+    return ok < 0 ? -1 : 0;
 }
 
 static int po_rack_value(const PlayOut *po, int p)
@@ -4879,6 +4990,7 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     PlayOut *base = NULL, *po = NULL;
     Gen *board = NULL;
     RackCache *cache = NULL;
+    BaseBest *base_best = NULL;
     SimCand *cs = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
@@ -4910,7 +5022,8 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     cs = (SimCand *)calloc(nc ? (size_t)nc : 1, sizeof(SimCand));
     board = (Gen *)calloc(1, sizeof(Gen));
     cache = (RackCache *)calloc(PO_MAXP, sizeof(RackCache));
-    if (!base || !po || !cs || !board || !cache || !(base->g = (Gen *)calloc(1, sizeof(Gen))) ||
+    base_best = (BaseBest *)calloc(PO_MAXP, sizeof(BaseBest));
+    if (!base || !po || !cs || !board || !cache || !base_best || !(base->g = (Gen *)calloc(1, sizeof(Gen))) ||
         !(base->board = (Gen *)calloc(1, sizeof(Gen)))) {
         PyErr_NoMemory();
         goto out;
@@ -4931,6 +5044,13 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
      * keeps it up to date move by move (its last turn needs no update) */
     po_board_prepare(base);
     base->cache = cache;
+    /* with several candidates, the opponents' best on this board with the racks an
+     * iteration deals them, found once: each play-out searches only the lines its moves
+     * touched (po_choose) */
+    if (nc >= 3) {
+        base->base_best = base_best;
+        base->base_board = base->board;
+    }
     long long init_scores[PO_MAXP];
     for (int p = 0; p < np; p++) {
         init_scores[p] = PyLong_AsLongLong(PyList_GET_ITEM(scores, p));
@@ -5052,6 +5172,13 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             po->scoreless_run = scoreless_run;
             for (int p = 0; p < PO_MAXP; p++)
                 po->kept_bag[p] = -1;
+            if (j == 0 && po->base_best)
+                for (int q = 1; q < np && q <= plies; q++)
+                    if (po_fill_base_best(po, q) < 0) {
+                        PyErr_NoMemory();
+                        Py_CLEAR(result);
+                        goto out;
+                    }
             /* seeded only if a turn shuffles the bag (an exchange): seeding costs more than
              * most play-outs' other bookkeeping */
             po->rng_key = u128_add(u128_add(seed0, (uint64_t)it), 7919ULL * (uint64_t)(cs[j].id + 1));
@@ -5143,6 +5270,7 @@ out:
         for (int p = 0; p < PO_MAXP; p++)
             rack_cache_free(&cache[p]);
     free(cache);
+    free(base_best);
     free(cs);
     if (have_wmp)
         PyBuffer_Release(&wmps);
@@ -5299,7 +5427,7 @@ static inline void eg_save(Eg *eg, int r, int c)
  * when eg is given: eg_unmake goes back). Only the squares of the new tiles and the
  * empty squares met first from a new tile in each direction (over the tiles in
  * between) change: those become anchors, and their cross words changed. */
-static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
+static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg, uint32_t *touched)
 {
     int n = g->n;
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
@@ -5311,6 +5439,10 @@ static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
         int ia = r * MAXN + c, id = c * MAXN + r;
         if (eg)
             eg_save(eg, r, c);
+        if (touched) {
+            touched[0] |= 1u << r;
+            touched[1] |= 1u << c;
+        }
         g->cell[0][ia] = g->cell[1][id] = t;
         g->anchor[0][ia] = g->anchor[1][id] = 0;
     }
@@ -5329,6 +5461,10 @@ static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
             int ia = r * MAXN + c, id = c * MAXN + r;
             if (eg)
                 eg_save(eg, r, c);
+            if (touched) {
+                touched[0] |= 1u << r;
+                touched[1] |= 1u << c;
+            }
             g->anchor[0][ia] = g->anchor[1][id] = 1;
             g->xcheck[0][ia] = cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
             g->xcheck[1][id] = cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
@@ -5341,7 +5477,7 @@ static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
 static size_t eg_make(Eg *eg, const uint8_t *cells, const Move *m)
 {
     size_t mark = eg->nundo;
-    gen_make(eg->po->g, cells, m, eg);
+    gen_make(eg->po->g, cells, m, eg, NULL);
     return mark;
 }
 
