@@ -1582,6 +1582,10 @@ static int wmp_setup(Gen *g, const uint8_t *full)
             byv[i] = byv[i - 1];
         byv[i] = j;
     }
+    /* each code's value 16 times, for the values of a sub-rack (a block per code) */
+    uint8_t reps[PRUNE_MAX_RACK][16];
+    for (int j = 0; j < nc; j++)
+        memset(reps[j], val[byv[j]], 16);
     SubRack *tmp = subs + total;
     int count[PRUNE_MAX_RACK + 2] = {0};
     uint8_t dig[PRUNE_MAX_RACK] = {0};
@@ -1617,10 +1621,15 @@ static int wmp_setup(Gen *g, const uint8_t *full)
         SubRack *s = &tmp[n++];
         *s = cur;
         memcpy(s->dig, dig, sizeof dig);
+        /* the blocks one after the other, each written whole (16 bytes) and moved past by
+         * its count: only the first k values are read (wmp_sub_bound) */
+        uint8_t vbuf[PRUNE_MAX_RACK + 16 + 1];
         int nv = 0;
-        for (int i = 0; i < nc; i++)
-            for (int m = 0; m < dig[byv[i]]; m++)
-                s->vd[nv++] = (uint8_t)val[byv[i]];
+        for (int i = 0; i < nc; i++) {
+            memcpy(vbuf + nv, reps[i], 16);
+            nv += dig[byv[i]];
+        }
+        memcpy(s->vd, vbuf, PRUNE_MAX_RACK);
         s->leave = g->leave_values ? g->leave_values[s->leave_idx] : 0.0;
         count[s->k + 1]++;
     }
