@@ -1587,6 +1587,7 @@ static int wmp_setup(Gen *g, const uint8_t *full)
     for (int j = 0; j < nc; j++)
         memset(reps[j], val[byv[j]], 16);
     SubRack *tmp = subs + total;
+    double lvs[WMP_MAX_SUBS]; /* tmp's leaves, apart: the sort reads only them */
     int count[PRUNE_MAX_RACK + 2] = {0};
     uint8_t dig[PRUNE_MAX_RACK] = {0};
     uint32_t n = 0;
@@ -1631,6 +1632,7 @@ static int wmp_setup(Gen *g, const uint8_t *full)
         }
         memcpy(s->vd, vbuf, PRUNE_MAX_RACK);
         s->leave = g->leave_values ? g->leave_values[s->leave_idx] : 0.0;
+        lvs[n - 1] = s->leave;
         count[s->k + 1]++;
     }
     /* by size, each size best leave first (run_wmp stops at the first leave too low) */
@@ -1640,7 +1642,7 @@ static int wmp_setup(Gen *g, const uint8_t *full)
         g->sub_at[k] = count[k];
     for (uint32_t i = 0; i < n; i++) {
         int k = tmp[i].k, at = count[k]++;
-        for (; at > g->sub_at[k] && tmp[order[at - 1]].leave < tmp[i].leave; at--)
+        for (; at > g->sub_at[k] && lvs[order[at - 1]] < lvs[i]; at--)
             order[at] = order[at - 1];
         order[at] = (uint16_t)i;
     }
