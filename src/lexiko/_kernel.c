@@ -5002,6 +5002,9 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     Gen *board = NULL;
     RackCache *cache = NULL;
     BaseBest *base_best = NULL;
+    Gen *cboards = NULL;         /* per placement candidate: the board's arrays after it */
+    uint32_t (*ctouched)[2] = NULL; /* and the lines it touched */
+    uint8_t *cready = NULL;
     SimCand *cs = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
@@ -5061,6 +5064,17 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     if (nc >= 3) {
         base->base_best = base_best;
         base->base_board = base->board;
+    }
+    /* a candidate's board is the same in every iteration: made once (with few candidates;
+     * the copies must stay in the caches) */
+    if (plies > 0 && nc <= 16 && !base->board->empty_board) {
+        cboards = (Gen *)malloc((size_t)nc * sizeof(Gen));
+        ctouched = (uint32_t(*)[2])calloc((size_t)nc, sizeof *ctouched);
+        cready = (uint8_t *)calloc((size_t)nc, 1);
+        if (!cboards || !ctouched || !cready) {
+            PyErr_NoMemory();
+            goto out;
+        }
     }
     long long init_scores[PO_MAXP];
     for (int p = 0; p < np; p++) {
@@ -5160,7 +5174,9 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             Gen *g = base->g;
             memcpy(po, base, sizeof(PlayOut));
             po->g = g;
-            memcpy(board, base->board, sizeof(Gen));
+            int made = cboards && cs[j].kind == 0; /* the board after the candidate is kept */
+            if (!made || j == 0)
+                memcpy(board, base->board, sizeof(Gen));
             po->board = board;
             po->last_turn = plies == 0;
             for (Py_ssize_t i = 0; i < rack.len; i++) {
@@ -5222,9 +5238,24 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
                 Py_CLEAR(result);
                 goto out;
             }
+            if (made && !cready[j]) { /* its first play-out makes it */
+                memcpy(&cboards[j], base->board, sizeof(Gen));
+                po->board = &cboards[j];
+            } else if (made) {
+                po->board = NULL;
+            }
             if (po_apply(po, c->kind, &c->m, c->ex, c->nex, NULL) < 0) {
                 Py_CLEAR(result);
                 goto out;
+            }
+            if (made) {
+                if (!cready[j]) {
+                    memcpy(ctouched[j], po->touched, sizeof po->touched);
+                    cready[j] = 1;
+                }
+                memcpy(board, &cboards[j], sizeof(Gen));
+                memcpy(po->touched, ctouched[j], sizeof po->touched);
+                po->board = board;
             }
             for (int ply = 0; ply < plies && !po->over; ply++) {
                 po->last_turn = ply == plies - 1;
@@ -5282,6 +5313,9 @@ out:
             rack_cache_free(&cache[p]);
     free(cache);
     free(base_best);
+    free(cboards);
+    free(ctouched);
+    free(cready);
     free(cs);
     if (have_wmp)
         PyBuffer_Release(&wmps);
