@@ -4071,6 +4071,11 @@ typedef struct RackCache {
     int sub_at[PRUNE_MAX_RACK + 2];
     int ncodes;
     uint8_t codes[PRUNE_MAX_RACK];
+    /* the best exchange (or the pass) when every exchange is open (the bag holds a rack's
+     * worth of tiles): the same for any such bag */
+    int ex_valid, ex_kind, ex_n;
+    double ex_eq;
+    uint8_t ex_tiles[64];
 } RackCache;
 
 /* A seat's best placements on a board (simulate(): the position before the candidates,
@@ -4358,7 +4363,7 @@ static double *po_cached_vals(PlayOut *po, int p, uint64_t nleaves, RackCache **
     rc->subs = NULL;
     rc->cand = NULL;
     rc->cand_e = NULL;
-    rc->valid = rc->has_setup = 0;
+    rc->valid = rc->has_setup = rc->ex_valid = 0;
     if (rc->vals_cap < nleaves) {
         free(rc->vals);
         rc->vals = (double *)malloc(nleaves * sizeof(double));
@@ -4435,7 +4440,13 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     int best_kind = 2;
     uint8_t best_ex[64];
     int best_nex = 0;
-    if (can_ex) {
+    int every_ex = rc && can_ex && po->nb >= po->rack_n[p]; /* rc: the map's values */
+    if (every_ex && rc->ex_valid) {
+        best_eq = rc->ex_eq;
+        best_kind = rc->ex_kind;
+        best_nex = rc->ex_n;
+        memcpy(best_ex, rc->ex_tiles, (size_t)best_nex);
+    } else if (can_ex) {
         int codes[64], digit[64], nc = 0, kept = 0;
         for (int c = 0; c < 64; c++)
             if (full[c]) {
@@ -4473,6 +4484,13 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
                 digit[j] = 0;
             }
         }
+    }
+    if (every_ex && !rc->ex_valid) {
+        rc->ex_valid = 1;
+        rc->ex_eq = best_eq;
+        rc->ex_kind = best_kind;
+        rc->ex_n = best_nex;
+        memcpy(rc->ex_tiles, best_ex, (size_t)best_nex);
     }
     /* the best placement: from the seat's best on the base board when it has them for
      * this rack (the best on an untouched line; the touched lines searched for better),
