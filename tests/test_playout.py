@@ -122,6 +122,36 @@ def test_simulation_in_the_kernel_gives_the_same_results(
     assert len(chunked) == 6 and (chunked != negative or bag_left == 0)  # other seeds, other deals
 
 
+@pytest.mark.parametrize("seats", [3, 4])
+def test_simulation_in_the_kernel_with_more_seats_and_no_placement_candidates(
+    twl06: Lexicon, monkeypatch: pytest.MonkeyPatch, seats: int
+) -> None:
+    """With several candidates the kernel finds each opponent's best placements on the
+    position once per iteration and, in a play-out, searches only the lines the moves
+    before touched (a pass or an exchange touches none): the values of the Python
+    play-outs still, with every opponent moving on a board changed by one move or more."""
+    from lexiko.bots import simulation
+    from lexiko.move import Exchange, Pass
+
+    t = LeaveTable.default()
+    g = Game([f"p{k}" for k in range(seats)], seed=30 + seats, lexicon=None, first_player=0)
+    for _ in range(2 * seats):
+        g.apply(StaticBot(twl06, t).choose(g))
+    pos = g.position()
+    found = movegen.generate(pos.board, pos.rack, twl06, pos.rules, bag_count=pos.bag_count, leaves=t.value)
+    places = [c for c in found if not isinstance(c.move, (Exchange, Pass))][:5]
+    others = [next(c for c in found if isinstance(c.move, Exchange)), next(c for c in found if isinstance(c.move, Pass))]
+    cands = places + others
+
+    def run() -> list[tuple[str, float, float, float, int]]:
+        res = simulation.simulate(pos, twl06, candidates=cands, iterations=6, plies=seats, seed=5)
+        return [(r.candidate.notation(), r.mean, r.stdev, r.win_rate, r.iterations) for r in res]
+
+    in_kernel = run()
+    monkeypatch.setattr(simulation, "unsupported", lambda *a: "the Python play-outs, for the test")
+    assert run() == in_kernel and len(in_kernel) == 7
+
+
 def test_training_in_the_kernel_learns_the_same_table(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
     """train() plays its games in the kernel when it can; the observations, and so the
     table, are those of the games played turn by turn through Game."""

@@ -168,6 +168,8 @@ typedef struct {
     int64_t *wb;                        /* WB(g, f - f0, k); NO_PLAY: no such play (the anchor's slice of
                                            the bounds run_best keeps for every anchor) */
     int wstride;                        /* R + 1 */
+    int only_lines;                     /* search only the lines of line_mask (by direction) */
+    uint32_t line_mask[2];
     int64_t pm[MAXN][PRUNE_MAX_RACK + 1];           /* [pos][k]: highest wb[f][k] over f <= pos */
     uint32_t alive_r[PRUNE_MAX_RACK];   /* bit k: plays of k tiles from first square f0 + i may rank */
     uint32_t alive_l[MAXN][MAXN + 1]; /* [pos][w]: union over first squares pos - w < f <= pos */
@@ -1156,6 +1158,8 @@ static void run_best(Gen *g, uint32_t root, uint64_t have)
     size_t na = 0, slot = 0;
     for (int dir = 0; dir < g->dirs; dir++) {
         for (int line = 0; line < n; line++) {
+            if (g->only_lines && !((g->line_mask[dir] >> line) & 1))
+                continue;
             set_line(g, dir, line);
             const uint8_t *anc = g->anchor[dir] + line * MAXN;
             int prev = -1;
@@ -1578,7 +1582,12 @@ static int wmp_setup(Gen *g, const uint8_t *full)
             byv[i] = byv[i - 1];
         byv[i] = j;
     }
+    /* each code's value 16 times, for the values of a sub-rack (a block per code) */
+    uint8_t reps[PRUNE_MAX_RACK][16];
+    for (int j = 0; j < nc; j++)
+        memset(reps[j], val[byv[j]], 16);
     SubRack *tmp = subs + total;
+    double lvs[WMP_MAX_SUBS]; /* tmp's leaves, apart: the sort reads only them */
     int count[PRUNE_MAX_RACK + 2] = {0};
     uint8_t dig[PRUNE_MAX_RACK] = {0};
     uint32_t n = 0;
@@ -1613,11 +1622,17 @@ static int wmp_setup(Gen *g, const uint8_t *full)
         SubRack *s = &tmp[n++];
         *s = cur;
         memcpy(s->dig, dig, sizeof dig);
+        /* the blocks one after the other, each written whole (16 bytes) and moved past by
+         * its count: only the first k values are read (wmp_sub_bound) */
+        uint8_t vbuf[PRUNE_MAX_RACK + 16 + 1];
         int nv = 0;
-        for (int i = 0; i < nc; i++)
-            for (int m = 0; m < dig[byv[i]]; m++)
-                s->vd[nv++] = (uint8_t)val[byv[i]];
+        for (int i = 0; i < nc; i++) {
+            memcpy(vbuf + nv, reps[i], 16);
+            nv += dig[byv[i]];
+        }
+        memcpy(s->vd, vbuf, PRUNE_MAX_RACK);
         s->leave = g->leave_values ? g->leave_values[s->leave_idx] : 0.0;
+        lvs[n - 1] = s->leave;
         count[s->k + 1]++;
     }
     /* by size, each size best leave first (run_wmp stops at the first leave too low) */
@@ -1627,7 +1642,7 @@ static int wmp_setup(Gen *g, const uint8_t *full)
         g->sub_at[k] = count[k];
     for (uint32_t i = 0; i < n; i++) {
         int k = tmp[i].k, at = count[k]++;
-        for (; at > g->sub_at[k] && tmp[order[at - 1]].leave < tmp[i].leave; at--)
+        for (; at > g->sub_at[k] && lvs[order[at - 1]] < lvs[i]; at--)
             order[at] = order[at - 1];
         order[at] = (uint16_t)i;
     }
@@ -1926,6 +1941,8 @@ static void run_wmp(Gen *g, uint64_t have)
     size_t ng = 0;
     for (int dir = 0; dir < g->dirs; dir++) {
         for (int line = 0; line < n; line++) {
+            if (g->only_lines && !((g->line_mask[dir] >> line) & 1))
+                continue;
             set_line(g, dir, line);
             const uint8_t *anc = g->anchor[dir] + line * MAXN;
             int prev = -1;
@@ -3970,7 +3987,120 @@ static void pymt_shuffle(PyMT *r, uint8_t *x, int n)
     }
 }
 
+/* An unsigned 128-bit integer as two halves (portable C: no compiler extension). */
+typedef struct {
+    uint64_t lo, hi;
+} U128;
+
+/* The number in 16 bytes, little-endian. */
+static U128 u128_le(const uint8_t *b)
+{
+    U128 x = {0, 0};
+    for (int k = 7; k >= 0; k--) {
+        x.lo = x.lo << 8 | b[k];
+        x.hi = x.hi << 8 | b[k + 8];
+    }
+    return x;
+}
+
+static U128 u128_add(U128 a, uint64_t b)
+{
+    U128 r = {a.lo + b, a.hi};
+    if (r.lo < a.lo)
+        r.hi++;
+    return r;
+}
+
+/* random.Random(n) for an integer 0 <= n < 2**128: init_by_array on n's 32-bit words. */
+static void pymt_seed(PyMT *r, U128 n)
+{
+    uint32_t key[4] = {(uint32_t)n.lo, (uint32_t)(n.lo >> 32), (uint32_t)n.hi, (uint32_t)(n.hi >> 32)};
+    int len = 4;
+    while (len > 1 && !key[len - 1])
+        len--;
+    uint32_t *mt = r->mt;
+    mt[0] = 19650218U;
+    for (int i = 1; i < 624; i++)
+        mt[i] = (1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i);
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+        if (j >= len)
+            j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) {
+            mt[0] = mt[623];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+    r->index = 624;
+}
+
 #define PO_MAXP 8     /* seats */
+
+/* What a turn's search sets up from the rack alone, kept for the next turn of the same
+ * seat with the same rack (simulate(): the first opponent's rack after each candidate is
+ * the same in every play-out of an iteration): the sub-racks' leave values while the bag
+ * holds tiles, prune_setup's and wmp_setup's results. Kept only when the word map
+ * searches (no maxsub), the only case those results are all there is. */
+typedef struct RackCache {
+    int valid;     /* vals holds the values for rack and map; setup too when has_setup */
+    int has_setup;
+    uint8_t rack[64];
+    const LeaveMapHead *map;
+    double *vals;
+    uint64_t vals_cap;
+    /* prune_setup */
+    int vals_desc[PRUNE_MAX_RACK], top[PRUNE_MAX_RACK + 1], vmax, blanks0;
+    double lmax[PRUNE_MAX_RACK + 1];
+    uint64_t hnat, avail;
+    /* wmp_setup (owned here, not by the Gen) */
+    SubRack *subs;
+    const SubRack **cand;
+    double *cand_e;
+    int sub_at[PRUNE_MAX_RACK + 2];
+    int ncodes;
+    uint8_t codes[PRUNE_MAX_RACK];
+    /* the best exchange (or the pass) when every exchange is open (the bag holds a rack's
+     * worth of tiles): the same for any such bag */
+    int ex_valid, ex_kind, ex_n;
+    double ex_eq;
+    uint8_t ex_tiles[64];
+} RackCache;
+
+/* A seat's best placements on a board (simulate(): the position before the candidates,
+ * with the rack the seat is dealt for an iteration), to find its best on a board made
+ * from that one by a few moves: a line (a row for plays across, a column for plays down)
+ * those moves did not touch holds the same plays with the same scores, so the best
+ * placement there is the first of these on an untouched line, and only the touched lines
+ * are searched, for something better. */
+#define BB_N 8
+typedef struct BaseBest {
+    int valid;
+    uint8_t rack[64];
+    Move moves[BB_N]; /* the best, best first (move_cmp) */
+    int n;
+    int all; /* n < BB_N: these are all the placements there are */
+} BaseBest;
+
+static void rack_cache_free(RackCache *rc)
+{
+    free(rc->vals);
+    free(rc->subs);
+    free(rc->cand);
+    free(rc->cand_e);
+    memset(rc, 0, sizeof *rc);
+}
 #define PO_MAXBAG 1024
 
 typedef struct {
@@ -4000,6 +4130,8 @@ typedef struct {
     int turn, scoreless_run, over;
     const char *end_reason;
     PyMT rng;
+    int rng_lazy; /* rng is random.Random(rng_key), seeded when first used (a shuffle) */
+    U128 rng_key;
     /* counts */
     int turns, bingos[PO_MAXP], exchanges[PO_MAXP];
     uint8_t kept[PO_MAXP][64]; /* each seat's tiles kept on its last move (counts) */
@@ -4007,10 +4139,15 @@ typedef struct {
     Gen *g;
     Gen *board; /* prepare()'s arrays for cells, kept up to date move by move (po_apply); NULL:
                    po_choose prepares them every turn */
+    int last_turn; /* po_apply leaves board behind (no search follows this turn) */
+    RackCache *cache; /* per seat (PO_MAXP), the last search's setup; NULL: none kept */
+    BaseBest *base_best; /* per seat (PO_MAXP), on base_board; NULL: none */
+    const Gen *base_board;
+    uint32_t touched[2]; /* lines whose squares changed since base_board: rows, columns */
 } PlayOut;
 
 struct Eg;
-static void gen_make(Gen *g, const uint8_t *cells, const Move *m, struct Eg *eg);
+static void gen_make(Gen *g, const uint8_t *cells, const Move *m, struct Eg *eg, uint32_t *touched);
 
 /* The lexicon's buffers of a play-out (kwg, and what depths() and anagrams() return, or
  * None): 0, or -1 with a Python error set; the buffers got are flagged for release. */
@@ -4086,7 +4223,7 @@ static void po_board(PlayOut *po, int size, const Py_buffer *cells, const Py_buf
  * those below floor (NaN: none) left out: the pruned search, by the play-out's word map
  * when it has one. */
 static void po_gen_best(Gen *g, const PlayOut *po, const uint8_t *full, const double *vals, size_t best_n,
-                        double floor)
+                        double floor, RackCache *rc)
 {
     memcpy(g->rack, full, 64);
     uint64_t nl = 1;
@@ -4111,10 +4248,46 @@ static void po_gen_best(Gen *g, const PlayOut *po, const uint8_t *full, const do
     g->mode = MODE_BEST;
     g->best_n = best_n;
     g->wmp = po->wmp;
+    if (rc && rc->has_setup) { /* the same rack and values as the last search's */
+        g->no_maxsub = 1;
+        g->prune = 1;
+        g->use_wmp = 1;
+        memcpy(g->vals_desc, rc->vals_desc, sizeof g->vals_desc);
+        memcpy(g->top, rc->top, sizeof g->top);
+        memcpy(g->lmax, rc->lmax, sizeof g->lmax);
+        g->vmax = rc->vmax;
+        g->blanks0 = rc->blanks0;
+        g->hnat = rc->hnat;
+        g->avail = rc->avail;
+        g->subs = rc->subs;
+        g->cand = rc->cand;
+        g->cand_e = rc->cand_e;
+        memcpy(g->sub_at, rc->sub_at, sizeof g->sub_at);
+        g->ncodes = rc->ncodes;
+        memcpy(g->codes, rc->codes, sizeof g->codes);
+        return;
+    }
     g->no_maxsub = g->wmp && wmp_fits(full);
     g->prune = prune_setup(g, full, (uint32_t)nl);
     if (g->prune && g->no_maxsub)
         g->use_wmp = wmp_setup(g, full);
+    if (rc && g->use_wmp && !g->maxsub) {
+        /* kept for the next search of this rack: the cache owns the sub-racks now */
+        rc->has_setup = 1;
+        memcpy(rc->vals_desc, g->vals_desc, sizeof rc->vals_desc);
+        memcpy(rc->top, g->top, sizeof rc->top);
+        memcpy(rc->lmax, g->lmax, sizeof rc->lmax);
+        rc->vmax = g->vmax;
+        rc->blanks0 = g->blanks0;
+        rc->hnat = g->hnat;
+        rc->avail = g->avail;
+        rc->subs = g->subs;
+        rc->cand = g->cand;
+        rc->cand_e = g->cand_e;
+        memcpy(rc->sub_at, g->sub_at, sizeof rc->sub_at);
+        rc->ncodes = g->ncodes;
+        memcpy(rc->codes, g->codes, sizeof rc->codes);
+    }
 }
 
 /* Prepare po->board for po->cells from scratch (a new position). */
@@ -4133,10 +4306,12 @@ static void po_board_prepare(PlayOut *po)
  * everything after the first play (the start square stops being the only anchor). */
 static void po_board_make(PlayOut *po, const Move *m)
 {
-    if (po->board->empty_board)
+    if (po->board->empty_board) {
         po_board_prepare(po);
-    else
-        gen_make(po->board, po->cells, m, NULL);
+        po->touched[0] = po->touched[1] = ~(uint32_t)0;
+    } else {
+        gen_make(po->board, po->cells, m, NULL, po->touched);
+    }
 }
 
 /* Set g to the lexicon and the board of po->cells for a search: copied from po->board
@@ -4174,6 +4349,35 @@ static int exchanged_tiles(const uint8_t *full, const int *codes, const int *dig
     return n;
 }
 
+/* The map's values of the sub-racks of seat p's rack (nleaves of them), kept with the rack
+ * in the seat's RackCache (*rcp): NULL when out of memory. */
+static double *po_cached_vals(PlayOut *po, int p, uint64_t nleaves, RackCache **rcp)
+{
+    const uint8_t *full = po->rack[p];
+    RackCache *rc = *rcp = &po->cache[p];
+    if (rc->valid && rc->map == po->maps[p] && !memcmp(rc->rack, full, 64))
+        return rc->vals;
+    free(rc->subs);
+    free(rc->cand);
+    free(rc->cand_e);
+    rc->subs = NULL;
+    rc->cand = NULL;
+    rc->cand_e = NULL;
+    rc->valid = rc->has_setup = rc->ex_valid = 0;
+    if (rc->vals_cap < nleaves) {
+        free(rc->vals);
+        rc->vals = (double *)malloc(nleaves * sizeof(double));
+        rc->vals_cap = rc->vals ? nleaves : 0;
+        if (!rc->vals)
+            return NULL;
+    }
+    leave_map_fill(po->maps[p], full, rc->vals, nleaves);
+    memcpy(rc->rack, full, 64);
+    rc->map = po->maps[p];
+    rc->valid = 1;
+    return rc->vals;
+}
+
 /* One placement, exchange or pass of the player on turn, as generate() and the static
  * player choose it. kind: 0 placement (m), 1 exchange (ex, nex), 2 pass. -1: no memory. */
 static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
@@ -4187,10 +4391,15 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
         nleaves *= (uint64_t)full[c] + 1;
     if (nleaves > (1u << 16))
         return -1;
-    double *vals = (double *)malloc(nleaves * sizeof(double));
-    if (!vals)
+    /* while the bag holds tiles the values are the map's: kept with the seat's rack */
+    RackCache *rc = NULL;
+    double *vals;
+    if (po->cache && po->nb > 0) {
+        if (!(vals = po_cached_vals(po, p, nleaves, &rc)))
+            return -1;
+    } else if (!(vals = (double *)malloc(nleaves * sizeof(double)))) {
         return -1;
-    if (po->nb > 0) {
+    } else if (po->nb > 0) {
         leave_map_fill(po->maps[p], full, vals, nleaves);
     } else {
         int others = 0;
@@ -4231,7 +4440,13 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
     int best_kind = 2;
     uint8_t best_ex[64];
     int best_nex = 0;
-    if (can_ex) {
+    int every_ex = rc && can_ex && po->nb >= po->rack_n[p]; /* rc: the map's values */
+    if (every_ex && rc->ex_valid) {
+        best_eq = rc->ex_eq;
+        best_kind = rc->ex_kind;
+        best_nex = rc->ex_n;
+        memcpy(best_ex, rc->ex_tiles, (size_t)best_nex);
+    } else if (can_ex) {
         int codes[64], digit[64], nc = 0, kept = 0;
         for (int c = 0; c < 64; c++)
             if (full[c]) {
@@ -4270,23 +4485,111 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
             }
         }
     }
-    /* the best placement */
+    if (every_ex && !rc->ex_valid) {
+        rc->ex_valid = 1;
+        rc->ex_eq = best_eq;
+        rc->ex_kind = best_kind;
+        rc->ex_n = best_nex;
+        memcpy(rc->ex_tiles, best_ex, (size_t)best_nex);
+    }
+    /* the best placement: from the seat's best on the base board when it has them for
+     * this rack (the best on an untouched line; the touched lines searched for better),
+     * else a search of the whole board */
+    const BaseBest *bb = po->base_best && rc && rc->has_setup ? &po->base_best[p] : NULL;
+    const Move *kept_best = NULL;
+    if (bb && bb->valid && !memcmp(bb->rack, full, 64)) {
+        for (int i = 0; i < bb->n && !kept_best; i++) {
+            const Move *x = &bb->moves[i];
+            if (!((po->touched[x->down] >> (x->down ? x->col : x->row)) & 1))
+                kept_best = x;
+        }
+        if (!kept_best && !bb->all)
+            bb = NULL; /* the best may be on a line untouched but below these: search it all */
+    } else {
+        bb = NULL;
+    }
     po_search_gen(po, g);
-    po_gen_best(g, po, full, vals, 1, best_eq);
-    run(g);
+    int searched = 1;
+    if (bb) {
+        double floor = kept_best && !(kept_best->equity < best_eq) ? kept_best->equity : best_eq;
+        po_gen_best(g, po, full, vals, 1, floor, rc);
+        g->only_lines = 1;
+        g->line_mask[0] = po->touched[0];
+        g->line_mask[1] = po->touched[1];
+        searched = (po->touched[0] | po->touched[1]) != 0;
+    } else {
+        po_gen_best(g, po, full, vals, 1, best_eq, rc);
+    }
+    if (searched)
+        run(g);
+    const Move *top = g->nmoves ? &g->moves[0] : NULL;
+    if (kept_best && (!top || move_cmp(kept_best, top) < 0))
+        top = kept_best;
     int kind = best_kind;
     if (g->oom) {
         kind = -1;
-    } else if (g->nmoves && g->moves[0].equity >= best_eq) {
-        *m = g->moves[0];
+    } else if (top && top->equity >= best_eq) {
+        *m = *top;
         kind = 0;
     } else if (kind == 1) {
         memcpy(ex, best_ex, (size_t)best_nex);
         *nex = best_nex;
     }
+    if (rc && rc->has_setup) { /* the cache's, not the search's */
+        g->subs = NULL;
+        g->cand = NULL;
+        g->cand_e = NULL;
+    }
     gen_free(g);
-    free(vals);
+    if (!rc)
+        free(vals);
     return kind;
+}
+
+/* Seat p's best placements on po->base_board (po->board) with its rack, into
+ * po->base_best[p] (left invalid when the search is not the word map's, or the board is
+ * empty). The bag must hold tiles (the map's leave values). -1: no memory. */
+static int po_fill_base_best(PlayOut *po, int p)
+{
+    BaseBest *bb = &po->base_best[p];
+    const uint8_t *full = po->rack[p];
+    Gen *g = po->g;
+    bb->valid = 0;
+    if (po->board->empty_board || po->nb <= 0)
+        return 0;
+    uint64_t nleaves = 1;
+    for (int c = 0; c < 64; c++)
+        nleaves *= (uint64_t)full[c] + 1;
+    if (nleaves > (1u << 16))
+        return 0;
+    RackCache *rc;
+    double *vals = po_cached_vals(po, p, nleaves, &rc);
+    if (!vals)
+        return -1;
+    po_search_gen(po, g);
+    po_gen_best(g, po, full, vals, BB_N, NAN, rc);
+    int ok = rc->has_setup;
+    if (ok)
+        run(g);
+    if (g->oom) {
+        ok = -1;
+    } else if (ok) {
+        if (g->nmoves) {
+            qsort(g->moves, g->nmoves, sizeof(Move), move_vcmp);
+            memcpy(bb->moves, g->moves, g->nmoves * sizeof(Move));
+        }
+        bb->n = (int)g->nmoves;
+        bb->all = g->nmoves < BB_N;
+        memcpy(bb->rack, full, 64);
+        bb->valid = 1;
+    }
+    if (rc->has_setup) {
+        g->subs = NULL;
+        g->cand = NULL;
+        g->cand_e = NULL;
+    }
+    gen_free(g);
+    return ok < 0 ? -1 : 0;
 }
 
 static int po_rack_value(const PlayOut *po, int p)
@@ -4377,7 +4680,7 @@ static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, in
             po->rack_n[p]--;
             placed++;
         }
-        if (po->board)
+        if (po->board && !po->last_turn)
             po_board_make(po, &m);
         po->scores[p] += m.score;
         if (placed >= po->bingo_tiles)
@@ -4398,6 +4701,10 @@ static int po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, in
         po_draw(po, p, nex);
         for (int j = 0; j < nex; j++)
             po->bag[po->nb++] = ex[j];
+        if (po->rng_lazy) {
+            pymt_seed(&po->rng, po->rng_key);
+            po->rng_lazy = 0;
+        }
         pymt_shuffle(&po->rng, po->bag, po->nb);
         po->kept_bag[p] = po->nb;
         po->exchanges[p]++;
@@ -4662,65 +4969,6 @@ out:
 
 /* -- simulation: the play-outs of many iterations in one call ------------------------ */
 
-/* An unsigned 128-bit integer as two halves (portable C: no compiler extension). */
-typedef struct {
-    uint64_t lo, hi;
-} U128;
-
-/* The number in 16 bytes, little-endian. */
-static U128 u128_le(const uint8_t *b)
-{
-    U128 x = {0, 0};
-    for (int k = 7; k >= 0; k--) {
-        x.lo = x.lo << 8 | b[k];
-        x.hi = x.hi << 8 | b[k + 8];
-    }
-    return x;
-}
-
-static U128 u128_add(U128 a, uint64_t b)
-{
-    U128 r = {a.lo + b, a.hi};
-    if (r.lo < a.lo)
-        r.hi++;
-    return r;
-}
-
-/* random.Random(n) for an integer 0 <= n < 2**128: init_by_array on n's 32-bit words. */
-static void pymt_seed(PyMT *r, U128 n)
-{
-    uint32_t key[4] = {(uint32_t)n.lo, (uint32_t)(n.lo >> 32), (uint32_t)n.hi, (uint32_t)(n.hi >> 32)};
-    int len = 4;
-    while (len > 1 && !key[len - 1])
-        len--;
-    uint32_t *mt = r->mt;
-    mt[0] = 19650218U;
-    for (int i = 1; i < 624; i++)
-        mt[i] = (1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i);
-    int i = 1, j = 0;
-    for (int k = 624 > len ? 624 : len; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-        if (j >= len)
-            j = 0;
-    }
-    for (int k = 623; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= 624) {
-            mt[0] = mt[623];
-            i = 1;
-        }
-    }
-    mt[0] = 0x80000000U;
-    r->index = 624;
-}
-
 /* The value of the leave with counts kept[] by the map. */
 static double leave_map_counts(const LeaveMapHead *h, const uint8_t *kept)
 {
@@ -4769,6 +5017,12 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     int have_depths = 0, have_anas = 0;
     PyObject *result = NULL;
     PlayOut *base = NULL, *po = NULL;
+    Gen *board = NULL;
+    RackCache *cache = NULL;
+    BaseBest *base_best = NULL;
+    Gen *cboards = NULL;         /* per placement candidate: the board's arrays after it */
+    uint32_t (*ctouched)[2] = NULL; /* and the lines it touched */
+    uint8_t *cready = NULL;
     SimCand *cs = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
@@ -4798,7 +5052,11 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     po = (PlayOut *)calloc(1, sizeof(PlayOut));
     Py_ssize_t nc = PyList_GET_SIZE(cands);
     cs = (SimCand *)calloc(nc ? (size_t)nc : 1, sizeof(SimCand));
-    if (!base || !po || !cs || !(base->g = (Gen *)calloc(1, sizeof(Gen)))) {
+    board = (Gen *)calloc(1, sizeof(Gen));
+    cache = (RackCache *)calloc(PO_MAXP, sizeof(RackCache));
+    base_best = (BaseBest *)calloc(PO_MAXP, sizeof(BaseBest));
+    if (!base || !po || !cs || !board || !cache || !base_best || !(base->g = (Gen *)calloc(1, sizeof(Gen))) ||
+        !(base->board = (Gen *)calloc(1, sizeof(Gen)))) {
         PyErr_NoMemory();
         goto out;
     }
@@ -4814,6 +5072,28 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
     base->np = np;
     for (int p = 0; p < np; p++)
         base->maps[p] = lmh;
+    /* the board's generator arrays, prepared once: each play-out starts from a copy and
+     * keeps it up to date move by move (its last turn needs no update) */
+    po_board_prepare(base);
+    base->cache = cache;
+    /* with several candidates, the opponents' best on this board with the racks an
+     * iteration deals them, found once: each play-out searches only the lines its moves
+     * touched (po_choose) */
+    if (nc >= 3) {
+        base->base_best = base_best;
+        base->base_board = base->board;
+    }
+    /* a candidate's board is the same in every iteration: made once (with few candidates;
+     * the copies must stay in the caches) */
+    if (plies > 0 && nc <= 16 && !base->board->empty_board) {
+        cboards = (Gen *)malloc((size_t)nc * sizeof(Gen));
+        ctouched = (uint32_t(*)[2])calloc((size_t)nc, sizeof *ctouched);
+        cready = (uint8_t *)calloc((size_t)nc, 1);
+        if (!cboards || !ctouched || !cready) {
+            PyErr_NoMemory();
+            goto out;
+        }
+    }
     long long init_scores[PO_MAXP];
     for (int p = 0; p < np; p++) {
         init_scores[p] = PyLong_AsLongLong(PyList_GET_ITEM(scores, p));
@@ -4912,6 +5192,11 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             Gen *g = base->g;
             memcpy(po, base, sizeof(PlayOut));
             po->g = g;
+            int made = cboards && cs[j].kind == 0; /* the board after the candidate is kept */
+            if (!made || j == 0)
+                memcpy(board, base->board, sizeof(Gen));
+            po->board = board;
+            po->last_turn = plies == 0;
             for (Py_ssize_t i = 0; i < rack.len; i++) {
                 po->rack[0][rb[i]]++;
                 po->rack_n[0]++;
@@ -4932,7 +5217,17 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             po->scoreless_run = scoreless_run;
             for (int p = 0; p < PO_MAXP; p++)
                 po->kept_bag[p] = -1;
-            pymt_seed(&po->rng, u128_add(u128_add(seed0, (uint64_t)it), 7919ULL * (uint64_t)(cs[j].id + 1)));
+            if (j == 0 && po->base_best)
+                for (int q = 1; q < np && q <= plies; q++)
+                    if (po_fill_base_best(po, q) < 0) {
+                        PyErr_NoMemory();
+                        Py_CLEAR(result);
+                        goto out;
+                    }
+            /* seeded only if a turn shuffles the bag (an exchange): seeding costs more than
+             * most play-outs' other bookkeeping */
+            po->rng_key = u128_add(u128_add(seed0, (uint64_t)it), 7919ULL * (uint64_t)(cs[j].id + 1));
+            po->rng_lazy = 1;
             /* the candidate, then the static turns */
             const SimCand *c = &cs[j];
             int ok = 1;
@@ -4961,15 +5256,32 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
                 Py_CLEAR(result);
                 goto out;
             }
+            if (made && !cready[j]) { /* its first play-out makes it */
+                memcpy(&cboards[j], base->board, sizeof(Gen));
+                po->board = &cboards[j];
+            } else if (made) {
+                po->board = NULL;
+            }
             if (po_apply(po, c->kind, &c->m, c->ex, c->nex, NULL) < 0) {
                 Py_CLEAR(result);
                 goto out;
             }
-            for (int ply = 0; ply < plies && !po->over; ply++)
+            if (made) {
+                if (!cready[j]) {
+                    memcpy(ctouched[j], po->touched, sizeof po->touched);
+                    cready[j] = 1;
+                }
+                memcpy(board, &cboards[j], sizeof(Gen));
+                memcpy(po->touched, ctouched[j], sizeof po->touched);
+                po->board = board;
+            }
+            for (int ply = 0; ply < plies && !po->over; ply++) {
+                po->last_turn = ply == plies - 1;
                 if (po_turn(po, NULL) < 0) {
                     Py_CLEAR(result);
                     goto out;
                 }
+            }
             /* the value and win estimate, as lexiko.bots.simulation computes them */
             long long others = 0, top = 0;
             for (int q = 1; q < np; q++) {
@@ -5007,10 +5319,21 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
         }
     }
 out:
-    if (base)
+    if (base) {
         free(base->g);
+        free(base->board);
+    }
     free(base);
     free(po);
+    free(board);
+    if (cache)
+        for (int p = 0; p < PO_MAXP; p++)
+            rack_cache_free(&cache[p]);
+    free(cache);
+    free(base_best);
+    free(cboards);
+    free(ctouched);
+    free(cready);
     free(cs);
     if (have_wmp)
         PyBuffer_Release(&wmps);
@@ -5167,7 +5490,7 @@ static inline void eg_save(Eg *eg, int r, int c)
  * when eg is given: eg_unmake goes back). Only the squares of the new tiles and the
  * empty squares met first from a new tile in each direction (over the tiles in
  * between) change: those become anchors, and their cross words changed. */
-static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
+static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg, uint32_t *touched)
 {
     int n = g->n;
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
@@ -5179,6 +5502,10 @@ static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
         int ia = r * MAXN + c, id = c * MAXN + r;
         if (eg)
             eg_save(eg, r, c);
+        if (touched) {
+            touched[0] |= 1u << r;
+            touched[1] |= 1u << c;
+        }
         g->cell[0][ia] = g->cell[1][id] = t;
         g->anchor[0][ia] = g->anchor[1][id] = 0;
     }
@@ -5197,6 +5524,10 @@ static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
             int ia = r * MAXN + c, id = c * MAXN + r;
             if (eg)
                 eg_save(eg, r, c);
+            if (touched) {
+                touched[0] |= 1u << r;
+                touched[1] |= 1u << c;
+            }
             g->anchor[0][ia] = g->anchor[1][id] = 1;
             g->xcheck[0][ia] = cross_set(g, cells, r, c, 1, 0, &g->xscore[0][ia]);
             g->xcheck[1][id] = cross_set(g, cells, r, c, 0, 1, &g->xscore[1][id]);
@@ -5209,7 +5540,7 @@ static void gen_make(Gen *g, const uint8_t *cells, const Move *m, Eg *eg)
 static size_t eg_make(Eg *eg, const uint8_t *cells, const Move *m)
 {
     size_t mark = eg->nundo;
-    gen_make(eg->po->g, cells, m, eg);
+    gen_make(eg->po->g, cells, m, eg, NULL);
     return mark;
 }
 
@@ -6177,7 +6508,7 @@ static int rl_candidates(RLCore *c)
     Gen *g = &c->gen;
     gen_free(g);
     po_search_gen(po, g);
-    po_gen_best(g, po, full, vals, (size_t)K, others);
+    po_gen_best(g, po, full, vals, (size_t)K, others, NULL);
     run(g);
     if (g->oom)
         return -1;
