@@ -9,8 +9,9 @@ allowed). All candidates of one iteration see the same racks and draws (common r
 numbers), so their differences are measured with little noise. A play-out is worth
 the player's spread change (their points minus the mean of the opponents', with the
 end-of-game rack adjustment if the game ends) plus the value of the tiles the player
-kept on their last move (while the bag has tiles). The candidate with the best mean
-is played.
+kept on their last move, less the mean value of those the opponents kept on theirs
+(each while the bag has tiles). The candidate with the best mean is played (or, with
+``rank="win"``, the best win rate).
 
 The win rate of a candidate is a rough estimate: in each play-out, a win (1), draw
 (1/2) or loss (0) if the game ended, else a logistic function of the spread at the
