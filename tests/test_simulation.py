@@ -163,12 +163,12 @@ def test_score_only_and_tiny_lexicon() -> None:
 def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, midgame: Game) -> None:
     """rank="win" orders the same results by win rate, the mean value breaking ties; the
     stopping rule then measures the leader by win rate too."""
-    late = position_at_turn(GAME, 20)  # 11 tiles in the bag, 361 to 339
+    late = position_at_turn(GAME, 22)  # 6 tiles in the bag, 368 to 366
     pos = late.position()
     by_value = simulate(pos, twl06, candidates=6, iterations=12, seed=4)
     by_win = simulate(pos, twl06, candidates=6, iterations=12, seed=4, rank="win")
     assert sorted(outcome(by_win), key=repr) == sorted(outcome(by_value), key=repr)
-    assert (by_value[0].candidate.notation(), by_win[0].candidate.notation()) == ("9B FEAR", "9A EAGER")
+    assert (by_value[0].candidate.notation(), by_win[0].candidate.notation()) == ("7A GEM", "1C .EE")
     assert [r.candidate.move for r in by_win] == [
         r.candidate.move for r in sorted(by_value, key=lambda r: (-r.win_rate, -r.mean))
     ]
@@ -181,3 +181,28 @@ def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, 
     with SimulationBot(twl06, candidates=6, iterations=12, seed=9, rank="win") as bot:
         assert bot.choose(late) == bot.last_results[0].candidate.move
         assert bot.last_results[0].win_rate == max(r.win_rate for r in bot.last_results)
+
+
+def test_a_play_out_is_worth_the_spread_plus_what_was_kept_less_what_the_opponent_kept(twl06: Lexicon) -> None:
+    """After the candidate and one reply, the play-out's value is the candidate's score
+    less the reply's, plus the value of the tiles the player kept, less the value of those
+    the opponent kept (both still drawing from the bag), as MAGPIE values its play-outs."""
+    import random
+
+    from lexiko.bots.simulation import _Playout
+
+    t = LeaveTable.default()
+    g = Game(["a", "b"], seed=3, lexicon=twl06, first_player=0)
+    g.set_rack(0, "AEIRSTZ")
+    g.set_rack(1, "DEGNOOU")
+    pos = g.position()
+    cand = generate(pos.board, pos.rack, twl06, pos.rules, bag_count=pos.bag_count, best=1, leaves=t)[0]
+    board = pos.board.place(cand.move)  # type: ignore[arg-type]
+    bag = list(g.draw_state().bag)
+    reply = generate(board, g.rack(1), twl06, pos.rules, bag_count=len(bag) - 7 + len(cand.leave), best=1, leaves=t)[0]
+    value, _ = _Playout(twl06, pos.rules, t.lookup, 1).run(
+        pos.board, [list(g.rack(0)), list(g.rack(1))], bag, (0, 0), 0, cand.move, cand.score, cand.leave,
+        random.Random(1),
+    )
+    assert value == pytest.approx(cand.score - reply.score + t.lookup(cand.leave) - t.lookup(reply.leave))
+    assert t.lookup(reply.leave) != 0.0

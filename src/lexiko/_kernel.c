@@ -5293,8 +5293,17 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
             double others_mean = np > 1 ? (double)others / (double)(np - 1) : 0.0;
             double value = (double)po->scores[0] - others_mean;
             double leave_value = 0.0;
-            if (!po->over && po->kept_bag[0] > 0)
-                leave_value = leave_map_counts(lmh, po->kept[0]);
+            if (!po->over) {
+                if (po->kept_bag[0] > 0)
+                    leave_value = leave_map_counts(lmh, po->kept[0]);
+                /* less the mean value of what the opponents kept (0 for one who has not moved) */
+                double opp = 0.0;
+                for (int q = 1; q < np; q++)
+                    if (po->kept_bag[q] > 0)
+                        opp += leave_map_counts(lmh, po->kept[q]);
+                if (np > 1)
+                    leave_value -= opp / (double)(np - 1);
+            }
             value += leave_value;
             long long spread = init_scores[0] + po->scores[0] - (np > 1 ? top : 0);
             double win;

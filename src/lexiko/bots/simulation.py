@@ -9,8 +9,9 @@ allowed). All candidates of one iteration see the same racks and draws (common r
 numbers), so their differences are measured with little noise. A play-out is worth
 the player's spread change (their points minus the mean of the opponents', with the
 end-of-game rack adjustment if the game ends) plus the value of the tiles the player
-kept on their last move (while the bag has tiles). The candidate with the best mean
-is played.
+kept on their last move, less the mean value of those the opponents kept on theirs
+(each while the bag has tiles). The candidate with the best mean is played (or, with
+``rank="win"``, the best win rate).
 
 The win rate of a candidate is a rough estimate: in each play-out, a win (1), draw
 (1/2) or loss (0) if the game ended, else a logistic function of the spread at the
@@ -281,6 +282,7 @@ class _Playout:
         deltas = [0] * n
         own_leave: tuple[int, ...] = leave
         own_leave_bag = len(bag)
+        kept_by: dict[int, tuple[tuple[int, ...], int]] = {}  # the opponents' last kept tiles, and the bag after
         ended = False
         p = 0
         for ply in range(self.plies + 1):
@@ -318,6 +320,8 @@ class _Playout:
                 scoreless += 1
             if p == 0:
                 own_leave, own_leave_bag = kept, len(bag)
+            else:
+                kept_by[p] = (kept, len(bag))
             if not racks[p] and not bag and isinstance(m, Place):
                 others = [t for q in range(n) if q != p for t in racks[q]]
                 v = tiles.rack_value(others)
@@ -339,8 +343,12 @@ class _Playout:
         others_mean = sum(deltas[1:]) / (n - 1) if n > 1 else 0.0
         value = deltas[0] - others_mean
         leave_value = 0.0
-        if not ended and self.leaves is not None and own_leave_bag > 0:
-            leave_value = float(self.leaves(own_leave))
+        if not ended and self.leaves is not None:
+            if own_leave_bag > 0:
+                leave_value = float(self.leaves(own_leave))
+            if n > 1:  # less the mean value of what the opponents kept (0 for one who has not moved)
+                opp = [float(self.leaves(k)) for k, b in kept_by.values() if b > 0]
+                leave_value -= (sum(opp) if opp else 0.0) / (n - 1)
         value += leave_value
         final = [scores[q] + deltas[q] for q in range(n)]
         spread = final[0] - (max(final[1:]) if n > 1 else 0)
