@@ -35,13 +35,17 @@ when the unseen tiles are that rack anyway.
 Games are paired: each deal (seed) is played twice, lexiko starting one game and
 MAGPIE the other, so ``--games N`` plays N/2 deals. The figures: lexiko's win rate
 (ties count half) with its 95% Wilson interval, the mean scores, the win rate by who
-started, exchanges and bingos a game for each side, and games per second.
+started, exchanges and bingos a game for each side, games per second, and each side's
+time a turn (lexiko's in processor seconds too). ``--set KEY=VALUE`` passes options to
+lexiko's player (``lexiko.bots.make_player``): the simulation's candidates,
+iterations, plies, prune, infer, rank, time_limit.
 
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --jobs 2 --seed 1
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --players static:leaves.tsv.gz
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 \\
         --players static:$HOME/src/MAGPIE/data/lexica/TWL06.klv2   # MAGPIE's own leave values
+    python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --players hard --set rank=win
 """
 
 from __future__ import annotations
@@ -475,6 +479,8 @@ examples:
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --jobs 2
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --players static:MAGPIE/data/lexica/TWL06.klv2
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --jobs 2 --players hard \
+      --set candidates=20 --set iterations=500 --set rank=win    # the simulation player at about 1 s a move
 """
 
 
