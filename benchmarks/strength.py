@@ -479,8 +479,8 @@ examples:
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --jobs 2
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --players static:MAGPIE/data/lexica/TWL06.klv2
-  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --jobs 2 --players hard \
-      --set candidates=20 --set iterations=500 --set rank=win    # the simulation player at about 1 s a move
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --jobs 2 --players hard \\
+      --set candidates=20 --set iterations=500 --set rank=win    # the simulation player, longer
 """
 
 
