@@ -163,6 +163,15 @@ def test_cli_analyze_sim_cgp_and_rack() -> None:
     assert len(rows) == 5 and all(int(r[-1]) == 16 for r in rows)  # the leader was clear after one batch
     status, out = run(["analyze", str(GAME), "--turn", "10", "--prune", "3", "--no-board"])
     assert status == 2 and "--prune stops a simulation early: give --sim too" in out
+    status, out = run(["analyze", str(GAME), "--turn", "22", "--sim", "--iterations", "12", "--top", "6",
+                       "--seed", "4", "--rank", "win", "--no-board"])
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
+    assert status == 0 and len(rows) == 6
+    assert [r[1:3] for r in rows[:2]] == [["1C", "(J)EE"], ["7A", "GEM"]]  # by value, GEM first (10.7 to 5.3)
+    wins = [float(r[-2]) for r in rows]  # win %
+    assert wins == sorted(wins, reverse=True)
+    status, out = run(["analyze", str(GAME), "--turn", "10", "--rank", "win", "--no-board"])
+    assert status == 2 and "--rank orders simulated moves: give --sim too" in out
     status, out = run(["analyze", "--board-gcg", str(PARTIAL), "--rack", "aeinst?", "--top", "2", "--no-board"])
     assert status == 0 and "AEINST?" in out.splitlines()[0]
 

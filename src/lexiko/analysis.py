@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from lexiko.argtypes import positive_float, positive_int
 from lexiko.board import Board
 from lexiko.bots.inference import infer as infer_leaves
-from lexiko.bots.simulation import Progress
+from lexiko.bots.simulation import RANKS, Progress, Rank
 from lexiko.bots.simulation import simulate as simulate_moves
 from lexiko.bots.static import LeavesArg, endgame_leaves, resolve_leaves
 from lexiko.errors import LexikoError
@@ -143,6 +143,7 @@ def analyze_position(
     progress: Progress | None = None,
     prune: float | None = None,
     infer: bool = False,
+    rank: Rank = "value",
 ) -> list[AnalysisRow]:
     """The ``top`` moves of the player on turn, best first by ``sort`` (equity or
     score), or with ``simulate`` by simulated value (the ``top`` moves by equity are
@@ -151,7 +152,8 @@ def analyze_position(
     None the package's table, False the score alone, or a table. ``prune``: the
     simulation's stopping rule (:func:`lexiko.bots.simulation.simulate`); ``infer``: deal
     the opponent tiles that explain their last play (:mod:`lexiko.bots.inference`; a
-    game, not a position, has that play).
+    game, not a position, has that play); ``rank``: simulated moves by mean value or by
+    win rate (``"win"``).
 
     >>> from lexiko.game import Game
     >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA"])
@@ -193,6 +195,7 @@ def analyze_position(
         progress=progress,
         prune=prune,
         known=known,
+        rank=rank,
     )
     rows = []
     for r in results:
@@ -449,6 +452,9 @@ def add_parsers(subparsers: Any) -> None:
     a.add_argument("--prune", type=positive_float, metavar="Z",
                    help="with --sim: drop a move once the leader is Z standard errors ahead of it on the same "
                         "play-outs, and stop when one is left (3 is a safe choice)")
+    a.add_argument("--rank", choices=RANKS, default="value",
+                   help="with --sim: order the moves by simulated value (spread and leave) or by win rate "
+                        "(default: value)")
     a.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes for --sim (default: 1)")
     from lexiko.executors import add_arguments
 
@@ -571,6 +577,8 @@ def cmd_analyze(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError("--prune stops a simulation early: give --sim too")
     if args.infer and not args.sim:
         raise LexikoError("--infer deals the simulation's racks: give --sim too")
+    if args.rank != "value" and not args.sim:
+        raise LexikoError("--rank orders simulated moves: give --sim too")
     game = _game_from_args(args)
     if game.is_over:
         raise LexikoError("the game is over: give --turn K for a position, or --review")
@@ -621,6 +629,7 @@ def _analyze_with_progress(
                 progress=progress,
                 prune=args.prune,
                 infer=args.infer,
+                rank=args.rank,
             )
         finally:
             if release is not None:
