@@ -4967,6 +4967,186 @@ out:
     return result;
 }
 
+/*
+ * static_games(kwg, depths, anagrams, size, letter_mult, word_mult, values, bingo_tiles,
+ *              bonuses, first_min, start_row, start_col, first_dirs, rules, bag, maps,
+ *              seeds, first_players, penalties, wordmap)
+ *   -> [(scores, scores_before_end, bingos, turns, end_reason), ...]
+ *
+ * Whole games of the static player against itself from an empty board, one per seed: what
+ * playout() plays from the start lexiko.game.Game(seed=seed, first_player=first) deals
+ * (the bag, a full bag as TileSet.bag() lists it, shuffled by random.Random(seed), each
+ * seat from the first player on drawing its rack from the bag's end), without a Python
+ * call, a Game or a random.Random per game (self-play's cost outside the turns). The
+ * arguments are playout()'s, but: bag the unshuffled full bag; seeds bytes, 16 per game
+ * (the seed, 0 <= seed < 2**128, little-endian); first_players bytes, one per game.
+ */
+static PyObject *k_static_games(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg, lmult, wmult, values, bonuses, bagb, seeds, firsts;
+    PyObject *depth_obj, *ana_obj, *rules, *maps, *penalties, *wmp_obj;
+    int size, bingo_tiles, first_min, start_r, start_c, first_dirs;
+    Py_buffer depths, anas, wmps;
+    int have_depths = 0, have_anas = 0, have_wmp = 0;
+    Py_buffer mapbuf[PO_MAXP];
+    int nmaps = 0;
+    PyObject *result = NULL, *list = NULL;
+    PlayOut *po = NULL;
+    memset(&depths, 0, sizeof depths);
+    memset(&anas, 0, sizeof anas);
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*iy*iiiiOy*Oy*y*OO:static_games", &kwg, &depth_obj, &ana_obj, &size,
+                          &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
+                          &first_dirs, &rules, &bagb, &maps, &seeds, &firsts, &penalties, &wmp_obj))
+        return NULL;
+    Py_ssize_t ngames = firsts.len;
+    if (size < 1 || size > MAXN || lmult.len != (Py_ssize_t)size * size || wmult.len != lmult.len ||
+        values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 || bagb.len > PO_MAXBAG ||
+        seeds.len != 16 * ngames) {
+        PyErr_SetString(PyExc_ValueError, "static_games: bad board, values, bonuses, kwg, bag or seeds");
+        goto out;
+    }
+    po = (PlayOut *)calloc(1, sizeof(PlayOut));
+    if (po) {
+        po->g = (Gen *)calloc(1, sizeof(Gen));
+        po->board = (Gen *)calloc(1, sizeof(Gen));
+    }
+    if (!po || !po->g || !po->board) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
+        goto out;
+    if (po_wordmap(po, wmp_obj, &wmps, &have_wmp) < 0)
+        goto out;
+    {
+        /* po_board's empty board: the cells of a game's start */
+        static const uint8_t zeros[MAXN * MAXN];
+        Py_buffer cells = lmult;
+        cells.buf = (void *)zeros;
+        po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
+                 first_dirs);
+    }
+    if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
+                          &po->passes_only, &po->exchange_scoreless, &po->end_double))
+        goto out;
+    if (!PyList_Check(maps) || (penalties != Py_None && !PyList_Check(penalties))) {
+        PyErr_SetString(PyExc_TypeError, "static_games: maps and penalties are lists");
+        goto out;
+    }
+    po->np = (int)PyList_GET_SIZE(maps);
+    if (po->np < 1 || po->np > PO_MAXP || (penalties != Py_None && PyList_GET_SIZE(penalties) != po->np) ||
+        po->rack_size < 0 || po->rack_size > PRUNE_MAX_RACK || po->np * po->rack_size > bagb.len) {
+        PyErr_SetString(PyExc_ValueError, "static_games: a leave map (and penalty) per seat, racks of at most 15 "
+                                          "tiles that the bag can fill");
+        goto out;
+    }
+    for (int p = 0; p < po->np; p++) {
+        if (PyObject_GetBuffer(PyList_GET_ITEM(maps, p), &mapbuf[p], PyBUF_SIMPLE) < 0)
+            goto out;
+        nmaps++;
+        if (!(po->maps[p] = leave_map_of(&mapbuf[p])))
+            goto out;
+        if (penalties != Py_None) {
+            po->penalty[p] = PyFloat_AsDouble(PyList_GET_ITEM(penalties, p));
+            if (PyErr_Occurred())
+                goto out;
+        }
+    }
+    const uint8_t *bag0 = (const uint8_t *)bagb.buf, *fp = (const uint8_t *)firsts.buf;
+    for (Py_ssize_t i = 0; i < bagb.len; i++)
+        if (bag0[i] >= 64) {
+            PyErr_SetString(PyExc_ValueError, "static_games: a bag code above 63");
+            goto out;
+        }
+    for (Py_ssize_t i = 0; i < ngames; i++)
+        if (fp[i] >= po->np) {
+            PyErr_SetString(PyExc_ValueError, "static_games: a first player is not a seat");
+            goto out;
+        }
+    if (!(list = PyList_New(ngames)))
+        goto out;
+    int first_min0 = po->first_min, dirs0 = po->sym_dirs;
+    for (Py_ssize_t gi = 0; gi < ngames; gi++) {
+        /* the start Game deals: its generator seeded, the bag shuffled, the racks drawn */
+        pymt_seed(&po->rng, u128_le((const uint8_t *)seeds.buf + 16 * gi));
+        po->rng_lazy = 0;
+        po->nb = (int)bagb.len;
+        memcpy(po->bag, bag0, (size_t)po->nb);
+        pymt_shuffle(&po->rng, po->bag, po->nb);
+        memset(po->cells, 0, sizeof po->cells);
+        memset(po->rack, 0, sizeof po->rack);
+        memset(po->rack_n, 0, sizeof po->rack_n);
+        memset(po->scores, 0, sizeof po->scores);
+        memset(po->before, 0, sizeof po->before);
+        memset(po->bingos, 0, sizeof po->bingos);
+        memset(po->exchanges, 0, sizeof po->exchanges);
+        memset(po->kept, 0, sizeof po->kept);
+        for (int p = 0; p < PO_MAXP; p++)
+            po->kept_bag[p] = -1;
+        int first = fp[gi];
+        for (int i = 0; i < po->np; i++)
+            po_draw(po, (first + i) % po->np, po->rack_size);
+        po->turn = first;
+        po->scoreless_run = 0;
+        po->over = 0;
+        po->end_reason = NULL;
+        po->turns = 0;
+        po->first_min = first_min0;
+        po->sym_dirs = dirs0;
+        po_board_prepare(po);
+        while (!po->over) {
+            if (po->turns > 100000) {
+                PyErr_SetString(PyExc_RuntimeError, "static_games: a game did not end");
+                goto out;
+            }
+            if (po_turn(po, NULL) < 0)
+                goto out;
+        }
+        PyObject *sc = PyTuple_New(po->np), *bf = PyTuple_New(po->np), *bg = PyTuple_New(po->np);
+        if (!sc || !bf || !bg) {
+            Py_XDECREF(sc);
+            Py_XDECREF(bf);
+            Py_XDECREF(bg);
+            goto out;
+        }
+        for (int p = 0; p < po->np; p++) {
+            PyTuple_SET_ITEM(sc, p, PyLong_FromLongLong(po->scores[p]));
+            PyTuple_SET_ITEM(bf, p, PyLong_FromLongLong(po->before[p]));
+            PyTuple_SET_ITEM(bg, p, PyLong_FromLong(po->bingos[p]));
+        }
+        PyObject *item = Py_BuildValue("(NNNiz)", sc, bf, bg, po->turns, po->end_reason);
+        if (!item)
+            goto out;
+        PyList_SET_ITEM(list, gi, item);
+    }
+    result = list;
+    list = NULL;
+out:
+    Py_XDECREF(list);
+    for (int i = 0; i < nmaps; i++)
+        PyBuffer_Release(&mapbuf[i]);
+    if (po) {
+        free(po->g);
+        free(po->board);
+        free(po);
+    }
+    if (have_wmp)
+        PyBuffer_Release(&wmps);
+    if (have_depths)
+        PyBuffer_Release(&depths);
+    if (have_anas)
+        PyBuffer_Release(&anas);
+    PyBuffer_Release(&kwg);
+    PyBuffer_Release(&lmult);
+    PyBuffer_Release(&wmult);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&bonuses);
+    PyBuffer_Release(&bagb);
+    PyBuffer_Release(&seeds);
+    PyBuffer_Release(&firsts);
+    return result;
+}
+
 /* -- simulation: the play-outs of many iterations in one call ------------------------ */
 
 /* The value of the leave with counts kept[] by the map. */
@@ -7216,6 +7396,8 @@ static PyMethodDef methods[] = {
      "simulate(...) -> list: the simulation's play-outs of iterations start..stop (see lexiko.bots.simulation)."},
     {"playout", k_playout, METH_VARARGS,
      "playout(...) -> tuple: the static player's turns from a position, in the kernel (see lexiko.bots.playout)."},
+    {"static_games", k_static_games, METH_VARARGS,
+     "static_games(...) -> list: whole games of the static player from their seeds (see lexiko.bots.playout)."},
     {"leave_map", k_leave_map, METH_VARARGS,
      "leave_map(keys, values, bits, offset, vowels, terms, balance) -> bytes: a packed leave table."},
     {"rack_leaves", k_rack_leaves, METH_VARARGS,
@@ -7250,7 +7432,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 8) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 9) < 0) {
         Py_DECREF(m);
         return NULL;
     }
