@@ -180,6 +180,9 @@ typedef struct {
     uint32_t tie_only[PRUNE_MAX_RACK];  /* live groups that can at best tie the floor up to the tiles */
     uint64_t *thr_hash;                 /* by first square: letters of the board's tiles in the main word */
     int *thr_n;                         /* of a play putting down the whole rack, and how many; -1: none */
+    uint64_t *wbh;                      /* NULL, or by WB's index: the hash of the board's letters in the main
+                                           word of the plays of wb's bound (run_wmp's groups) */
+    uint8_t *wbl;                       /* and its length (letters) */
     uint64_t bhash;                     /* letters the blanks put down so far stand for */
     int blanks0;                        /* blanks on the rack */
     double kbound[PRUNE_MAX_RACK + 1];  /* by tiles placed: best equity bound of the anchor */
@@ -1072,6 +1075,10 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
                 bhk += letter_hash[lc[q] & LETTER_MASK];
                 bnk++;
             }
+            if (g->wbh) {
+                g->wbh[(size_t)(f - f0) * (size_t)g->wstride + (size_t)k] = bhk;
+                g->wbl[(size_t)(f - f0) * (size_t)g->wstride + (size_t)k] = (uint8_t)(k + bnk);
+            }
             if (k == R) {
                 g->thr_hash[f - f0] = bhk;
                 g->thr_n[f - f0] = bnk;
@@ -1658,7 +1665,9 @@ static int wmp_setup(Gen *g, const uint8_t *full)
 typedef struct {
     double bound;
     int64_t score; /* bound of the score (anchor_bounds') */
+    uint64_t bh;   /* hash of the board's letters in the span (wmp_span's bh) */
     uint8_t dir, line, f, k;
+    uint8_t L; /* letters in the span (wmp_span's L) */
     uint16_t bucket;
 } WGroup;
 
@@ -1932,10 +1941,14 @@ static void run_wmp(Gen *g, uint64_t have)
     }
     WGroup *sorted = groups + cap;
     int64_t wb[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
+    uint64_t wbh[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
+    uint8_t wbl[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
     uint64_t ths[PRUNE_MAX_RACK];
     int tns[PRUNE_MAX_RACK];
     g->wstride = R + 1;
     g->wb = wb;
+    g->wbh = wbh;
+    g->wbl = wbl;
     g->thr_hash = ths;
     g->thr_n = tns;
     size_t ng = 0;
@@ -1965,6 +1978,8 @@ static void run_wmp(Gen *g, uint64_t have)
                         WGroup *gr = &groups[ng++];
                         gr->bound = (double)s + g->lmax[R - k];
                         gr->score = s;
+                        gr->bh = wbh[(size_t)fi * (size_t)g->wstride + (size_t)k];
+                        gr->L = wbl[(size_t)fi * (size_t)g->wstride + (size_t)k];
                         gr->dir = (uint8_t)dir;
                         gr->line = (uint8_t)line;
                         gr->f = (uint8_t)(g->f0 + fi);
@@ -2019,7 +2034,7 @@ static void run_wmp(Gen *g, uint64_t have)
         double floor = wmp_floor(g);
         if (bmax[gr.bucket] < floor)
             break; /* this bucket and the next are too low */
-        if (gr.bound < floor || !wmp_span(g, &gr, &sp))
+        if (gr.bound < floor)
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
@@ -2029,8 +2044,8 @@ static void run_wmp(Gen *g, uint64_t have)
          * tiles, the parallel plays of every lane), so it is kept by (bh, L, k) */
         uint64_t pass = ~(uint64_t)0;
         if (s1 - s0 <= 64) {
-            WMemo *mo = &memo[(sp.bh ^ (sp.bh >> 29) ^ (uint64_t)sp.L * 0x9E3779B97F4A7C15ULL) >> 56];
-            if (mo->L == sp.L && mo->k == gr.k && mo->bh == sp.bh) {
+            WMemo *mo = &memo[(gr.bh ^ (gr.bh >> 29) ^ (uint64_t)gr.L * 0x9E3779B97F4A7C15ULL) >> 56];
+            if (mo->L == gr.L && mo->k == gr.k && mo->bh == gr.bh) {
                 pass = mo->mask;
             } else {
                 /* the filters' words fetched first, then read */
@@ -2038,13 +2053,13 @@ static void run_wmp(Gen *g, uint64_t have)
                 const uint64_t *fw[64];
                 pass = 0;
                 for (const SubRack *s = s0; s < s1; s++) {
-                    uint64_t h = sp.bh + s->h;
+                    uint64_t h = gr.bh + s->h;
                     int i = (int)(s - s0);
                     if (s->b == 0) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L), wfbits);
+                        bit[i] = wmp_fbit(ana_key(h, gr.L), wfbits);
                         fw[i] = wf + (bit[i] >> 6);
                     } else if (s->b == 1) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), bfbits);
+                        bit[i] = wmp_fbit(ana_key(h, gr.L - 1), bfbits);
                         fw[i] = bf + (bit[i] >> 6);
                     } else {
                         bit[i] = 0;
@@ -2054,14 +2069,17 @@ static void run_wmp(Gen *g, uint64_t have)
                 }
                 for (int i = 0; i < (int)(s1 - s0); i++)
                     pass |= ((*fw[i] >> (bit[i] & 63)) & 1) << i;
-                mo->bh = sp.bh;
-                mo->L = (uint8_t)sp.L;
+                mo->bh = gr.bh;
+                mo->L = (uint8_t)gr.L;
                 mo->k = gr.k;
                 mo->mask = pass;
             }
             if (!pass)
                 continue;
         }
+        /* the span's squares: only for a group some sub-rack may fill */
+        if (!wmp_span(g, &gr, &sp))
+            continue;
         for (const SubRack *s = s0; s < s1; s++) {
             if ((double)gr.score + s->leave < floor)
                 break;
@@ -2110,6 +2128,8 @@ static void run_wmp(Gen *g, uint64_t have)
             if (g->cand_e[i] >= wmp_floor(g))
                 wmp_sub(g, &sp, g->cand[i]);
     }
+    g->wbh = NULL;
+    g->wbl = NULL;
     free(groups);
 }
 
