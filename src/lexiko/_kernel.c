@@ -1012,8 +1012,19 @@ static int wmp_rack_word(const Gen *g, int len, uint64_t h);
  */
 static void anchor_bounds(Gen *g, uint64_t have, int *any)
 {
-    const uint8_t *lc = g->lc;
-    int n = g->n, A = g->anchor_pos, R = g->rack_left;
+    /* the line and the rack's figures in locals: the stores below (wb, wbh) could alias
+     * the Gen's fields, which the compiler would otherwise load again every time */
+    const uint8_t *lc = g->lc, *llm = g->llm, *lwm = g->lwm;
+    const uint64_t *lx = g->lx;
+    const int32_t *lxs = g->lxs;
+    const uint64_t avail = g->avail;
+    const int n = g->n, A = g->anchor_pos, R = g->rack_left, min_tiles = g->min_tiles, single_skip = g->single_skip;
+    const int vmax = g->vmax;
+    const size_t stride = (size_t)g->wstride;
+    uint64_t *const wbh = g->wbh;
+    uint8_t *const wbl = g->wbl;
+    const int *top = g->top, *vals_desc = g->vals_desc;
+    const int32_t *bonus = g->bonus;
     int run = A > 0 && lc[A - 1]; /* tiles just left of the anchor: the play starts with them */
     int f0 = run ? A : g->left_limit + 1;
     if (!run && f0 < A - R + 1)
@@ -1029,14 +1040,16 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
         left_hash += letter_hash[lc[p] & LETTER_MASK];
         left_count++;
     }
-    *any = 0;
-    for (int k = 0; k <= R; k++)
-        g->kbound[k] = -INFINITY;
+    int anyk = 0;
+    if (!wbh)
+        for (int k = 0; k <= R; k++)
+            g->kbound[k] = -INFINITY;
     for (int f = f0; f <= A; f++) {
-        int64_t *wb = &WB(g, f - f0, 0);
+        const size_t fi = (size_t)(f - f0);
+        int64_t *wb = &WB(g, fi, 0);
         for (int k = 0; k <= R; k++)
             wb[k] = NO_PLAY;
-        g->thr_n[f - f0] = -1;
+        g->thr_n[fi] = -1;
         int64_t W = 1, B = left_points, X = 0;
         uint64_t bh = left_hash;
         int bn = left_count;
@@ -1046,44 +1059,43 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
         int64_t d[PRUNE_MAX_RACK], capped = 0, dW = 0;
         int nd = 0;
         int p = f;
+        while (p < n && lc[p]) {
+            bh += letter_hash[lc[p] & LETTER_MASK];
+            bn++;
+            B += g->values[lc[p++]];
+        }
         for (int k = 1; k <= R; k++) {
+            if (p >= n || !(lx[p] & avail))
+                break;
+            int lm = llm[p], wm = lwm[p], xs = lxs[p];
+            W *= wm;
+            if (lm > 1 || xs >= 0) {
+                slm[ns] = lm;
+                sxw[ns] = xs >= 0 ? wm : 0;
+                smv[ns] = xs >= 0 ? max_value(g, lx[p], have) : vmax;
+                ns++;
+                if (xs >= 0)
+                    X += (int64_t)xs * wm;
+            }
+            int pk = ++p;
+            /* the board's tiles after the square, in the main word of this play and of
+             * every longer one */
             while (p < n && lc[p]) {
                 bh += letter_hash[lc[p] & LETTER_MASK];
                 bn++;
                 B += g->values[lc[p++]];
             }
-            if (p >= n || !(g->lx[p] & g->avail))
-                break;
-            int lm = g->llm[p], wm = g->lwm[p], xs = g->lxs[p];
-            W *= wm;
-            if (lm > 1 || xs >= 0) {
-                slm[ns] = lm;
-                sxw[ns] = xs >= 0 ? wm : 0;
-                smv[ns] = xs >= 0 ? max_value(g, g->lx[p], have) : g->vmax;
-                ns++;
-                if (xs >= 0)
-                    X += (int64_t)xs * wm;
-            }
-            p++;
-            if (p <= A || k < g->min_tiles || (k == 1 && g->single_skip))
+            if (pk <= A || k < min_tiles || (k == 1 && single_skip))
                 continue;
-            int64_t bk = B;
-            uint64_t bhk = bh;
-            int bnk = bn;
-            for (int q = p; q < n && lc[q]; q++) {
-                bk += g->values[lc[q]];
-                bhk += letter_hash[lc[q] & LETTER_MASK];
-                bnk++;
-            }
-            if (g->wbh) {
-                g->wbh[(size_t)(f - f0) * (size_t)g->wstride + (size_t)k] = bhk;
-                g->wbl[(size_t)(f - f0) * (size_t)g->wstride + (size_t)k] = (uint8_t)(k + bnk);
+            if (wbh) {
+                wbh[fi * stride + (size_t)k] = bh;
+                wbl[fi * stride + (size_t)k] = (uint8_t)(k + bn);
             }
             if (k == R) {
-                g->thr_hash[f - f0] = bhk;
-                g->thr_n[f - f0] = bnk;
-                if (g->use_wmp ? !wmp_rack_word(g, R + bnk, g->hnat + bhk)
-                               : g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
+                g->thr_hash[fi] = bh;
+                g->thr_n[fi] = bn;
+                if (g->use_wmp ? !wmp_rack_word(g, R + bn, g->hnat + bh)
+                               : g->ana && !anagram_exists(g, R + bn, g->hnat + bh, g->blanks0))
                     continue; /* every tile down: no word has these letters */
             }
             if (W != dW) {
@@ -1101,16 +1113,19 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
             }
             int64_t paired = 0;
             for (int j = 0; j < ns; j++)
-                paired += d[j] * g->vals_desc[j];
-            int64_t s = W * (bk + g->top[k]) + X + (paired < capped ? paired : capped);
-            s += g->bonus[k];
+                paired += d[j] * vals_desc[j];
+            int64_t s = W * (B + top[k]) + X + (paired < capped ? paired : capped);
+            s += bonus[k];
             wb[k] = s;
-            *any |= 1 << k;
+            anyk |= 1 << k;
+            if (wbh)
+                continue; /* run_wmp bounds its groups itself */
             double e = (double)s + g->lmax[R - k];
             if (e > g->kbound[k])
                 g->kbound[k] = e;
         }
     }
+    *any = anyk;
 }
 
 static int anchor_cmp(const void *x, const void *y)
