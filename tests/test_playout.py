@@ -8,7 +8,7 @@ import pytest
 
 from lexiko import movegen
 from lexiko.bots import StaticBot
-from lexiko.bots.playout import play_out, static_turns, unsupported
+from lexiko.bots.playout import play_out, static_games, static_turns, unsupported
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
@@ -48,6 +48,33 @@ def test_play_out_is_the_static_players_game(twl06: Lexicon, rules: Rules, seats
         exchanges += sum(r.exchanges)
     if rules is TOURNAMENT:
         assert exchanges > 0  # the bag was shuffled by the kernel as Python shuffles it
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "games"),
+    [(TOURNAMENT, 2, 60), (Rules(), 3, 12), (Rules(max_players=4), 4, 8), (EIGHT_TILE, 2, 8), (LEXULOUS, 2, 8)],
+    ids=["tournament", "three-players", "four-players", "eight-tile", "lexulous"],
+)
+def test_whole_games_in_one_call_are_the_games_play_out_plays(
+    twl06: Lexicon, rules: Rules, seats: int, games: int
+) -> None:
+    tables = [LeaveTable.default(), LeaveTable.zeros(), LeaveTable.default(), LeaveTable.zeros()][:seats]
+    seeds = [game_seed(9, i) for i in range(games)] + [0, 2**64 + 3, 2**128 - 1]
+    firsts = [i % seats for i in range(len(seeds))]
+    got = static_games(seeds, firsts, tables, twl06, rules)
+    for seed, first, r in zip(seeds, firsts, got, strict=True):
+        start = Game([f"p{j}" for j in range(seats)], rules, seed=seed, lexicon=None, first_player=first)
+        want = play_out(start, tables, twl06)
+        assert (r.scores, r.scores_before_end, r.bingos, r.turns, r.end_reason) == (
+            want.scores, want.scores_before_end, want.bingos, want.turns, want.end_reason
+        )
+    assert static_games([], [], tables, twl06, rules) == []
+    with pytest.raises(ValueError, match="a seed below 0"):
+        static_games([-1], [0], tables, twl06, rules)
+    with pytest.raises(ValueError, match="a first player who is not a seat"):
+        static_games([1], [seats], tables, twl06, rules)
+    with pytest.raises(ValueError, match="clocks"):
+        static_games([1], [0], tables, twl06, Rules(time_minutes=25))
 
 
 def test_a_few_turns_then_the_game_goes_on(twl06: Lexicon) -> None:

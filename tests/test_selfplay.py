@@ -62,6 +62,17 @@ def test_autoplay_independent_of_jobs_and_chunks(twl06: Lexicon, tmp_path: Path)
     assert firsts == ["greedy", "static"] * 3
 
 
+def test_static_self_play_in_the_kernel_plays_the_games_of_game(twl06: Lexicon, tmp_path: Path) -> None:
+    """Static players only: autoplay plays each chunk in one kernel call; with records
+    written every turn goes through Game. The same games either way."""
+    for kinds in (["static", "static"], ["static", "static", "static"]):
+        fast = autoplay(kinds, 8, seed=7, lexicon=twl06, chunk_size=3)
+        slow = autoplay(kinds, 8, seed=7, lexicon=twl06, gcg_dir=tmp_path / str(len(kinds)))
+        assert (fast.scores, fast.wins, fast.ties, fast.bingos, fast.turns) == (
+            slow.scores, slow.wins, slow.ties, slow.bingos, slow.turns
+        )
+
+
 def test_autoplay_progress_and_names(twl06: Lexicon) -> None:
     seen: list[tuple[str, int, int]] = []
     s = autoplay(["greedy", "greedy"], 3, seed=1, lexicon=twl06, progress=lambda *a: seen.append(a), chunk_size=2)

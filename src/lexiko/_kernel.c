@@ -180,6 +180,9 @@ typedef struct {
     uint32_t tie_only[PRUNE_MAX_RACK];  /* live groups that can at best tie the floor up to the tiles */
     uint64_t *thr_hash;                 /* by first square: letters of the board's tiles in the main word */
     int *thr_n;                         /* of a play putting down the whole rack, and how many; -1: none */
+    uint64_t *wbh;                      /* NULL, or by WB's index: the hash of the board's letters in the main
+                                           word of the plays of wb's bound (run_wmp's groups) */
+    uint8_t *wbl;                       /* and its length (letters) */
     uint64_t bhash;                     /* letters the blanks put down so far stand for */
     int blanks0;                        /* blanks on the rack */
     double kbound[PRUNE_MAX_RACK + 1];  /* by tiles placed: best equity bound of the anchor */
@@ -1009,8 +1012,19 @@ static int wmp_rack_word(const Gen *g, int len, uint64_t h);
  */
 static void anchor_bounds(Gen *g, uint64_t have, int *any)
 {
-    const uint8_t *lc = g->lc;
-    int n = g->n, A = g->anchor_pos, R = g->rack_left;
+    /* the line and the rack's figures in locals: the stores below (wb, wbh) could alias
+     * the Gen's fields, which the compiler would otherwise load again every time */
+    const uint8_t *lc = g->lc, *llm = g->llm, *lwm = g->lwm;
+    const uint64_t *lx = g->lx;
+    const int32_t *lxs = g->lxs;
+    const uint64_t avail = g->avail;
+    const int n = g->n, A = g->anchor_pos, R = g->rack_left, min_tiles = g->min_tiles, single_skip = g->single_skip;
+    const int vmax = g->vmax;
+    const size_t stride = (size_t)g->wstride;
+    uint64_t *const wbh = g->wbh;
+    uint8_t *const wbl = g->wbl;
+    const int *top = g->top, *vals_desc = g->vals_desc;
+    const int32_t *bonus = g->bonus;
     int run = A > 0 && lc[A - 1]; /* tiles just left of the anchor: the play starts with them */
     int f0 = run ? A : g->left_limit + 1;
     if (!run && f0 < A - R + 1)
@@ -1026,14 +1040,16 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
         left_hash += letter_hash[lc[p] & LETTER_MASK];
         left_count++;
     }
-    *any = 0;
-    for (int k = 0; k <= R; k++)
-        g->kbound[k] = -INFINITY;
+    int anyk = 0;
+    if (!wbh)
+        for (int k = 0; k <= R; k++)
+            g->kbound[k] = -INFINITY;
     for (int f = f0; f <= A; f++) {
-        int64_t *wb = &WB(g, f - f0, 0);
+        const size_t fi = (size_t)(f - f0);
+        int64_t *wb = &WB(g, fi, 0);
         for (int k = 0; k <= R; k++)
             wb[k] = NO_PLAY;
-        g->thr_n[f - f0] = -1;
+        g->thr_n[fi] = -1;
         int64_t W = 1, B = left_points, X = 0;
         uint64_t bh = left_hash;
         int bn = left_count;
@@ -1043,40 +1059,43 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
         int64_t d[PRUNE_MAX_RACK], capped = 0, dW = 0;
         int nd = 0;
         int p = f;
+        while (p < n && lc[p]) {
+            bh += letter_hash[lc[p] & LETTER_MASK];
+            bn++;
+            B += g->values[lc[p++]];
+        }
         for (int k = 1; k <= R; k++) {
+            if (p >= n || !(lx[p] & avail))
+                break;
+            int lm = llm[p], wm = lwm[p], xs = lxs[p];
+            W *= wm;
+            if (lm > 1 || xs >= 0) {
+                slm[ns] = lm;
+                sxw[ns] = xs >= 0 ? wm : 0;
+                smv[ns] = xs >= 0 ? max_value(g, lx[p], have) : vmax;
+                ns++;
+                if (xs >= 0)
+                    X += (int64_t)xs * wm;
+            }
+            int pk = ++p;
+            /* the board's tiles after the square, in the main word of this play and of
+             * every longer one */
             while (p < n && lc[p]) {
                 bh += letter_hash[lc[p] & LETTER_MASK];
                 bn++;
                 B += g->values[lc[p++]];
             }
-            if (p >= n || !(g->lx[p] & g->avail))
-                break;
-            int lm = g->llm[p], wm = g->lwm[p], xs = g->lxs[p];
-            W *= wm;
-            if (lm > 1 || xs >= 0) {
-                slm[ns] = lm;
-                sxw[ns] = xs >= 0 ? wm : 0;
-                smv[ns] = xs >= 0 ? max_value(g, g->lx[p], have) : g->vmax;
-                ns++;
-                if (xs >= 0)
-                    X += (int64_t)xs * wm;
-            }
-            p++;
-            if (p <= A || k < g->min_tiles || (k == 1 && g->single_skip))
+            if (pk <= A || k < min_tiles || (k == 1 && single_skip))
                 continue;
-            int64_t bk = B;
-            uint64_t bhk = bh;
-            int bnk = bn;
-            for (int q = p; q < n && lc[q]; q++) {
-                bk += g->values[lc[q]];
-                bhk += letter_hash[lc[q] & LETTER_MASK];
-                bnk++;
+            if (wbh) {
+                wbh[fi * stride + (size_t)k] = bh;
+                wbl[fi * stride + (size_t)k] = (uint8_t)(k + bn);
             }
             if (k == R) {
-                g->thr_hash[f - f0] = bhk;
-                g->thr_n[f - f0] = bnk;
-                if (g->use_wmp ? !wmp_rack_word(g, R + bnk, g->hnat + bhk)
-                               : g->ana && !anagram_exists(g, R + bnk, g->hnat + bhk, g->blanks0))
+                g->thr_hash[fi] = bh;
+                g->thr_n[fi] = bn;
+                if (g->use_wmp ? !wmp_rack_word(g, R + bn, g->hnat + bh)
+                               : g->ana && !anagram_exists(g, R + bn, g->hnat + bh, g->blanks0))
                     continue; /* every tile down: no word has these letters */
             }
             if (W != dW) {
@@ -1094,16 +1113,19 @@ static void anchor_bounds(Gen *g, uint64_t have, int *any)
             }
             int64_t paired = 0;
             for (int j = 0; j < ns; j++)
-                paired += d[j] * g->vals_desc[j];
-            int64_t s = W * (bk + g->top[k]) + X + (paired < capped ? paired : capped);
-            s += g->bonus[k];
+                paired += d[j] * vals_desc[j];
+            int64_t s = W * (B + top[k]) + X + (paired < capped ? paired : capped);
+            s += bonus[k];
             wb[k] = s;
-            *any |= 1 << k;
+            anyk |= 1 << k;
+            if (wbh)
+                continue; /* run_wmp bounds its groups itself */
             double e = (double)s + g->lmax[R - k];
             if (e > g->kbound[k])
                 g->kbound[k] = e;
         }
     }
+    *any = anyk;
 }
 
 static int anchor_cmp(const void *x, const void *y)
@@ -1658,7 +1680,9 @@ static int wmp_setup(Gen *g, const uint8_t *full)
 typedef struct {
     double bound;
     int64_t score; /* bound of the score (anchor_bounds') */
+    uint64_t bh;   /* hash of the board's letters in the span (wmp_span's bh) */
     uint8_t dir, line, f, k;
+    uint8_t L; /* letters in the span (wmp_span's L) */
     uint16_t bucket;
 } WGroup;
 
@@ -1932,10 +1956,14 @@ static void run_wmp(Gen *g, uint64_t have)
     }
     WGroup *sorted = groups + cap;
     int64_t wb[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
+    uint64_t wbh[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
+    uint8_t wbl[PRUNE_MAX_RACK * (PRUNE_MAX_RACK + 1)];
     uint64_t ths[PRUNE_MAX_RACK];
     int tns[PRUNE_MAX_RACK];
     g->wstride = R + 1;
     g->wb = wb;
+    g->wbh = wbh;
+    g->wbl = wbl;
     g->thr_hash = ths;
     g->thr_n = tns;
     size_t ng = 0;
@@ -1965,6 +1993,8 @@ static void run_wmp(Gen *g, uint64_t have)
                         WGroup *gr = &groups[ng++];
                         gr->bound = (double)s + g->lmax[R - k];
                         gr->score = s;
+                        gr->bh = wbh[(size_t)fi * (size_t)g->wstride + (size_t)k];
+                        gr->L = wbl[(size_t)fi * (size_t)g->wstride + (size_t)k];
                         gr->dir = (uint8_t)dir;
                         gr->line = (uint8_t)line;
                         gr->f = (uint8_t)(g->f0 + fi);
@@ -2019,7 +2049,7 @@ static void run_wmp(Gen *g, uint64_t have)
         double floor = wmp_floor(g);
         if (bmax[gr.bucket] < floor)
             break; /* this bucket and the next are too low */
-        if (gr.bound < floor || !wmp_span(g, &gr, &sp))
+        if (gr.bound < floor)
             continue;
         const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
         /* the sub-racks worth a look-up, their table slots fetched before any is read */
@@ -2029,8 +2059,8 @@ static void run_wmp(Gen *g, uint64_t have)
          * tiles, the parallel plays of every lane), so it is kept by (bh, L, k) */
         uint64_t pass = ~(uint64_t)0;
         if (s1 - s0 <= 64) {
-            WMemo *mo = &memo[(sp.bh ^ (sp.bh >> 29) ^ (uint64_t)sp.L * 0x9E3779B97F4A7C15ULL) >> 56];
-            if (mo->L == sp.L && mo->k == gr.k && mo->bh == sp.bh) {
+            WMemo *mo = &memo[(gr.bh ^ (gr.bh >> 29) ^ (uint64_t)gr.L * 0x9E3779B97F4A7C15ULL) >> 56];
+            if (mo->L == gr.L && mo->k == gr.k && mo->bh == gr.bh) {
                 pass = mo->mask;
             } else {
                 /* the filters' words fetched first, then read */
@@ -2038,13 +2068,13 @@ static void run_wmp(Gen *g, uint64_t have)
                 const uint64_t *fw[64];
                 pass = 0;
                 for (const SubRack *s = s0; s < s1; s++) {
-                    uint64_t h = sp.bh + s->h;
+                    uint64_t h = gr.bh + s->h;
                     int i = (int)(s - s0);
                     if (s->b == 0) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L), wfbits);
+                        bit[i] = wmp_fbit(ana_key(h, gr.L), wfbits);
                         fw[i] = wf + (bit[i] >> 6);
                     } else if (s->b == 1) {
-                        bit[i] = wmp_fbit(ana_key(h, sp.L - 1), bfbits);
+                        bit[i] = wmp_fbit(ana_key(h, gr.L - 1), bfbits);
                         fw[i] = bf + (bit[i] >> 6);
                     } else {
                         bit[i] = 0;
@@ -2054,14 +2084,17 @@ static void run_wmp(Gen *g, uint64_t have)
                 }
                 for (int i = 0; i < (int)(s1 - s0); i++)
                     pass |= ((*fw[i] >> (bit[i] & 63)) & 1) << i;
-                mo->bh = sp.bh;
-                mo->L = (uint8_t)sp.L;
+                mo->bh = gr.bh;
+                mo->L = (uint8_t)gr.L;
                 mo->k = gr.k;
                 mo->mask = pass;
             }
             if (!pass)
                 continue;
         }
+        /* the span's squares: only for a group some sub-rack may fill */
+        if (!wmp_span(g, &gr, &sp))
+            continue;
         for (const SubRack *s = s0; s < s1; s++) {
             if ((double)gr.score + s->leave < floor)
                 break;
@@ -2110,6 +2143,8 @@ static void run_wmp(Gen *g, uint64_t have)
             if (g->cand_e[i] >= wmp_floor(g))
                 wmp_sub(g, &sp, g->cand[i]);
     }
+    g->wbh = NULL;
+    g->wbl = NULL;
     free(groups);
 }
 
@@ -4967,6 +5002,186 @@ out:
     return result;
 }
 
+/*
+ * static_games(kwg, depths, anagrams, size, letter_mult, word_mult, values, bingo_tiles,
+ *              bonuses, first_min, start_row, start_col, first_dirs, rules, bag, maps,
+ *              seeds, first_players, penalties, wordmap)
+ *   -> [(scores, scores_before_end, bingos, turns, end_reason), ...]
+ *
+ * Whole games of the static player against itself from an empty board, one per seed: what
+ * playout() plays from the start lexiko.game.Game(seed=seed, first_player=first) deals
+ * (the bag, a full bag as TileSet.bag() lists it, shuffled by random.Random(seed), each
+ * seat from the first player on drawing its rack from the bag's end), without a Python
+ * call, a Game or a random.Random per game (self-play's cost outside the turns). The
+ * arguments are playout()'s, but: bag the unshuffled full bag; seeds bytes, 16 per game
+ * (the seed, 0 <= seed < 2**128, little-endian); first_players bytes, one per game.
+ */
+static PyObject *k_static_games(PyObject *self, PyObject *args)
+{
+    Py_buffer kwg, lmult, wmult, values, bonuses, bagb, seeds, firsts;
+    PyObject *depth_obj, *ana_obj, *rules, *maps, *penalties, *wmp_obj;
+    int size, bingo_tiles, first_min, start_r, start_c, first_dirs;
+    Py_buffer depths, anas, wmps;
+    int have_depths = 0, have_anas = 0, have_wmp = 0;
+    Py_buffer mapbuf[PO_MAXP];
+    int nmaps = 0;
+    PyObject *result = NULL, *list = NULL;
+    PlayOut *po = NULL;
+    memset(&depths, 0, sizeof depths);
+    memset(&anas, 0, sizeof anas);
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*iy*iiiiOy*Oy*y*OO:static_games", &kwg, &depth_obj, &ana_obj, &size,
+                          &lmult, &wmult, &values, &bingo_tiles, &bonuses, &first_min, &start_r, &start_c,
+                          &first_dirs, &rules, &bagb, &maps, &seeds, &firsts, &penalties, &wmp_obj))
+        return NULL;
+    Py_ssize_t ngames = firsts.len;
+    if (size < 1 || size > MAXN || lmult.len != (Py_ssize_t)size * size || wmult.len != lmult.len ||
+        values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 || bagb.len > PO_MAXBAG ||
+        seeds.len != 16 * ngames) {
+        PyErr_SetString(PyExc_ValueError, "static_games: bad board, values, bonuses, kwg, bag or seeds");
+        goto out;
+    }
+    po = (PlayOut *)calloc(1, sizeof(PlayOut));
+    if (po) {
+        po->g = (Gen *)calloc(1, sizeof(Gen));
+        po->board = (Gen *)calloc(1, sizeof(Gen));
+    }
+    if (!po || !po->g || !po->board) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
+        goto out;
+    if (po_wordmap(po, wmp_obj, &wmps, &have_wmp) < 0)
+        goto out;
+    {
+        /* po_board's empty board: the cells of a game's start */
+        static const uint8_t zeros[MAXN * MAXN];
+        Py_buffer cells = lmult;
+        cells.buf = (void *)zeros;
+        po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
+                 first_dirs);
+    }
+    if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
+                          &po->passes_only, &po->exchange_scoreless, &po->end_double))
+        goto out;
+    if (!PyList_Check(maps) || (penalties != Py_None && !PyList_Check(penalties))) {
+        PyErr_SetString(PyExc_TypeError, "static_games: maps and penalties are lists");
+        goto out;
+    }
+    po->np = (int)PyList_GET_SIZE(maps);
+    if (po->np < 1 || po->np > PO_MAXP || (penalties != Py_None && PyList_GET_SIZE(penalties) != po->np) ||
+        po->rack_size < 0 || po->rack_size > PRUNE_MAX_RACK || po->np * po->rack_size > bagb.len) {
+        PyErr_SetString(PyExc_ValueError, "static_games: a leave map (and penalty) per seat, racks of at most 15 "
+                                          "tiles that the bag can fill");
+        goto out;
+    }
+    for (int p = 0; p < po->np; p++) {
+        if (PyObject_GetBuffer(PyList_GET_ITEM(maps, p), &mapbuf[p], PyBUF_SIMPLE) < 0)
+            goto out;
+        nmaps++;
+        if (!(po->maps[p] = leave_map_of(&mapbuf[p])))
+            goto out;
+        if (penalties != Py_None) {
+            po->penalty[p] = PyFloat_AsDouble(PyList_GET_ITEM(penalties, p));
+            if (PyErr_Occurred())
+                goto out;
+        }
+    }
+    const uint8_t *bag0 = (const uint8_t *)bagb.buf, *fp = (const uint8_t *)firsts.buf;
+    for (Py_ssize_t i = 0; i < bagb.len; i++)
+        if (bag0[i] >= 64) {
+            PyErr_SetString(PyExc_ValueError, "static_games: a bag code above 63");
+            goto out;
+        }
+    for (Py_ssize_t i = 0; i < ngames; i++)
+        if (fp[i] >= po->np) {
+            PyErr_SetString(PyExc_ValueError, "static_games: a first player is not a seat");
+            goto out;
+        }
+    if (!(list = PyList_New(ngames)))
+        goto out;
+    int first_min0 = po->first_min, dirs0 = po->sym_dirs;
+    for (Py_ssize_t gi = 0; gi < ngames; gi++) {
+        /* the start Game deals: its generator seeded, the bag shuffled, the racks drawn */
+        pymt_seed(&po->rng, u128_le((const uint8_t *)seeds.buf + 16 * gi));
+        po->rng_lazy = 0;
+        po->nb = (int)bagb.len;
+        memcpy(po->bag, bag0, (size_t)po->nb);
+        pymt_shuffle(&po->rng, po->bag, po->nb);
+        memset(po->cells, 0, sizeof po->cells);
+        memset(po->rack, 0, sizeof po->rack);
+        memset(po->rack_n, 0, sizeof po->rack_n);
+        memset(po->scores, 0, sizeof po->scores);
+        memset(po->before, 0, sizeof po->before);
+        memset(po->bingos, 0, sizeof po->bingos);
+        memset(po->exchanges, 0, sizeof po->exchanges);
+        memset(po->kept, 0, sizeof po->kept);
+        for (int p = 0; p < PO_MAXP; p++)
+            po->kept_bag[p] = -1;
+        int first = fp[gi];
+        for (int i = 0; i < po->np; i++)
+            po_draw(po, (first + i) % po->np, po->rack_size);
+        po->turn = first;
+        po->scoreless_run = 0;
+        po->over = 0;
+        po->end_reason = NULL;
+        po->turns = 0;
+        po->first_min = first_min0;
+        po->sym_dirs = dirs0;
+        po_board_prepare(po);
+        while (!po->over) {
+            if (po->turns > 100000) {
+                PyErr_SetString(PyExc_RuntimeError, "static_games: a game did not end");
+                goto out;
+            }
+            if (po_turn(po, NULL) < 0)
+                goto out;
+        }
+        PyObject *sc = PyTuple_New(po->np), *bf = PyTuple_New(po->np), *bg = PyTuple_New(po->np);
+        if (!sc || !bf || !bg) {
+            Py_XDECREF(sc);
+            Py_XDECREF(bf);
+            Py_XDECREF(bg);
+            goto out;
+        }
+        for (int p = 0; p < po->np; p++) {
+            PyTuple_SET_ITEM(sc, p, PyLong_FromLongLong(po->scores[p]));
+            PyTuple_SET_ITEM(bf, p, PyLong_FromLongLong(po->before[p]));
+            PyTuple_SET_ITEM(bg, p, PyLong_FromLong(po->bingos[p]));
+        }
+        PyObject *item = Py_BuildValue("(NNNiz)", sc, bf, bg, po->turns, po->end_reason);
+        if (!item)
+            goto out;
+        PyList_SET_ITEM(list, gi, item);
+    }
+    result = list;
+    list = NULL;
+out:
+    Py_XDECREF(list);
+    for (int i = 0; i < nmaps; i++)
+        PyBuffer_Release(&mapbuf[i]);
+    if (po) {
+        free(po->g);
+        free(po->board);
+        free(po);
+    }
+    if (have_wmp)
+        PyBuffer_Release(&wmps);
+    if (have_depths)
+        PyBuffer_Release(&depths);
+    if (have_anas)
+        PyBuffer_Release(&anas);
+    PyBuffer_Release(&kwg);
+    PyBuffer_Release(&lmult);
+    PyBuffer_Release(&wmult);
+    PyBuffer_Release(&values);
+    PyBuffer_Release(&bonuses);
+    PyBuffer_Release(&bagb);
+    PyBuffer_Release(&seeds);
+    PyBuffer_Release(&firsts);
+    return result;
+}
+
 /* -- simulation: the play-outs of many iterations in one call ------------------------ */
 
 /* The value of the leave with counts kept[] by the map. */
@@ -7216,6 +7431,8 @@ static PyMethodDef methods[] = {
      "simulate(...) -> list: the simulation's play-outs of iterations start..stop (see lexiko.bots.simulation)."},
     {"playout", k_playout, METH_VARARGS,
      "playout(...) -> tuple: the static player's turns from a position, in the kernel (see lexiko.bots.playout)."},
+    {"static_games", k_static_games, METH_VARARGS,
+     "static_games(...) -> list: whole games of the static player from their seeds (see lexiko.bots.playout)."},
     {"leave_map", k_leave_map, METH_VARARGS,
      "leave_map(keys, values, bits, offset, vowels, terms, balance) -> bytes: a packed leave table."},
     {"rack_leaves", k_rack_leaves, METH_VARARGS,
@@ -7250,7 +7467,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 8) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 9) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -153,6 +153,8 @@ class _Kernel(Protocol):
 
     def playout(self, *args: object) -> tuple[object, ...]: ...
 
+    def static_games(self, *args: object) -> list[tuple[object, ...]]: ...
+
     def simulate(self, *args: object) -> list[list[tuple[float, float]]]: ...
 
     def endgame(self, *args: object) -> tuple[int, int, int, int, list[tuple[int, int, int, int, bytes, int]]]: ...
@@ -179,7 +181,7 @@ class _Kernel(Protocol):
     ) -> list[tuple[tuple[int, int, int, int, bytes, int, float], bytes]]: ...
 
 
-_KERNEL_ABI = 8  # the calling convention of _kernel.generate; bumped on every change
+_KERNEL_ABI = 9  # the calling convention of _kernel.generate; bumped on every change
 
 
 def _load_kernel() -> _Kernel | None:

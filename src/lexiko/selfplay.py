@@ -410,6 +410,21 @@ def _play_chunk(task: _PlayTask) -> _PlayResult:
     lexicon = worker_lexicon(task.spec)
     n = len(task.kinds)
     out = []
+    if task.gcg_dir is None and task.games:
+        # static players only: the whole chunk in one call to the kernel (a static
+        # player's seed plays no part, so the first game's players stand for all)
+        first = [make_player(k, lexicon, name=name) for k, name in zip(task.kinds, task.names, strict=True)]
+        tables = _kernel_tables(first, lexicon, task.rules)
+        names_ok = len(set(_unique([p.name for p in first]))) == n  # else Game says why not
+        if tables is not None and names_ok and task.rules.min_players <= n <= task.rules.max_players:
+            from lexiko.bots.playout import static_games
+
+            seeds = [game_seed(task.seed, i) for i in task.games]
+            results = static_games(seeds, [i % n for i in task.games], tables, lexicon, task.rules)
+            for i, r in zip(task.games, results, strict=True):
+                out.append(GameSummary(i, r.scores, _winners(r.scores, r.scores_before_end, task.rules), r.bingos,
+                                       r.turns, r.end_reason))
+            return _PlayResult(out, time.process_time() - t0)
     for i in task.games:
         players = [
             make_player(k, lexicon, seed=game_seed(task.seed, i, f"player-{j}"), name=name)

@@ -38,7 +38,9 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import Rules
 
-__all__ = ["Playout", "Turn", "play_out", "static_turns", "simulate_iterations", "unsupported"]
+__all__ = [
+    "GameResult", "Playout", "Turn", "play_out", "static_games", "static_turns", "simulate_iterations", "unsupported",
+]
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,67 @@ def play_out(
         game.board, d.racks, d.bag, d.scores, d.turn, d.scoreless_run, d.rng_state, lexicon, game.rules, tables,
         max_turns=max_turns, log=log,
     )
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The end of a whole game :func:`static_games` played: final scores, the scores
+    before the end's adjustments, bingos by seat, turns played and why it ended."""
+
+    scores: tuple[int, ...]
+    scores_before_end: tuple[int, ...]
+    bingos: tuple[int, ...]
+    turns: int
+    end_reason: str | None
+
+
+def static_games(
+    seeds: Sequence[int],
+    first_players: Sequence[int],
+    tables: Sequence[LeaveTable],
+    lexicon: Lexicon,
+    rules: Rules,
+) -> list[GameResult]:
+    """Whole games of :class:`~lexiko.bots.StaticBot` with ``tables[seat]`` for each
+    seat, one per seed, in one call to the kernel: game ``i`` is the game :func:`play_out`
+    plays from ``Game(players, rules, seed=seeds[i], lexicon=None,
+    first_player=first_players[i])`` (the same deal, the same moves and draws), without
+    a :class:`Game` or a Python generator per game (what self-play costs besides its
+    turns). Seeds are integers from 0 to 2**128 - 1.
+
+    Raises ValueError naming what the kernel does not play (:func:`unsupported`).
+
+    >>> from lexiko.game import Game
+    >>> from lexiko.lexicon import Lexicon
+    >>> from lexiko.rules import TOURNAMENT
+    >>> lex = Lexicon.from_words(["QI", "QIS", "IS", "SI", "AI", "AA", "AB", "BA"])
+    >>> t = [LeaveTable.zeros()] * 2
+    >>> r = static_games([4], [1], t, lex, TOURNAMENT)[0]
+    >>> p = play_out(Game(["A", "B"], TOURNAMENT, seed=4, lexicon=None, first_player=1), t, lex)
+    >>> (r.scores, r.turns, r.end_reason) == (p.scores, p.turns, p.end_reason)
+    True
+    """
+    why = unsupported(rules, len(tables), tables)
+    if why is None and len(seeds) != len(first_players):
+        why = f"{len(seeds)} seeds for {len(first_players)} first players"
+    if why is None and not all(0 <= s < 1 << 128 for s in seeds):
+        why = "a seed below 0 or from 2**128 on"
+    if why is None and not all(0 <= f < len(tables) for f in first_players):
+        why = "a first player who is not a seat"
+    if why is None and not rules.min_players <= len(tables) <= rules.max_players:
+        why = f"{len(tables)} players"
+    if why is not None:
+        raise ValueError(f"cannot play the games in the kernel: {why}")
+    tiles = rules.tile_set
+    board = Board.empty(rules.board_layout, tiles)
+    k = _board_args(board, lexicon, rules)
+    out = movegen.compiled().static_games(
+        k.kwg, k.depths, k.anagrams, board.size, k.letter_mult, k.word_mult, k.values, rules.bingo_tiles, k.bonuses,
+        rules.first_play_min_tiles, k.start[0], k.start[1], k.first_dirs, _rules_args(rules), bytes(tiles.bag()),
+        [t.packed() for t in tables], b"".join(s.to_bytes(16, "little") for s in seeds), bytes(first_players), None,
+        k.wordmap if movegen.WORDMAP else None,
+    )
+    return [GameResult(*cast(_GameOut, g)) for g in out]
 
 
 def static_turns(
@@ -256,6 +319,9 @@ _Out = tuple[
     bytes, list[bytes], bytes, list[int], int, int, "str | None", tuple[int, ...], int, list[int], list[int], list[int],
     "list[tuple[bytes | None, int]]",
 ]
+
+
+_GameOut = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, "str | None"]
 
 
 _Entry = tuple[int, int, int, int, int, bytes, int, bytes, int]
