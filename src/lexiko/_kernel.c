@@ -5043,8 +5043,11 @@ out:
  * At a node the best play going out is tried first: no other play going out can be
  * worth more (those are not searched), and it often cuts off at once. With one tile
  * left every play goes out, so the best placement of the tile is found by a look at
- * each anchor and only the pass is searched besides. Then the table's move, the others
- * by score, the pass last. One Gen is kept prepared for the board of the node searched
+ * each anchor; going out then is the exact value (the pass is worth no more: see
+ * eg_node), and when both sides hold one tile the value follows from their best plays
+ * and the run of scoreless turns with no search (eg_last_tiles). A side with no play
+ * makes at most the scoreless end. Then the table's move, the others by score, the pass
+ * last. One Gen is kept prepared for the board of the node searched
  * (eg_make/eg_unmake change only the squares a play touches).
  */
 #define EG_INF 1000000000
@@ -5229,15 +5232,15 @@ static void eg_unmake(Eg *eg, size_t mark)
     }
 }
 
-/* The highest-scoring placement of the rack's one tile (g prepared for a board with
- * tiles), recorded as the generator records it: across when it makes an across word,
+/* The highest-scoring placement of rack's one tile (g prepared for a board with tiles)
+ * in *m, recorded as the generator records it: across when it makes an across word,
  * else down, the main word's board tiles as 0. A blank is tried as every letter; the
- * first of the best is kept. */
-static void eg_single(Gen *g)
+ * first of the best is kept. 0: the tile has no place. */
+static int eg_single_best(const Gen *g, const uint8_t *rack, Move *m)
 {
-    int n = g->n, blank = g->rack[0] > 0, code = 0;
+    int n = g->n, blank = rack[0] > 0, code = 0;
     for (int t = 1; t < 64 && !blank; t++)
-        if (g->rack[t])
+        if (rack[t])
             code = t;
     int best = -1, br = 0, bc = 0, bd = 0, bs = 0, be = 0;
     uint8_t bt = 0;
@@ -5283,12 +5286,7 @@ static void eg_single(Gen *g)
             }
         }
     if (best < 0)
-        return;
-    Move *m = (Move *)malloc(sizeof(Move));
-    if (!m) {
-        g->oom = 1;
-        return;
-    }
+        return 0;
     memset(m, 0, sizeof *m);
     m->score = best;
     m->equity = best;
@@ -5297,6 +5295,21 @@ static void eg_single(Gen *g)
     m->col = (uint8_t)(bd ? bc : bs);
     m->len = (uint8_t)(be - bs + 1);
     m->tiles[(bd ? br : bc) - bs] = bt;
+    return 1;
+}
+
+/* eg_single_best for the Gen's rack, as the generator's one move (none when none). */
+static void eg_single(Gen *g)
+{
+    Move best;
+    if (!eg_single_best(g, g->rack, &best))
+        return;
+    Move *m = (Move *)malloc(sizeof(Move));
+    if (!m) {
+        g->oom = 1;
+        return;
+    }
+    *m = best;
     g->moves = m;
     g->nmoves = 1;
     g->cap = 1;
@@ -5543,6 +5556,54 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
                    int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
                    uint64_t tt_move, int *complete, int *err);
 
+/* Both sides hold one tile (the Gen prepared for a board with tiles): every play goes
+ * out, so passes are the only moves that do not end the game, and the value follows
+ * from each side's best play of its tile on this board and the run of scoreless turns,
+ * with no search. Backwards from the last turn of the run: the side on turn at run k
+ * goes out, or passes (ending the game when the run reaches the limit, else handing the
+ * turn at run k + 1), whichever is worth more, going out on a tie (the search's order). */
+static int eg_last_tiles(Eg *eg, int ply, const uint8_t *me, const uint8_t *opp, int scoreless, uint64_t *mhash)
+{
+    Gen *g = eg->po->g;
+    Move mv[2];
+    int has[2], out[2], endv[2];
+    int va = eg_value(eg, me), vb = eg_value(eg, opp);
+    has[0] = eg_single_best(g, me, &mv[0]);
+    has[1] = eg_single_best(g, opp, &mv[1]);
+    out[0] = has[0] ? mv[0].score + 2 * vb : -EG_INF;
+    out[1] = has[1] ? mv[1].score + 2 * va : -EG_INF;
+    endv[0] = eg->penalties ? vb - va : 0; /* for the side whose pass ends the game */
+    endv[1] = -endv[0];
+    int top = scoreless > eg->limit - 1 ? scoreless : eg->limit - 1;
+    int w[EG_MAXPLY + 2];
+    uint8_t goes_out[EG_MAXPLY + 2];
+    if (top - scoreless > EG_MAXPLY)
+        top = scoreless + EG_MAXPLY;
+    for (int k = top; k >= scoreless; k--) {
+        int side = (k - scoreless) & 1;
+        int pass = k + 1 >= eg->limit || k == top ? endv[side] : -w[k + 1 - scoreless];
+        goes_out[k - scoreless] = has[side] && out[side] >= pass;
+        w[k - scoreless] = goes_out[k - scoreless] ? out[side] : pass;
+    }
+    int len = 0;
+    for (int k = scoreless; len < EG_MAXPLY - ply; k++) {
+        int side = (k - scoreless) & 1;
+        if (goes_out[k - scoreless]) {
+            eg->pv[ply][len] = mv[side];
+            eg->pvpass[ply][len++] = 0;
+            break;
+        }
+        eg->pvpass[ply][len++] = 1;
+        if (k + 1 >= eg->limit || k == top)
+            break;
+    }
+    eg->pvlen[ply] = len;
+    if (ply + len > eg->seldepth)
+        eg->seldepth = ply + len;
+    *mhash = goes_out[0] ? eg_move_hash(&mv[0]) : 0;
+    return w[0];
+}
+
 /* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
  * (key bkey) is the board; the Gen is prepared for it, or, when pend is given, for it
  * without the tiles of pend (made here only once the table has not answered). */
@@ -5560,10 +5621,12 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
     uint64_t tt_move = 0;
     int have_tt = 0;
     if (e->key == key) {
+        /* an exact value answers only on a null window: on the principal variation the
+         * node is searched again (its line is wanted; its children answer from here) */
         if (ply > 0 && e->depth >= depth) {
             int c = e->depth == EG_COMPLETE;
-            if (e->flag == EG_EXACT || (e->flag == EG_LOWER && e->value >= beta) ||
-                (e->flag == EG_UPPER && e->value <= alpha)) {
+            if ((e->flag == EG_EXACT && (beta - alpha <= 1 || e->value <= alpha || e->value >= beta)) ||
+                (e->flag == EG_LOWER && e->value >= beta) || (e->flag == EG_UPPER && e->value <= alpha)) {
                 *complete = c;
                 return e->value;
             }
@@ -5577,7 +5640,17 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
     if (pend)
         eg_make(eg, cells, pend);
     int v;
-    if (depth <= 0 || ply >= EG_MAXPLY) {
+    if (!(eg->root_empty && !eg->nundo) && eg_tiles(me) == 1 && eg_tiles(opp) == 1) {
+        uint64_t mh;
+        v = eg_last_tiles(eg, ply, me, opp, scoreless, &mh);
+        *complete = 1;
+        e->key = key;
+        e->value = v;
+        e->depth = EG_COMPLETE;
+        e->flag = EG_EXACT;
+        e->has_move = 1;
+        e->mhash = mh;
+    } else if (depth <= 0 || ply >= EG_MAXPLY) {
         *complete = 0;
         v = eg_playout(eg, cells, bkey, me, opp, scoreless, err);
     } else {
@@ -5644,7 +5717,12 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         }
     if (have_out)
         out_value = out.score + 2 * eg_value(eg, opp);
-    if (have_out && out_value >= beta) {
+    /* With one tile, going out is worth at least the pass: against the opponent's
+     * passing back until the game ends (the board then never changes) the pass is worth
+     * at most going out on this board, or the scoreless end, which is less (the out
+     * gains twice the opponent's rack, the end at most once it, less the tile). So the
+     * best play going out is the exact value, and the pass is not searched. */
+    if (have_out && (out_value >= beta || ntiles == 1)) {
         free(mv);
         if (ntiles > 1) {
             eg->killer[ply] = out;
@@ -5658,10 +5736,29 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         e->key = key;
         e->value = out_value;
         e->depth = EG_COMPLETE;
-        e->flag = EG_LOWER;
+        e->flag = ntiles == 1 ? EG_EXACT : EG_LOWER;
         e->has_move = 1;
         e->mhash = eg_move_hash(&out);
         return out_value;
+    }
+    /* No play on this board: against the opponent's passing back the board never
+     * changes, and the game ends in the scoreless end, so that is the most this side
+     * can make (whatever the opponent does instead is its choice). */
+    if (!cnt) {
+        int endv = eg_scoreless_end(eg, me, opp);
+        if (endv <= alpha) {
+            free(mv);
+            eg->pvpass[ply][0] = 1;
+            eg->pvlen[ply] = 1;
+            *complete = 1;
+            e->key = key;
+            e->value = endv;
+            e->depth = EG_COMPLETE;
+            e->flag = EG_UPPER;
+            e->has_move = 1;
+            e->mhash = 0;
+            return endv;
+        }
     }
     /* order: the best play going out, the table's move, the others by score, the pass
      * (every other play going out is worth less than the best one: not searched) */
