@@ -5036,9 +5036,10 @@ out:
  *
  * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
  * principal variation search, a transposition table (Zobrist keys of the board, both
- * racks and the scoreless run), iterative deepening for EG_DEEPEN plies and then a
- * search to the end of every line; below the depth limit a position is valued by a
- * greedy play-out (each side plays its highest-scoring placement).
+ * racks and the scoreless run), iterative deepening for EG_DEEPEN plies (stopped at
+ * EG_DEEPEN_SECONDS) and then a search to the end of every line; below the depth limit
+ * a position is valued by a greedy play-out (each side plays its highest-scoring
+ * placement).
  *
  * At a node the best play going out is tried first: no other play going out can be
  * worth more (those are not searched), and it often cuts off at once. With one tile
@@ -5054,6 +5055,7 @@ out:
 #define EG_MAXPLY 64
 #define EG_COMPLETE 32767
 #define EG_DEEPEN 4 /* plies searched by iterative deepening before the search to the end */
+#define EG_DEEPEN_SECONDS 0.5 /* ... for at most this long (its play-outs are dear with blanks) */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {
@@ -5999,15 +6001,27 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         /* EG_DEEPEN plies by iterative deepening (their lines order the moves), then
          * to the end (or max_depth) at once: an exact answer needs every line searched
          * to its end anyway, and the depths in between cost more than they save */
-        next = depth < EG_DEEPEN ? depth + 1 : max_depth < 0 ? EG_MAXPLY : max_depth;
+        int final = max_depth < 0 ? EG_MAXPLY : max_depth;
+        next = depth < EG_DEEPEN && eg_now() - start < EG_DEEPEN_SECONDS ? depth + 1 : final;
         if (next <= depth)
             next = depth + 1;
         eg->deadline = depth > 1 && time_limit > 0 ? start + time_limit : 0;
+        /* iterative deepening (not the last search) stops at EG_DEEPEN_SECONDS: with
+         * blanks its play-outs can cost many times the search to the end (quackle__logan:
+         * 8 s for three plies, then 0.4 s to the end) */
+        int capped = depth > 1 && depth < final && (!eg->deadline || start + EG_DEEPEN_SECONDS < eg->deadline);
+        if (capped)
+            eg->deadline = start + EG_DEEPEN_SECONDS;
         eg->seldepth = 0;
         int c = 0, v;
         Py_BEGIN_ALLOW_THREADS
         v = eg_search(eg, 0, cb, bkey, NULL, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
         Py_END_ALLOW_THREADS
+        if (eg->timed_out && capped && !err) {
+            eg->timed_out = 0; /* on to the search to the end, ordered by the plies finished */
+            next = final > depth ? final : depth + 1;
+            continue;
+        }
         if (eg->timed_out || err)
             break;
         value = v;
