@@ -5595,8 +5595,9 @@ static int eg_last_tiles(Eg *eg, int ply, const uint8_t *me, const uint8_t *opp,
             eg->pvpass[ply][len++] = 0;
             break;
         }
-        eg->pvpass[ply][len++] = 1;
-        if (k + 1 >= eg->limit || k == top)
+        int ends = k + 1 >= eg->limit || k == top;
+        eg->pvpass[ply][len++] = (uint8_t)(ends ? 2 : 1);
+        if (ends)
             break;
     }
     eg->pvlen[ply] = len;
@@ -5604,6 +5605,16 @@ static int eg_last_tiles(Eg *eg, int ply, const uint8_t *me, const uint8_t *opp,
         eg->seldepth = ply + len;
     *mhash = goes_out[0] ? eg_move_hash(&mv[0]) : 0;
     return w[0];
+}
+
+/* Whether the rack holds a tile worth no points (a blank): only such tiles make a
+ * scoreless play (every play touches the board, and a word scores its tiles' values). */
+static int eg_zero_tile(const Eg *eg, const uint8_t *rack)
+{
+    for (int c = 0; c < 64; c++)
+        if (rack[c] && !eg->po->values[c])
+            return 1;
+    return 0;
 }
 
 /* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
@@ -5618,6 +5629,13 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
         *complete = 0;
         return 0;
     }
+    /* When neither side can make a scoreless play, a run of scoreless turns short of
+     * the last two does not change the value (a pass answered by a pass comes back to
+     * the same choices, and max(a, min(c, v)) taken twice is taken once), so below
+     * the root it is searched as limit - 2: pass chains end sooner, and the positions
+     * they reach meet in the table. */
+    if (ply > 0 && scoreless < eg->limit - 2 && !eg_zero_tile(eg, me) && !eg_zero_tile(eg, opp))
+        scoreless = eg->limit - 2;
     uint64_t key = mix64(bkey ^ eg_rack_key(me, 0x9E37) ^ eg_rack_key(opp, 0x7F4A) ^ (uint64_t)scoreless * 0xC2B2AE35);
     EgEntry *e = &eg->tt[key & eg->tt_mask];
     uint64_t tt_move = 0;
@@ -5868,7 +5886,7 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         if (v > best) {
             best = v;
             best_hash = m ? eg_move_hash(m) : 0;
-            eg->pvpass[ply][0] = m == NULL;
+            eg->pvpass[ply][0] = m ? 0 : end_set ? 2 : 1; /* 2: the pass ending the game */
             if (m)
                 eg->pv[ply][0] = *m;
             int cl = eg->pvlen[ply + 1];
@@ -5908,6 +5926,32 @@ static PyObject *eg_move_tuple(const Move *m, int pass)
     if (pass)
         return Py_BuildValue("(iiiiy#i)", 2, 0, 0, 0, "", (Py_ssize_t)0, 0);
     return Py_BuildValue("(iiiiy#i)", 0, m->row, m->col, m->down, (const char *)m->tiles, (Py_ssize_t)m->len, m->score);
+}
+
+/* The line as a list of eg_move_tuple's. A pass marked 2 ends the game by the run of
+ * scoreless turns, which the search may have taken as limit - 2 (see eg_search): it
+ * stands for the passes that end the game from the run the line has really reached. */
+static PyObject *eg_line_list(const Move *line, const uint8_t *pass, int len, int scoreless, int limit)
+{
+    PyObject *pl = PyList_New(0);
+    if (!pl)
+        return NULL;
+    for (int i = 0; i < len; i++) {
+        int reps = 1;
+        if (pass[i] == 2 && limit - scoreless > 1)
+            reps = limit - scoreless;
+        for (int r = 0; r < reps; r++) {
+            PyObject *t = eg_move_tuple(&line[i], pass[i]);
+            if (!t || PyList_Append(pl, t) < 0) {
+                Py_XDECREF(t);
+                Py_DECREF(pl);
+                return NULL;
+            }
+            Py_DECREF(t);
+        }
+        scoreless = pass[i] || line[i].score <= 0 ? scoreless + reps : 0;
+    }
+    return pl;
 }
 
 /*
@@ -6031,17 +6075,9 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         memcpy(line, eg->pv[0], sizeof(Move) * (size_t)line_len);
         memcpy(line_pass, eg->pvpass[0], (size_t)line_len);
         if (progress != Py_None) {
-            PyObject *pl = PyList_New(line_len);
+            PyObject *pl = eg_line_list(line, line_pass, line_len, scoreless, eg->limit);
             if (!pl)
                 goto out;
-            for (int i = 0; i < line_len; i++) {
-                PyObject *t = eg_move_tuple(&line[i], line_pass[i]);
-                if (!t) {
-                    Py_DECREF(pl);
-                    goto out;
-                }
-                PyList_SET_ITEM(pl, i, t);
-            }
             PyObject *r = PyObject_CallFunction(progress, "iiiLN", value, complete, done, eg->nodes, pl);
             if (!r)
                 goto out;
@@ -6056,17 +6092,9 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto out;
     }
-    PyObject *pl = PyList_New(line_len);
+    PyObject *pl = eg_line_list(line, line_pass, line_len, scoreless, eg->limit);
     if (!pl)
         goto out;
-    for (int i = 0; i < line_len; i++) {
-        PyObject *t = eg_move_tuple(&line[i], line_pass[i]);
-        if (!t) {
-            Py_DECREF(pl);
-            goto out;
-        }
-        PyList_SET_ITEM(pl, i, t);
-    }
     result = Py_BuildValue("(iiiLN)", value, complete, done, eg->nodes, pl);
 out:
     if (eg) {
