@@ -5086,6 +5086,7 @@ typedef struct Eg {
     EgUndo undo[EG_UNDO_MAX];
     size_t nundo;
     int root_empty; /* the board searched from is empty */
+    int zero_tiles, board_zero; /* tiles worth no points on the racks searched from; on the board */
     int limit, penalties;
     EgEntry *tt;
     uint64_t tt_mask;
@@ -5607,14 +5608,14 @@ static int eg_last_tiles(Eg *eg, int ply, const uint8_t *me, const uint8_t *opp,
     return w[0];
 }
 
-/* Whether the rack holds a tile worth no points (a blank): only such tiles make a
- * scoreless play (every play touches the board, and a word scores its tiles' values). */
-static int eg_zero_tile(const Eg *eg, const uint8_t *rack)
+/* The tiles worth no points (blanks) on the rack. */
+static int eg_zero_tiles(const Eg *eg, const uint8_t *rack)
 {
+    int k = 0;
     for (int c = 0; c < 64; c++)
-        if (rack[c] && !eg->po->values[c])
-            return 1;
-    return 0;
+        if (!eg->po->values[c])
+            k += rack[c];
+    return k;
 }
 
 /* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
@@ -5633,9 +5634,15 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
      * the last two does not change the value (a pass answered by a pass comes back to
      * the same choices, and max(a, min(c, v)) taken twice is taken once), so below
      * the root it is searched as limit - 2: pass chains end sooner, and the positions
-     * they reach meet in the table. */
-    if (ply > 0 && scoreless < eg->limit - 2 && !eg_zero_tile(eg, me) && !eg_zero_tile(eg, opp))
-        scoreless = eg->limit - 2;
+     * they reach meet in the table. A scoreless play puts down only tiles worth no
+     * points and makes words of such tiles alone, one of them on the board (a play
+     * touches the board): so none is possible when the racks hold no such tile, or the
+     * board none (none of the racks' own played yet). */
+    if (ply > 0 && scoreless < eg->limit - 2 && !eg->root_empty) {
+        int z = eg_zero_tiles(eg, me) + eg_zero_tiles(eg, opp);
+        if (!z || (!eg->board_zero && z == eg->zero_tiles))
+            scoreless = eg->limit - 2;
+    }
     uint64_t key = mix64(bkey ^ eg_rack_key(me, 0x9E37) ^ eg_rack_key(opp, 0x7F4A) ^ (uint64_t)scoreless * 0xC2B2AE35);
     EgEntry *e = &eg->tt[key & eg->tt_mask];
     uint64_t tt_move = 0;
@@ -6034,8 +6041,11 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     const uint8_t *cb = (const uint8_t *)cells.buf;
     uint64_t bkey = 0;
     for (int i = 0; i < size * size; i++)
-        if (cb[i])
+        if (cb[i]) {
             bkey += eg_square_key(i, cb[i]);
+            eg->board_zero |= !po->values[cb[i]];
+        }
+    eg->zero_tiles = eg_zero_tiles(eg, rme) + eg_zero_tiles(eg, ropp);
     int value = 0, complete = 0, done = 0, err = 0;
     Move line[EG_MAXPLY + 1];
     uint8_t line_pass[EG_MAXPLY + 1];
