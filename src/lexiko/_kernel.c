@@ -6005,7 +6005,8 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     if (eg && eg->po)
         eg->po->g = (Gen *)calloc(1, sizeof(Gen));
     if (eg && eg->po && eg->po->g) {
-        eg->tt_mask = ((uint64_t)1 << 20) - 1;
+        /* 4M entries (96 MB): noah_vs_peter takes 39M nodes, 66M with 1M entries */
+        eg->tt_mask = ((uint64_t)1 << 22) - 1;
         eg->pc_mask = ((uint64_t)1 << 18) - 1;
         eg->tt = (EgEntry *)calloc(eg->tt_mask + 1, sizeof(EgEntry));
         eg->pc = (EgPlay *)calloc(eg->pc_mask + 1, sizeof(EgPlay));
