@@ -5055,7 +5055,7 @@ out:
 #define EG_MAXPLY 64
 #define EG_COMPLETE 32767
 #define EG_DEEPEN 4 /* plies searched by iterative deepening before the search to the end */
-#define EG_DEEPEN_SECONDS 0.5 /* ... for at most this long (its play-outs are dear with blanks) */
+#define EG_DEEPEN_SECONDS 2.0 /* ... for at most this long (its play-outs are dear with blanks) */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {
