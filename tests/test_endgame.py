@@ -18,7 +18,7 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place, parse_move
 from lexiko.movegen import generate
 from lexiko.rules import Rules
-from lexiko.tiles import ENGLISH
+from lexiko.tiles import BLANK, ENGLISH
 
 WORDS = [
     "AT",
@@ -367,3 +367,31 @@ def test_the_kernels_solver_on_small_racks_of_a_real_board(twl06: Lexicon) -> No
             board = board.place(move)
             if not racks[i % 2]:
                 break
+
+
+@pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
+def test_the_kernels_solver_with_a_blank_on_a_rack_and_none_on_the_board(twl06: Lexicon) -> None:
+    """With no blank on the board a blank on a rack makes no scoreless play, so the
+    compiled search takes runs of scoreless turns short of the last two as equal: the
+    Python solver's exact values, runs of scoreless turns included."""
+    from lexiko import cgp
+
+    g = cgp.to_game(cgp.parse(HARD), lexicon=twl06, seed=0)
+    board = Board(bytes(t & ~BLANK for t in g.board.cells), g.board.layout, g.board.tiles)  # PIlOTAGE: PILOTAGE
+    pool = [t for t in list(g.rack(0)) + list(g.unseen(0)) if t]
+    rng = random.Random(11)
+    for _ in range(25):
+        tiles = rng.sample(pool, rng.randint(2, 5))
+        k = rng.randint(1, min(3, len(tiles)))
+        me, opp = tuple(sorted([0, *tiles[:k]])), tuple(sorted(tiles[k:]))
+        if rng.random() < 0.5:
+            me, opp = opp, me
+        scoreless = rng.choice([0, 1, 2, 3, 4, 5])
+        kw = {"scoreless_turns": scoreless}
+        c = solve_position(board, (me, opp), twl06, g.rules, backend="c", **kw)  # type: ignore[arg-type]
+        py = solve_position(board, (me, opp), twl06, g.rules, backend="python", **kw)  # type: ignore[arg-type]
+        assert c.complete and py.complete
+        assert c.value == py.value, (ENGLISH.format(me), ENGLISH.format(opp), scoreless)
+        # a line ending in passes shows every pass the run of scoreless turns still takes
+        if all(isinstance(m, Pass) for m in c.line) and c.value == ENGLISH.rack_value(opp) - ENGLISH.rack_value(me):
+            assert len(c.line) == max(1, g.rules.scoreless_turn_limit - scoreless)

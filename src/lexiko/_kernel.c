@@ -5583,21 +5583,26 @@ out:
  *
  * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
  * principal variation search, a transposition table (Zobrist keys of the board, both
- * racks and the scoreless run), iterative deepening for EG_DEEPEN plies and then a
- * search to the end of every line; below the depth limit a position is valued by a
- * greedy play-out (each side plays its highest-scoring placement).
+ * racks and the scoreless run), iterative deepening for EG_DEEPEN plies (stopped at
+ * EG_DEEPEN_SECONDS) and then a search to the end of every line; below the depth limit
+ * a position is valued by a greedy play-out (each side plays its highest-scoring
+ * placement).
  *
  * At a node the best play going out is tried first: no other play going out can be
  * worth more (those are not searched), and it often cuts off at once. With one tile
  * left every play goes out, so the best placement of the tile is found by a look at
- * each anchor and only the pass is searched besides. Then the table's move, the others
- * by score, the pass last. One Gen is kept prepared for the board of the node searched
+ * each anchor; going out then is the exact value (the pass is worth no more: see
+ * eg_node), and when both sides hold one tile the value follows from their best plays
+ * and the run of scoreless turns with no search (eg_last_tiles). A side with no play
+ * makes at most the scoreless end. Then the table's move, the others by score, the pass
+ * last. One Gen is kept prepared for the board of the node searched
  * (eg_make/eg_unmake change only the squares a play touches).
  */
 #define EG_INF 1000000000
 #define EG_MAXPLY 64
 #define EG_COMPLETE 32767
 #define EG_DEEPEN 4 /* plies searched by iterative deepening before the search to the end */
+#define EG_DEEPEN_SECONDS 2.0 /* ... for at most this long (its play-outs are dear with blanks) */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {
@@ -5628,6 +5633,7 @@ typedef struct Eg {
     EgUndo undo[EG_UNDO_MAX];
     size_t nundo;
     int root_empty; /* the board searched from is empty */
+    int zero_tiles, board_zero; /* tiles worth no points on the racks searched from; on the board */
     int limit, penalties;
     EgEntry *tt;
     uint64_t tt_mask;
@@ -5784,15 +5790,15 @@ static void eg_unmake(Eg *eg, size_t mark)
     }
 }
 
-/* The highest-scoring placement of the rack's one tile (g prepared for a board with
- * tiles), recorded as the generator records it: across when it makes an across word,
+/* The highest-scoring placement of rack's one tile (g prepared for a board with tiles)
+ * in *m, recorded as the generator records it: across when it makes an across word,
  * else down, the main word's board tiles as 0. A blank is tried as every letter; the
- * first of the best is kept. */
-static void eg_single(Gen *g)
+ * first of the best is kept. 0: the tile has no place. */
+static int eg_single_best(const Gen *g, const uint8_t *rack, Move *m)
 {
-    int n = g->n, blank = g->rack[0] > 0, code = 0;
+    int n = g->n, blank = rack[0] > 0, code = 0;
     for (int t = 1; t < 64 && !blank; t++)
-        if (g->rack[t])
+        if (rack[t])
             code = t;
     int best = -1, br = 0, bc = 0, bd = 0, bs = 0, be = 0;
     uint8_t bt = 0;
@@ -5838,12 +5844,7 @@ static void eg_single(Gen *g)
             }
         }
     if (best < 0)
-        return;
-    Move *m = (Move *)malloc(sizeof(Move));
-    if (!m) {
-        g->oom = 1;
-        return;
-    }
+        return 0;
     memset(m, 0, sizeof *m);
     m->score = best;
     m->equity = best;
@@ -5852,6 +5853,21 @@ static void eg_single(Gen *g)
     m->col = (uint8_t)(bd ? bc : bs);
     m->len = (uint8_t)(be - bs + 1);
     m->tiles[(bd ? br : bc) - bs] = bt;
+    return 1;
+}
+
+/* eg_single_best for the Gen's rack, as the generator's one move (none when none). */
+static void eg_single(Gen *g)
+{
+    Move best;
+    if (!eg_single_best(g, g->rack, &best))
+        return;
+    Move *m = (Move *)malloc(sizeof(Move));
+    if (!m) {
+        g->oom = 1;
+        return;
+    }
+    *m = best;
     g->moves = m;
     g->nmoves = 1;
     g->cap = 1;
@@ -6098,6 +6114,65 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
                    int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
                    uint64_t tt_move, int *complete, int *err);
 
+/* Both sides hold one tile (the Gen prepared for a board with tiles): every play goes
+ * out, so passes are the only moves that do not end the game, and the value follows
+ * from each side's best play of its tile on this board and the run of scoreless turns,
+ * with no search. Backwards from the last turn of the run: the side on turn at run k
+ * goes out, or passes (ending the game when the run reaches the limit, else handing the
+ * turn at run k + 1), whichever is worth more, going out on a tie (the search's order). */
+static int eg_last_tiles(Eg *eg, int ply, const uint8_t *me, const uint8_t *opp, int scoreless, uint64_t *mhash)
+{
+    Gen *g = eg->po->g;
+    Move mv[2];
+    int has[2], out[2], endv[2];
+    int va = eg_value(eg, me), vb = eg_value(eg, opp);
+    has[0] = eg_single_best(g, me, &mv[0]);
+    has[1] = eg_single_best(g, opp, &mv[1]);
+    out[0] = has[0] ? mv[0].score + 2 * vb : -EG_INF;
+    out[1] = has[1] ? mv[1].score + 2 * va : -EG_INF;
+    endv[0] = eg->penalties ? vb - va : 0; /* for the side whose pass ends the game */
+    endv[1] = -endv[0];
+    int top = scoreless > eg->limit - 1 ? scoreless : eg->limit - 1;
+    int w[EG_MAXPLY + 2];
+    uint8_t goes_out[EG_MAXPLY + 2];
+    if (top - scoreless > EG_MAXPLY)
+        top = scoreless + EG_MAXPLY;
+    for (int k = top; k >= scoreless; k--) {
+        int side = (k - scoreless) & 1;
+        int pass = k + 1 >= eg->limit || k == top ? endv[side] : -w[k + 1 - scoreless];
+        goes_out[k - scoreless] = has[side] && out[side] >= pass;
+        w[k - scoreless] = goes_out[k - scoreless] ? out[side] : pass;
+    }
+    int len = 0;
+    for (int k = scoreless; len < EG_MAXPLY - ply; k++) {
+        int side = (k - scoreless) & 1;
+        if (goes_out[k - scoreless]) {
+            eg->pv[ply][len] = mv[side];
+            eg->pvpass[ply][len++] = 0;
+            break;
+        }
+        int ends = k + 1 >= eg->limit || k == top;
+        eg->pvpass[ply][len++] = (uint8_t)(ends ? 2 : 1);
+        if (ends)
+            break;
+    }
+    eg->pvlen[ply] = len;
+    if (ply + len > eg->seldepth)
+        eg->seldepth = ply + len;
+    *mhash = goes_out[0] ? eg_move_hash(&mv[0]) : 0;
+    return w[0];
+}
+
+/* The tiles worth no points (blanks) on the rack. */
+static int eg_zero_tiles(const Eg *eg, const uint8_t *rack)
+{
+    int k = 0;
+    for (int c = 0; c < 64; c++)
+        if (!eg->po->values[c])
+            k += rack[c];
+    return k;
+}
+
 /* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
  * (key bkey) is the board; the Gen is prepared for it, or, when pend is given, for it
  * without the tiles of pend (made here only once the table has not answered). */
@@ -6110,15 +6185,30 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
         *complete = 0;
         return 0;
     }
+    /* When neither side can make a scoreless play, a run of scoreless turns short of
+     * the last two does not change the value (a pass answered by a pass comes back to
+     * the same choices, and max(a, min(c, v)) taken twice is taken once), so below
+     * the root it is searched as limit - 2: pass chains end sooner, and the positions
+     * they reach meet in the table. A scoreless play puts down only tiles worth no
+     * points and makes words of such tiles alone, one of them on the board (a play
+     * touches the board): so none is possible when the racks hold no such tile, or the
+     * board none (none of the racks' own played yet). */
+    if (ply > 0 && scoreless < eg->limit - 2 && !eg->root_empty) {
+        int z = eg_zero_tiles(eg, me) + eg_zero_tiles(eg, opp);
+        if (!z || (!eg->board_zero && z == eg->zero_tiles))
+            scoreless = eg->limit - 2;
+    }
     uint64_t key = mix64(bkey ^ eg_rack_key(me, 0x9E37) ^ eg_rack_key(opp, 0x7F4A) ^ (uint64_t)scoreless * 0xC2B2AE35);
     EgEntry *e = &eg->tt[key & eg->tt_mask];
     uint64_t tt_move = 0;
     int have_tt = 0;
     if (e->key == key) {
+        /* an exact value answers only on a null window: on the principal variation the
+         * node is searched again (its line is wanted; its children answer from here) */
         if (ply > 0 && e->depth >= depth) {
             int c = e->depth == EG_COMPLETE;
-            if (e->flag == EG_EXACT || (e->flag == EG_LOWER && e->value >= beta) ||
-                (e->flag == EG_UPPER && e->value <= alpha)) {
+            if ((e->flag == EG_EXACT && (beta - alpha <= 1 || e->value <= alpha || e->value >= beta)) ||
+                (e->flag == EG_LOWER && e->value >= beta) || (e->flag == EG_UPPER && e->value <= alpha)) {
                 *complete = c;
                 return e->value;
             }
@@ -6132,7 +6222,17 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
     if (pend)
         eg_make(eg, cells, pend);
     int v;
-    if (depth <= 0 || ply >= EG_MAXPLY) {
+    if (!(eg->root_empty && !eg->nundo) && eg_tiles(me) == 1 && eg_tiles(opp) == 1) {
+        uint64_t mh;
+        v = eg_last_tiles(eg, ply, me, opp, scoreless, &mh);
+        *complete = 1;
+        e->key = key;
+        e->value = v;
+        e->depth = EG_COMPLETE;
+        e->flag = EG_EXACT;
+        e->has_move = 1;
+        e->mhash = mh;
+    } else if (depth <= 0 || ply >= EG_MAXPLY) {
         *complete = 0;
         v = eg_playout(eg, cells, bkey, me, opp, scoreless, err);
     } else {
@@ -6199,7 +6299,12 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         }
     if (have_out)
         out_value = out.score + 2 * eg_value(eg, opp);
-    if (have_out && out_value >= beta) {
+    /* With one tile, going out is worth at least the pass: against the opponent's
+     * passing back until the game ends (the board then never changes) the pass is worth
+     * at most going out on this board, or the scoreless end, which is less (the out
+     * gains twice the opponent's rack, the end at most once it, less the tile). So the
+     * best play going out is the exact value, and the pass is not searched. */
+    if (have_out && (out_value >= beta || ntiles == 1)) {
         free(mv);
         if (ntiles > 1) {
             eg->killer[ply] = out;
@@ -6213,10 +6318,29 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         e->key = key;
         e->value = out_value;
         e->depth = EG_COMPLETE;
-        e->flag = EG_LOWER;
+        e->flag = ntiles == 1 ? EG_EXACT : EG_LOWER;
         e->has_move = 1;
         e->mhash = eg_move_hash(&out);
         return out_value;
+    }
+    /* No play on this board: against the opponent's passing back the board never
+     * changes, and the game ends in the scoreless end, so that is the most this side
+     * can make (whatever the opponent does instead is its choice). */
+    if (!cnt) {
+        int endv = eg_scoreless_end(eg, me, opp);
+        if (endv <= alpha) {
+            free(mv);
+            eg->pvpass[ply][0] = 1;
+            eg->pvlen[ply] = 1;
+            *complete = 1;
+            e->key = key;
+            e->value = endv;
+            e->depth = EG_COMPLETE;
+            e->flag = EG_UPPER;
+            e->has_move = 1;
+            e->mhash = 0;
+            return endv;
+        }
     }
     /* order: the best play going out, the table's move, the others by score, the pass
      * (every other play going out is worth less than the best one: not searched) */
@@ -6324,7 +6448,7 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         if (v > best) {
             best = v;
             best_hash = m ? eg_move_hash(m) : 0;
-            eg->pvpass[ply][0] = m == NULL;
+            eg->pvpass[ply][0] = m ? 0 : end_set ? 2 : 1; /* 2: the pass ending the game */
             if (m)
                 eg->pv[ply][0] = *m;
             int cl = eg->pvlen[ply + 1];
@@ -6364,6 +6488,32 @@ static PyObject *eg_move_tuple(const Move *m, int pass)
     if (pass)
         return Py_BuildValue("(iiiiy#i)", 2, 0, 0, 0, "", (Py_ssize_t)0, 0);
     return Py_BuildValue("(iiiiy#i)", 0, m->row, m->col, m->down, (const char *)m->tiles, (Py_ssize_t)m->len, m->score);
+}
+
+/* The line as a list of eg_move_tuple's. A pass marked 2 ends the game by the run of
+ * scoreless turns, which the search may have taken as limit - 2 (see eg_search): it
+ * stands for the passes that end the game from the run the line has really reached. */
+static PyObject *eg_line_list(const Move *line, const uint8_t *pass, int len, int scoreless, int limit)
+{
+    PyObject *pl = PyList_New(0);
+    if (!pl)
+        return NULL;
+    for (int i = 0; i < len; i++) {
+        int reps = 1;
+        if (pass[i] == 2 && limit - scoreless > 1)
+            reps = limit - scoreless;
+        for (int r = 0; r < reps; r++) {
+            PyObject *t = eg_move_tuple(&line[i], pass[i]);
+            if (!t || PyList_Append(pl, t) < 0) {
+                Py_XDECREF(t);
+                Py_DECREF(pl);
+                return NULL;
+            }
+            Py_DECREF(t);
+        }
+        scoreless = pass[i] || line[i].score <= 0 ? scoreless + reps : 0;
+    }
+    return pl;
 }
 
 /*
@@ -6410,7 +6560,8 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     if (eg && eg->po)
         eg->po->g = (Gen *)calloc(1, sizeof(Gen));
     if (eg && eg->po && eg->po->g) {
-        eg->tt_mask = ((uint64_t)1 << 20) - 1;
+        /* 4M entries (96 MB): noah_vs_peter takes 39M nodes, 66M with 1M entries */
+        eg->tt_mask = ((uint64_t)1 << 22) - 1;
         eg->pc_mask = ((uint64_t)1 << 18) - 1;
         eg->tt = (EgEntry *)calloc(eg->tt_mask + 1, sizeof(EgEntry));
         eg->pc = (EgPlay *)calloc(eg->pc_mask + 1, sizeof(EgPlay));
@@ -6446,8 +6597,11 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     const uint8_t *cb = (const uint8_t *)cells.buf;
     uint64_t bkey = 0;
     for (int i = 0; i < size * size; i++)
-        if (cb[i])
+        if (cb[i]) {
             bkey += eg_square_key(i, cb[i]);
+            eg->board_zero |= !po->values[cb[i]];
+        }
+    eg->zero_tiles = eg_zero_tiles(eg, rme) + eg_zero_tiles(eg, ropp);
     int value = 0, complete = 0, done = 0, err = 0;
     Move line[EG_MAXPLY + 1];
     uint8_t line_pass[EG_MAXPLY + 1];
@@ -6457,15 +6611,27 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         /* EG_DEEPEN plies by iterative deepening (their lines order the moves), then
          * to the end (or max_depth) at once: an exact answer needs every line searched
          * to its end anyway, and the depths in between cost more than they save */
-        next = depth < EG_DEEPEN ? depth + 1 : max_depth < 0 ? EG_MAXPLY : max_depth;
+        int final = max_depth < 0 ? EG_MAXPLY : max_depth;
+        next = depth < EG_DEEPEN && eg_now() - start < EG_DEEPEN_SECONDS ? depth + 1 : final;
         if (next <= depth)
             next = depth + 1;
         eg->deadline = depth > 1 && time_limit > 0 ? start + time_limit : 0;
+        /* iterative deepening (not the last search) stops at EG_DEEPEN_SECONDS: with
+         * blanks its play-outs can cost many times the search to the end (quackle__logan:
+         * 8 s for three plies, then 0.4 s to the end) */
+        int capped = depth > 1 && depth < final && (!eg->deadline || start + EG_DEEPEN_SECONDS < eg->deadline);
+        if (capped)
+            eg->deadline = start + EG_DEEPEN_SECONDS;
         eg->seldepth = 0;
         int c = 0, v;
         Py_BEGIN_ALLOW_THREADS
         v = eg_search(eg, 0, cb, bkey, NULL, rme, ropp, scoreless, depth, -EG_INF, EG_INF, &c, &err);
         Py_END_ALLOW_THREADS
+        if (eg->timed_out && capped && !err) {
+            eg->timed_out = 0; /* on to the search to the end, ordered by the plies finished */
+            next = final > depth ? final : depth + 1;
+            continue;
+        }
         if (eg->timed_out || err)
             break;
         value = v;
@@ -6475,17 +6641,9 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         memcpy(line, eg->pv[0], sizeof(Move) * (size_t)line_len);
         memcpy(line_pass, eg->pvpass[0], (size_t)line_len);
         if (progress != Py_None) {
-            PyObject *pl = PyList_New(line_len);
+            PyObject *pl = eg_line_list(line, line_pass, line_len, scoreless, eg->limit);
             if (!pl)
                 goto out;
-            for (int i = 0; i < line_len; i++) {
-                PyObject *t = eg_move_tuple(&line[i], line_pass[i]);
-                if (!t) {
-                    Py_DECREF(pl);
-                    goto out;
-                }
-                PyList_SET_ITEM(pl, i, t);
-            }
             PyObject *r = PyObject_CallFunction(progress, "iiiLN", value, complete, done, eg->nodes, pl);
             if (!r)
                 goto out;
@@ -6500,17 +6658,9 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto out;
     }
-    PyObject *pl = PyList_New(line_len);
+    PyObject *pl = eg_line_list(line, line_pass, line_len, scoreless, eg->limit);
     if (!pl)
         goto out;
-    for (int i = 0; i < line_len; i++) {
-        PyObject *t = eg_move_tuple(&line[i], line_pass[i]);
-        if (!t) {
-            Py_DECREF(pl);
-            goto out;
-        }
-        PyList_SET_ITEM(pl, i, t);
-    }
     result = Py_BuildValue("(iiiLN)", value, complete, done, eg->nodes, pl);
 out:
     if (eg) {

@@ -322,8 +322,8 @@ def solve_position(
     then the best of the deepest search finished, with ``complete`` False.
     ``progress`` is called with the result so far after each depth is finished.
     ``backend``: ``"c"`` the compiled search (the same values when
-    complete; it deepens four plies one at a time, then searches every line to its
-    end, or to ``max_depth``, at once, its ``depth`` then the most moves of a line it
+    complete; it deepens four plies one at a time, for two seconds at most, then
+    searches every line to its end, or to ``max_depth``, at once, its ``depth`` then the most moves of a line it
     searched; and it prunes more), ``"python"`` this module's, ``"auto"`` the compiled
     one when built.
 
