@@ -5584,7 +5584,7 @@ out:
  * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
  * principal variation search, a transposition table (Zobrist keys of the board, both
  * racks and the scoreless run), iterative deepening for EG_DEEPEN plies (stopped at
- * EG_DEEPEN_SECONDS) and then a search to the end of every line; below the depth limit
+ * EG_DEEPEN_NODES) and then a search to the end of every line; below the depth limit
  * a position is valued by a greedy play-out (each side plays its highest-scoring
  * placement).
  *
@@ -5602,7 +5602,7 @@ out:
 #define EG_MAXPLY 64
 #define EG_COMPLETE 32767
 #define EG_DEEPEN 4 /* plies searched by iterative deepening before the search to the end */
-#define EG_DEEPEN_SECONDS 2.0 /* ... for at most this long (its play-outs are dear with blanks) */
+#define EG_DEEPEN_NODES 200000 /* ... within this many nodes (its play-outs are dear with blanks) */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {
@@ -5642,6 +5642,7 @@ typedef struct Eg {
     long long nodes;
     int seldepth; /* the most moves in a line searched (this iteration) */
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
+    long long node_cap; /* nodes: 0: none */
     int timed_out;
     Move killer[EG_MAXPLY + 1]; /* by ply: the last play going out that cut off there */
     uint8_t has_killer[EG_MAXPLY + 1];
@@ -6025,6 +6026,8 @@ static int eg_scoreless_end(const Eg *eg, const uint8_t *own, const uint8_t *opp
 static int eg_check_time(Eg *eg)
 {
     if (eg->deadline > 0 && !(eg->nodes & 255) && eg_now() > eg->deadline)
+        eg->timed_out = 1;
+    if (eg->node_cap && eg->nodes > eg->node_cap)
         eg->timed_out = 1;
     return eg->timed_out;
 }
@@ -6612,16 +6615,16 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
          * to the end (or max_depth) at once: an exact answer needs every line searched
          * to its end anyway, and the depths in between cost more than they save */
         int final = max_depth < 0 ? EG_MAXPLY : max_depth;
-        next = depth < EG_DEEPEN && eg_now() - start < EG_DEEPEN_SECONDS ? depth + 1 : final;
+        next = depth < EG_DEEPEN && eg->nodes < EG_DEEPEN_NODES ? depth + 1 : final;
         if (next <= depth)
             next = depth + 1;
         eg->deadline = depth > 1 && time_limit > 0 ? start + time_limit : 0;
-        /* iterative deepening (not the last search) stops at EG_DEEPEN_SECONDS: with
+        /* iterative deepening (not the last search) stops at EG_DEEPEN_NODES nodes: with
          * blanks its play-outs can cost many times the search to the end (quackle__logan:
-         * 8 s for three plies, then 0.4 s to the end) */
-        int capped = depth > 1 && depth < final && (!eg->deadline || start + EG_DEEPEN_SECONDS < eg->deadline);
-        if (capped)
-            eg->deadline = start + EG_DEEPEN_SECONDS;
+         * 8 s for three plies, then 0.4 s to the end). A count of nodes, not a time, so
+         * that the search is the same on a busy machine. */
+        int capped = depth > 1 && depth < final;
+        eg->node_cap = capped ? EG_DEEPEN_NODES : 0;
         eg->seldepth = 0;
         int c = 0, v;
         Py_BEGIN_ALLOW_THREADS
