@@ -75,6 +75,7 @@ __all__ = [
 ]
 
 Progress = Callable[[int, int], None]
+"""``progress(done, total)``: iterations done so far and the number planned."""
 
 Rank = Literal["value", "win"]
 """How simulated candidates are ranked: by mean value (spread and leave), or by win rate
@@ -83,10 +84,10 @@ RANKS: tuple[Rank, ...] = ("value", "win")
 
 
 def _rank(rank: str) -> Rank:
+    """``rank`` checked (a :class:`~lexiko.errors.LexikoError` naming the choices)."""
     if rank not in RANKS:
         raise LexikoError(f"rank {rank!r}: candidates are ranked by 'value' or 'win'")
     return "win" if rank == "win" else "value"
-"""``progress(done, total)``: iterations done so far and the number planned."""
 
 
 
@@ -455,7 +456,7 @@ def simulate(
 _Rows = list[list[tuple[float, float]]]
 
 
-def _order(results: Sequence[SimResult], rank: Rank, first: Callable[[int], bool] = lambda k: False) -> list[int]:
+def _order(results: Sequence[SimResult], rank: Rank, first: Callable[[int], bool]) -> list[int]:
     """Indices of ``results`` best first: by mean value, or by win rate then mean value
     (``rank``); those for which ``first`` is false after the others, ties by index."""
     if rank == "win":
