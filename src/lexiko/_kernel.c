@@ -4233,6 +4233,36 @@ static int po_wordmap(PlayOut *po, PyObject *obj, Py_buffer *buf, int *have)
 /* The board of a play-out, as generate() takes it (sizes checked by the caller):
  * cells, multipliers, letter values, the bonus by number of tiles placed (int32s, the
  * last for more tiles), the first play's minimum tiles, start square and directions. */
+/* The rules tuple lexiko.bots.playout passes (_rules_args) read into po: 0, or -1 with a
+ * Python error set. */
+static int po_rules(PlayOut *po, PyObject *rules)
+{
+    return PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
+                            &po->passes_only, &po->exchange_scoreless, &po->end_double)
+               ? 0
+               : -1;
+}
+
+/* A zeroed PlayOut with its two generators (g, board), its lexicon and word map in *out: 0,
+ * or -1 with a Python error set (the caller frees what *out holds, as it frees a PlayOut). */
+static int po_new(PlayOut **out, const Py_buffer *kwg, PyObject *depth_obj, PyObject *ana_obj, Py_buffer *depths,
+                  int *have_depths, Py_buffer *anas, int *have_anas, PyObject *wmp_obj, Py_buffer *wmps,
+                  int *have_wmp)
+{
+    PlayOut *po = *out = (PlayOut *)calloc(1, sizeof(PlayOut));
+    if (po) {
+        po->g = (Gen *)calloc(1, sizeof(Gen));
+        po->board = (Gen *)calloc(1, sizeof(Gen));
+    }
+    if (!po || !po->g || !po->board) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (po_lexicon(po, kwg, depth_obj, ana_obj, depths, have_depths, anas, have_anas) < 0)
+        return -1;
+    return po_wordmap(po, wmp_obj, wmps, have_wmp);
+}
+
 static void po_board(PlayOut *po, int size, const Py_buffer *cells, const Py_buffer *lmult, const Py_buffer *wmult,
                      const Py_buffer *values, int bingo_tiles, const Py_buffer *bonuses, int first_min, int start_r,
                      int start_c, int first_dirs)
@@ -4830,24 +4860,13 @@ static PyObject *k_playout(PyObject *self, PyObject *args)
     }
     if (!cells_valid(&cells))
         goto out;
-    po = (PlayOut *)calloc(1, sizeof(PlayOut));
-    if (po) {
-        po->g = (Gen *)calloc(1, sizeof(Gen));
-        po->board = (Gen *)calloc(1, sizeof(Gen));
-    }
-    if (!po || !po->g || !po->board) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
-        goto out;
-    if (po_wordmap(po, wmp_obj, &wmps, &have_wmp) < 0)
+    if (po_new(&po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas, wmp_obj, &wmps,
+               &have_wmp) < 0)
         goto out;
     po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
              first_dirs);
     po_board_prepare(po);
-    if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
-                          &po->passes_only, &po->exchange_scoreless, &po->end_double))
+    if (po_rules(po, rules) < 0)
         goto out;
     if (!PyList_Check(racks) || !PyList_Check(scores) || !PyList_Check(maps) || !PyBytes_Check(bag) ||
         (log != Py_None && !PyList_Check(log))) {
@@ -5040,18 +5059,8 @@ static PyObject *k_static_games(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "static_games: bad board, values, bonuses, kwg, bag or seeds");
         goto out;
     }
-    po = (PlayOut *)calloc(1, sizeof(PlayOut));
-    if (po) {
-        po->g = (Gen *)calloc(1, sizeof(Gen));
-        po->board = (Gen *)calloc(1, sizeof(Gen));
-    }
-    if (!po || !po->g || !po->board) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
-        goto out;
-    if (po_wordmap(po, wmp_obj, &wmps, &have_wmp) < 0)
+    if (po_new(&po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas, wmp_obj, &wmps,
+               &have_wmp) < 0)
         goto out;
     {
         /* po_board's empty board: the cells of a game's start */
@@ -5061,8 +5070,7 @@ static PyObject *k_static_games(PyObject *self, PyObject *args)
         po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
                  first_dirs);
     }
-    if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
-                          &po->passes_only, &po->exchange_scoreless, &po->end_double))
+    if (po_rules(po, rules) < 0)
         goto out;
     if (!PyList_Check(maps) || (penalties != Py_None && !PyList_Check(penalties))) {
         PyErr_SetString(PyExc_TypeError, "static_games: maps and penalties are lists");
@@ -5281,8 +5289,7 @@ static PyObject *k_simulate(PyObject *self, PyObject *args)
         goto out;
     po_board(base, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, first_min, start_r, start_c,
              first_dirs);
-    if (!PyArg_ParseTuple(rules, "iiiiii:rules", &base->rack_size, &base->exchange_min_bag, &base->scoreless_limit,
-                          &base->passes_only, &base->exchange_scoreless, &base->end_double))
+    if (po_rules(base, rules) < 0)
         goto out;
     base->np = np;
     for (int p = 0; p < np; p++)
@@ -7088,8 +7095,7 @@ static PyObject *k_rl_new(PyObject *self, PyObject *args)
         po->start_c = start_c;
         c->first_min0 = first_min;
         c->dirs0 = first_dirs == 1 ? 1 : 2;
-        if (!PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
-                              &po->passes_only, &po->exchange_scoreless, &po->end_double))
+        if (po_rules(po, rules) < 0)
             goto out;
         if (po->rack_size > PRUNE_MAX_RACK) {
             PyErr_SetString(PyExc_ValueError, "rl_new: racks of more than 15 tiles");
