@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from lexiko.board import Board
 from lexiko.bots import KINDS, LEVELS, GreedyBot, Player, RandomBot, StaticBot, make_player
-from lexiko.bots.static import endgame_leaves
+from lexiko.bots.static import endgame_leaves, opening_adjustment
 from lexiko.errors import LexikoError
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
@@ -19,7 +20,7 @@ from lexiko.move import Exchange, Pass, Place
 from lexiko.movegen import generate
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.selfplay import play_game
-from lexiko.tiles import ENGLISH, GERMAN
+from lexiko.tiles import BLANK, ENGLISH, GERMAN
 
 E = ENGLISH
 MakeGame = Callable[..., Game]
@@ -87,8 +88,25 @@ def test_static_weighs_the_leave(game_factory: MakeGame) -> None:
     keep_s = LeaveTable(E, tile_values={E.code("S"): [20.0]})
     c = StaticBot(lex, keep_s).candidate(g)
     assert (c.move.notation(E), c.score, c.equity, E.format(c.leave)) == ("8G QI", 22, 42.0, "EEEES")
-    # without a table it plays like the greedy player
-    assert StaticBot(lex, LeaveTable.zeros()).choose(g).notation(E) == "8F QIS"
+    # with every leave worth 0 it scores like the greedy player, but its opening keeps the
+    # I off the column of G7 and G9 (double letters): 0.7 off 8F QIS, nothing off 8G QIS
+    c = StaticBot(lex, LeaveTable.zeros()).candidate(g)
+    assert (c.move.notation(E), c.score, c.equity) == ("8G QIS", 24, 24.0)
+
+
+def test_the_opening_adjustment_counts_premiums_beside_vowels() -> None:
+    b = Board.empty()
+    # 8D OAT: nothing beside D8, E8 or F8; 8C OAT: the O on C8 between C7 and C9 (2L each:
+    # 0.35 each); 8G AIT: the A on G8 between G7 and G9, nothing beside H8
+    assert opening_adjustment(b, Place(7, 3, False, E.parse("OAT")), 10.0) == 10.0
+    assert opening_adjustment(b, Place(7, 2, False, E.parse("OAT")), 10.0) == 10.0 - 0.35 - 0.35
+    assert opening_adjustment(b, Place(7, 6, False, E.parse("AIT")), 10.0) == 10.0 - 0.35 - 0.35
+    # a blank standing for a vowel counts; the same play down column H mirrors it
+    blank_a = (E.code("A") | BLANK,)
+    assert opening_adjustment(b, Place(7, 6, False, (*blank_a, *E.parse("T"))), 0.0) == -0.35 - 0.35
+    assert opening_adjustment(b, Place(6, 7, True, (*blank_a, *E.parse("T"))), 0.0) == -0.35 - 0.35
+    # consonants never count
+    assert opening_adjustment(b, Place(7, 6, False, E.parse("ST")), 3.0) == 3.0
 
 
 def test_static_uses_the_shipped_table(twl06: Lexicon) -> None:

@@ -132,6 +132,8 @@ typedef struct {
     size_t nmoves, cap, best_n;
     int oom;
     int empty_board;
+    const uint8_t *open_vowel;  /* the static player's opening adjustment (see record): vowel flags by
+                                   code, or NULL for none */
     /* Clabbers (see "Clabbers" below): the span being filled */
     int clabbers;
     int cl_s, cl_e, cl_ne, cl_nbl, cl_bsum, cl_ndc;
@@ -300,6 +302,28 @@ static void fill_move(Gen *g, Move *m, int start, int end, int score, double eq)
     memcpy(m->tiles, g->word + start, (size_t)len);
 }
 
+/* The static player's opening adjustment, added to the equity of a play on the empty board:
+ * OPEN_VOWEL_STEP for every step of premium (a double letter: 1, a triple word: 2) of the
+ * squares on either side of each vowel put down (a blank standing for a vowel counts), the
+ * squares a reply can use to score with that vowel. lexiko.bots.static.opening_adjustment is
+ * the same, added in the same order. It is never positive: a bound on equity stays a bound. */
+#define OPEN_VOWEL_STEP (-0.35)
+
+static double opening_adjustment(const Gen *g, int start, int end, double eq)
+{
+    int d = g->dir;
+    for (int j = start; j <= end; j++) {
+        if (!g->open_vowel[g->word[j] & 63])
+            continue;
+        for (int side = g->line - 1; side <= g->line + 1; side += 2)
+            if (side >= 0 && side < g->n) {
+                int sq = side * MAXN + j;
+                eq += OPEN_VOWEL_STEP * (double)(g->lm[d][sq] - 1 + g->wm[d][sq] - 1);
+            }
+    }
+    return eq;
+}
+
 static void record(Gen *g, int start, int end, int score)
 {
     score += g->bonus[g->placed];
@@ -308,6 +332,8 @@ static void record(Gen *g, int start, int end, int score)
         return;
     }
     double eq = g->leave_values ? (double)score + g->leave_values[g->leave] : (double)score;
+    if (g->open_vowel && g->empty_board)
+        eq = opening_adjustment(g, start, end, eq);
     if (g->mode == MODE_BEST && g->nmoves == g->best_n) {
         Move *w = &g->moves[0];
         if (eq < w->equity)
@@ -4574,6 +4600,7 @@ static int po_choose(PlayOut *po, Move *m, uint8_t *ex, int *nex)
         bb = NULL;
     }
     po_search_gen(po, g);
+    g->open_vowel = g->empty_board && po->maps[p] ? po->maps[p]->vowel : NULL;
     int searched = 1;
     if (bb) {
         double floor = kept_best && !(kept_best->equity < best_eq) ? kept_best->equity : best_eq;

@@ -65,6 +65,20 @@ def _is_vowel(face: str) -> bool:
     return base in _VOWELS
 
 
+@lru_cache(maxsize=16)
+def vowel_flags(tiles: TileSet) -> tuple[bool, ...]:
+    """Whether each letter code of ``tiles`` is a vowel (A, E, I, O, U, accents aside),
+    indexed by code; the blank (code 0) is not. The leave tables' model and the static
+    player's opening adjustment count vowels by these flags.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> flags = vowel_flags(ENGLISH)
+    >>> [flags[ENGLISH.code(x)] for x in "AYZ"], flags[0]
+    ([True, False, False], False)
+    """
+    return (False, *(_is_vowel(f) for f in tiles.letters))
+
+
 class _Memo(dict[Leave, float]):
     """The stored values, plus the fallback value of every other leave looked up so far."""
 
@@ -123,7 +137,7 @@ class LeaveTable:
         }
         self.offset = float(offset)
         self.meta: dict[str, str] = dict(meta or {})
-        self._vowel = [False] + [_is_vowel(f) for f in tiles.letters]
+        self._vowel = list(vowel_flags(tiles))
         self._terms: dict[tuple[int, int], tuple[float, ...]] = {}  # (code, copies): what fallback adds
         self._memo = _Memo(self, self._values)
         self._packed: Packed | None | Literal[False] = False  # not built yet

@@ -4,6 +4,7 @@ analysis) share: the default table, and the values once the bag is empty."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
@@ -11,17 +12,26 @@ from typing import TYPE_CHECKING, Literal
 from lexiko.bots.base import last_play_is_phony
 from lexiko.errors import LexikoError
 from lexiko.game import Game, Position
-from lexiko.leaves import LeaveTable
+from lexiko.leaves import LeaveTable, vowel_flags
 from lexiko.lexicon import Lexicon
-from lexiko.move import Move, Pass
-from lexiko.movegen import Candidate, LeaveValue, generate
-from lexiko.tiles import TileSet
+from lexiko.move import Move, Pass, Place
+from lexiko.movegen import Candidate, LeaveValue, generate, sort_key
+from lexiko.tiles import LETTER_MASK, TileSet
 
 if TYPE_CHECKING:
     from lexiko.board import Board
     from lexiko.rules import Rules
 
-__all__ = ["StaticBot", "LeavesArg", "default_leaves", "resolve_leaves", "endgame_leaves", "static_choice"]
+__all__ = [
+    "StaticBot",
+    "LeavesArg",
+    "default_leaves",
+    "resolve_leaves",
+    "endgame_leaves",
+    "static_choice",
+    "opening_adjustment",
+    "OPENING_VOWEL_STEP",
+]
 
 LeavesArg = LeaveValue | Literal[False] | None
 """A leave table, ``None`` for the default table, ``False`` for score only."""
@@ -119,6 +129,47 @@ def static_choice(position: Position, lexicon: Lexicon, leaves: LeavesArg = None
                  lv).move
 
 
+OPENING_VOWEL_STEP = -0.35
+"""What the static player's opening adjustment takes off per step of premium beside a vowel."""
+
+
+def opening_adjustment(board: Board, move: Place, equity: float) -> float:
+    """``equity`` of the opening play ``move`` on the empty ``board``, adjusted as the
+    static player sees it: :data:`OPENING_VOWEL_STEP` for every step of premium (a double
+    letter square counts 1, a triple word 2) of the squares on either side of each vowel
+    put down (a blank standing for a vowel counts), the squares a reply can use to score
+    with that vowel. MAGPIE's static player has the same heuristic (0.7 a vowel beside a
+    pair of double letter squares); here it is worth about 0.1% of games won in self-play.
+    The kernel's play-outs add the same terms in the same order.
+
+    >>> from lexiko.board import Board
+    >>> from lexiko.tiles import ENGLISH
+    >>> b = Board.empty()
+    >>> opening_adjustment(b, Place(7, 6, False, ENGLISH.parse("AT")), 4.0)  # A beside two 2L
+    3.3
+    >>> opening_adjustment(b, Place(7, 8, False, ENGLISH.parse("TA")), 4.0)  # nothing beside J8
+    4.0
+    """
+    vowel = vowel_flags(board.tiles)
+    n = board.layout.size
+    letter, word = board.layout.letter_mult, board.layout.word_mult
+    line = move.col if move.down else move.row
+    for i, t in enumerate(move.tiles):
+        if not vowel[t & LETTER_MASK]:
+            continue
+        for side in (line - 1, line + 1):
+            if 0 <= side < n:
+                sq = (move.row + i) * n + side if move.down else side * n + move.col + i
+                equity += OPENING_VOWEL_STEP * (letter[sq] - 1 + word[sq] - 1)
+    return equity
+
+
+def _opening(board: Board, c: Candidate) -> Candidate:
+    if not isinstance(c.move, Place):
+        return c
+    return dataclasses.replace(c, equity=opening_adjustment(board, c.move, c.equity))
+
+
 def _best(
     board: Board, rack: Sequence[int], lexicon: Lexicon, rules: Rules, bag: int, exchange_bag: int,
     leaves: LeaveValue | None,
@@ -126,8 +177,13 @@ def _best(
     """The static player's candidate: the best by equity (``exchange_bag``: the bag as
     far as exchanges go, 0 for none), except that while the bag holds tiles it passes
     only when it has nothing else to play. A pass keeps the whole rack, a leave no table
-    is trained on, and MAGPIE's static player does the same."""
-    found = generate(board, rack, lexicon, rules, bag_count=exchange_bag, best=2 if bag > 0 else 1, leaves=leaves)
+    is trained on, and MAGPIE's static player does the same. An opening play's equity
+    has :func:`opening_adjustment` (with a leave table)."""
+    if board.is_empty and leaves is not None:
+        every = generate(board, rack, lexicon, rules, bag_count=exchange_bag, leaves=leaves)
+        found = sorted((_opening(board, c) for c in every), key=sort_key)
+    else:
+        found = generate(board, rack, lexicon, rules, bag_count=exchange_bag, best=2 if bag > 0 else 1, leaves=leaves)
     if bag > 0 and len(found) > 1 and isinstance(found[0].move, Pass):
         return found[1]
     return found[0]
@@ -147,8 +203,8 @@ class StaticBot:
     >>> lex = Lexicon.from_words(["QI", "QIS", "IS"])
     >>> g = Game(["A", "B"], seed=1, lexicon=None, first_player=0)
     >>> g.set_rack(0, "QISEEEE")
-    >>> StaticBot(lex, LeaveTable.zeros()).choose(g).notation()  # no leave values: greedy
-    '8F QIS'
+    >>> StaticBot(lex, LeaveTable.zeros()).choose(g).notation()  # no leave values; I kept off 2L's column
+    '8G QIS'
     >>> StaticBot(lex).choose(g).notation()  # the shipped table: keep S, change the rest
     '-EEEIQ'
     """
