@@ -5616,7 +5616,8 @@ typedef struct {
     uint64_t key, mhash;
     int32_t value;
     int16_t depth;
-    uint8_t flag, has_move;
+    uint8_t flag : 2, has_move : 1;
+    uint8_t work; /* log2 of the nodes its search took (the replacement keeps the dearer) */
 } EgEntry;
 
 typedef struct {
@@ -6183,6 +6184,29 @@ static int eg_zero_tiles(const Eg *eg, const uint8_t *rack)
     return k;
 }
 
+/* Store entry x (its search took nodes nodes) in bucket: in the first entry when that
+ * holds the same position or a search no dearer, the first's entry moving to the second;
+ * else in the second. With tens of millions of nodes the table is full: always replacing
+ * would let the many cheap nodes near the ends of lines push out the few dear ones near
+ * the root. */
+static void eg_store(Eg *eg, EgEntry *bucket, EgEntry *x, long long nodes)
+{
+    (void)eg;
+    int w = 0;
+    while (w < 63 && nodes > 1) {
+        nodes >>= 1;
+        w++;
+    }
+    x->work = (uint8_t)w;
+    if (bucket[0].key == x->key || bucket[0].work <= w) {
+        if (bucket[0].key != x->key && bucket[0].key)
+            bucket[1] = bucket[0];
+        bucket[0] = *x;
+    } else {
+        bucket[1] = *x;
+    }
+}
+
 /* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
  * (key bkey) is the board; the Gen is prepared for it, or, when pend is given, for it
  * without the tiles of pend (made here only once the table has not answered). */
@@ -6209,7 +6233,10 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
             scoreless = eg->limit - 2;
     }
     uint64_t key = mix64(bkey ^ eg_rack_key(me, 0x9E37) ^ eg_rack_key(opp, 0x7F4A) ^ (uint64_t)scoreless * 0xC2B2AE35);
-    EgEntry *e = &eg->tt[key & eg->tt_mask];
+    /* the table's buckets hold two entries: the first keeps the dearer search, the
+     * second the latest (see eg_store) */
+    EgEntry *bucket = &eg->tt[key & eg->tt_mask & ~(uint64_t)1];
+    EgEntry *e = bucket[0].key == key ? &bucket[0] : &bucket[1];
     uint64_t tt_move = 0;
     int have_tt = 0;
     if (e->key == key) {
@@ -6232,6 +6259,10 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
     if (pend)
         eg_make(eg, cells, pend);
     int v;
+    long long nodes0 = eg->nodes;
+    EgEntry ne;
+    ne.key = 0;
+    e = &ne; /* what the search finds, stored below */
     if (!(eg->root_empty && !eg->nundo) && eg_tiles(me) == 1 && eg_tiles(opp) == 1) {
         uint64_t mh;
         v = eg_last_tiles(eg, ply, me, opp, scoreless, &mh);
@@ -6250,6 +6281,8 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
                     err);
     }
     eg_unmake(eg, mark);
+    if (ne.key == key)
+        eg_store(eg, bucket, &ne, eg->nodes - nodes0);
     return v;
 }
 
