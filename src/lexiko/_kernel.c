@@ -6301,6 +6301,121 @@ static int eg_order_cmp(const void *x, const void *y)
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
+/* An anchor square and the most the opponent's one tile scores there. */
+typedef struct {
+    int32_t score;
+    int32_t sq; /* r * MAXN + c */
+} EgSq;
+
+static int eg_sq_cmp(const void *x, const void *y)
+{
+    const EgSq *a = (const EgSq *)x, *b = (const EgSq *)y;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    return (a->sq > b->sq) - (a->sq < b->sq);
+}
+
+/* The squares where rack's one tile has a placement on the board the Gen is prepared
+ * for (not empty), with the most it scores there (eg_single_best's scores), highest
+ * first, in out (room for n * n): how many. */
+static int eg_single_squares(const Gen *g, const uint8_t *rack, EgSq *out)
+{
+    int n = g->n, blank = rack[0] > 0, code = 0, k = 0;
+    for (int t = 1; t < 64 && !blank; t++)
+        if (rack[t])
+            code = t;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int ia = r * MAXN + c, id = c * MAXN + r;
+            if (!g->anchor[0][ia])
+                continue;
+            uint64_t ok = g->xcheck[0][ia] & g->xcheck[1][id];
+            uint8_t t;
+            if (blank) {
+                if (!(ok & ALL_LETTERS))
+                    continue;
+                t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
+            } else {
+                if (!((ok >> code) & 1))
+                    continue;
+                t = (uint8_t)code;
+            }
+            int xd = g->xscore[0][ia], xa = g->xscore[1][id];
+            if (xd < 0 && xa < 0)
+                continue;
+            int v = g->values[t] * g->lm[0][ia], wm = g->wm[0][ia];
+            out[k].score = (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
+            out[k++].sq = ia;
+        }
+    qsort(out, (size_t)k, sizeof(EgSq), eg_sq_cmp);
+    return k;
+}
+
+/* The squares whose state in the Gen a play changes (what gen_make saves): those of its
+ * tiles and the empty squares met first from each of them in the four directions, on
+ * after (the board with the play). In sq (room for 5 * MAXN): how many. */
+static int eg_changed_squares(int n, const uint8_t *after, const Move *m, int32_t *sq)
+{
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    int k = 0;
+    for (int j = 0; j < m->len; j++) {
+        if (!m->tiles[j])
+            continue;
+        int r0 = m->down ? m->row + j : m->row, c0 = m->down ? m->col : m->col + j;
+        sq[k++] = r0 * MAXN + c0;
+        for (int d = 0; d < 4; d++) {
+            int r = r0 + dr[d], c = c0 + dc[d];
+            while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
+                r += dr[d];
+                c += dc[d];
+            }
+            if (r >= 0 && c >= 0 && r < n && c < n)
+                sq[k++] = r * MAXN + c;
+        }
+    }
+    return k;
+}
+
+/* The most the opponent's tile scores on a square of list (eg_single_squares) that the
+ * changed squares sq do not hold: what it scores on the board after the play at least
+ * (the other squares keep their state). -1: every square of list changed. */
+static int eg_unchanged_best(const EgSq *list, int nl, const int32_t *sq, int ns)
+{
+    for (int i = 0; i < nl; i++) {
+        int hit = 0;
+        for (int j = 0; j < ns && !hit; j++)
+            hit = sq[j] == list[i].sq;
+        if (!hit)
+            return list[i].score;
+    }
+    return -1;
+}
+
+/* At most what one tile of value v scores on the empty square sq (r * MAXN + c) of
+ * after, whatever letter it is and whether its words are in the lexicon: the points of
+ * the tiles next to it in each direction, its own, the square's premiums. */
+static int eg_square_most(const Gen *g, const uint8_t *after, int sq, int v)
+{
+    int n = g->n, r0 = sq / MAXN, c0 = sq % MAXN, total = 0, words = 0;
+    for (int d = 0; d < 2; d++) {
+        int dr = d ? 1 : 0, dc = d ? 0 : 1, sum = 0, any = 0;
+        for (int s = -1; s <= 1; s += 2) {
+            int r = r0 + s * dr, c = c0 + s * dc;
+            while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
+                sum += g->values[after[r * n + c]];
+                any = 1;
+                r += s * dr;
+                c += s * dc;
+            }
+        }
+        if (any) {
+            total += (sum + v * g->lm[0][sq]) * g->wm[0][sq];
+            words++;
+        }
+    }
+    return words ? total + g->bonus[1] : -1;
+}
+
 /* eg_search past the table, with the Gen prepared for cells. */
 static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp,
                    int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
@@ -6430,6 +6545,107 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         }
     }
     int n = eg->po->n;
+    /* The opponent holding one tile: after a play (or the pass) that does not end the
+     * game, it can go out on the next turn, which makes its value at least its best
+     * placement there plus twice what this side has left; a square the play does not
+     * change keeps what the tile scores on it. So the play's value is at most its score,
+     * less twice this side's tiles left, less the opponent's best on an unchanged
+     * square: the moves go by that bound, best first, and once it is no more than alpha,
+     * no move left can raise it (the bound stands for their value: the answer is then an
+     * upper bound, exact as such). */
+    int32_t *ub = NULL;
+    if (eg_tiles(opp) == 1 && !g->empty_board) {
+        EgSq *zl = (EgSq *)malloc(sizeof(EgSq) * (size_t)(n * n));
+        ub = (int32_t *)malloc(sizeof(int32_t) * total);
+        EgOrder *ord = (EgOrder *)malloc(sizeof(EgOrder) * total);
+        /* This side holding two tiles, a play of one leaves the other, u: once the
+         * opponent has answered (gone out, or passed and the board unchanged), this side
+         * makes at most u's best on the board after the play (or nothing) plus twice the
+         * opponent's tile. u scores on an unchanged square what it scores there now, and
+         * on a changed one at most eg_square_most: a second bound, taken when lower. */
+        EgSq *ul[2] = {NULL, NULL};
+        int nu[2] = {0, 0}, ucode[2] = {-1, -1};
+        if (ntiles == 2 && zl && ub && ord) {
+            for (int c = 0, k2 = 0; c < 64; c++)
+                for (int j = 0; j < me[c] && k2 < 2; j++)
+                    if (!k2 || ucode[0] != c)
+                        ucode[k2++] = c;
+            for (int k2 = 0; k2 < 2; k2++)
+                if (ucode[k2] >= 0) {
+                    uint8_t one[64] = {0};
+                    one[ucode[k2]] = 1;
+                    ul[k2] = (EgSq *)malloc(sizeof(EgSq) * (size_t)(n * n));
+                    if (ul[k2])
+                        nu[k2] = eg_single_squares(g, one, ul[k2]);
+                    else
+                        ucode[k2] = -1;
+                }
+        }
+        int nz = zl ? eg_single_squares(g, opp, zl) : 0;
+        if (zl && ub && ord && (nz || ntiles == 2)) {
+            int vz = eg_value(eg, opp);
+            uint8_t board2[MAXN * MAXN], left[64];
+            memcpy(board2, cells, (size_t)n * n);
+            int32_t sq[5 * MAXN];
+            for (size_t i = 0; i < total; i++) {
+                int idx = order[i], b = EG_INF;
+                if (nz && idx < 0) {
+                    if (scoreless + 1 < eg->limit) /* the pass: the opponent's best on this board */
+                        b = -(zl[0].score + 2 * eg_value(eg, me));
+                } else if (idx >= 0) {
+                    const Move *m = &mv[idx];
+                    memcpy(left, me, 64);
+                    eg_place(board2, n, m, left);
+                    int s2 = m->score > 0 ? 0 : scoreless + 1;
+                    if (eg_tiles(left) && s2 < eg->limit) {
+                        int ns = eg_changed_squares(n, board2, m, sq);
+                        int zb = nz ? eg_unchanged_best(zl, nz, sq, ns) : -1;
+                        if (zb >= 0)
+                            b = m->score - zb - 2 * eg_value(eg, left);
+                        if (ntiles == 2) {
+                            int k2 = 0, u = -1;
+                            for (int c = 0; c < 64 && u < 0; c++)
+                                if (left[c])
+                                    u = c;
+                            k2 = u == ucode[0] ? 0 : u == ucode[1] ? 1 : -1;
+                            if (k2 >= 0) {
+                                int most = eg_unchanged_best(ul[k2], nu[k2], sq, ns);
+                                for (int j = 0; j < ns; j++)
+                                    if (!board2[(sq[j] / MAXN) * n + sq[j] % MAXN]) {
+                                        int x = eg_square_most(g, board2, sq[j], g->values[u]);
+                                        if (x > most)
+                                            most = x;
+                                    }
+                                int b2 = m->score + 2 * vz + (most > 0 ? most : 0);
+                                if (b2 < b)
+                                    b = b2;
+                            }
+                        }
+                    }
+                    for (int j = 0; j < m->len; j++) /* board2 back to cells */
+                        if (m->tiles[j])
+                            board2[m->down ? (m->row + j) * n + m->col : m->row * n + m->col + j] = 0;
+                }
+                ord[i].key = b;
+                ord[i].idx = (int32_t)i;
+            }
+            qsort(ord, total, sizeof(EgOrder), eg_order_cmp); /* ties: the order they had */
+            for (size_t i = 0; i < total; i++) {
+                ub[i] = order[ord[i].idx]; /* ub holds the new order for a moment */
+                ord[i].idx = ord[i].key;
+            }
+            memcpy(order, ub, total * sizeof(int32_t));
+            for (size_t i = 0; i < total; i++)
+                ub[i] = ord[i].idx;
+        } else {
+            free(ub);
+            ub = NULL;
+        }
+        free(ul[0]);
+        free(ul[1]);
+        free(zl);
+        free(ord);
+    }
     int alpha0 = alpha, best = -EG_INF, all_complete = 1, first = 1;
     uint64_t best_hash = 0;
     if (have_out) {
@@ -6446,6 +6662,11 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
     for (size_t i = 0; i < total; i++) {
         int idx = order[i];
         int sc, s2, end_set = 0, endv = 0, v, cc = 1;
+        if (ub && ub[i] <= alpha) {
+            if (ub[i] > best)
+                best = ub[i];
+            break;
+        }
         const Move *m = idx >= 0 ? &mv[idx] : NULL;
         memcpy(rest, me, 64);
         if (!m) {
@@ -6511,6 +6732,7 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         }
     }
     free(order);
+    free(ub);
     free(mv);
     if (eg->timed_out || *err) {
         *complete = 0;
