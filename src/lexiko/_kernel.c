@@ -5947,6 +5947,138 @@ static int eg_check_out(const Gen *g, const Move *m, const uint8_t *rack, int *s
     return 1;
 }
 
+/* Whether the letters word[0..len) (codes, blank flags cleared) spell a word: its GADDAG
+ * path from the last letter back to the first, which ends on an accepting arc. */
+static int eg_is_word(const Gen *g, const uint8_t *word, int len)
+{
+    uint32_t node = g->nk > 1 ? child_of(g, g->kwg[1]) : 0;
+    for (int j = len - 1; j >= 0; j--) {
+        uint32_t i = find_arc(g, node, word[j]);
+        if (!i)
+            return 0;
+        if (!j)
+            return (g->kwg[i] & ACC_BIT) != 0;
+        node = child_of(g, g->kwg[i]);
+    }
+    return 0;
+}
+
+/* What run() lists for a rack of two tiles, neither a blank, on a board with tiles (the
+ * Gen prepared for it; rack, radix, full_leave and mode set), found square by square
+ * rather than by the GADDAG walk from each anchor: a play of one tile on an anchor
+ * (across when it makes an across word, else down, as the walk records it), and of two
+ * on two empty squares of a line with only tiles between them. A square takes a tile its
+ * cross-check allows, the main word is looked up, and the play must touch a tile. */
+static void eg_two(Gen *g)
+{
+    int n = g->n, codes[2], nc = 0;
+    for (int t = 1; t < 64; t++)
+        for (int j = 0; j < g->rack[t]; j++)
+            codes[nc++] = t;
+    uint8_t letters[MAXN];
+    /* one tile */
+    for (int d = 0; d < 2 && !g->oom; d++)
+        for (int line = 0; line < n && !g->oom; line++) {
+            size_t base = (size_t)line * MAXN;
+            const uint8_t *lc = g->cell[d] + base;
+            for (int pos = 0; pos < n; pos++) {
+                int ia = d ? pos * MAXN + line : line * MAXN + pos, id = d ? line * MAXN + pos : pos * MAXN + line;
+                if (!g->anchor[d][base + pos])
+                    continue;
+                int s0 = pos, e0 = pos;
+                while (s0 > 0 && lc[s0 - 1])
+                    s0--;
+                while (e0 + 1 < n && lc[e0 + 1])
+                    e0++;
+                if (s0 == e0) /* no word along the line: the other direction lists it, if any */
+                    continue;
+                /* across (d 0): listed here; down: only when it makes no across word */
+                if (d == 1 && g->xscore[1][base + pos] >= 0)
+                    continue;
+                uint64_t ok = g->xcheck[d][base + pos] & g->xcheck[1 - d][d ? ia : id];
+                int sum = 0;
+                for (int k = s0; k <= e0; k++)
+                    if (k != pos) {
+                        sum += g->values[lc[k]];
+                        g->word[k] = 0;
+                    }
+                int xs = g->xscore[d][base + pos], lm = g->lm[d][base + pos], wm = g->wm[d][base + pos];
+                for (int i = 0; i < nc; i++) {
+                    int t = codes[i];
+                    if (i && t == codes[0])
+                        continue;
+                    if (!((ok >> t) & 1))
+                        continue;
+                    int v = g->values[t] * lm;
+                    g->dir = d;
+                    g->line = line;
+                    g->word[pos] = (uint8_t)t;
+                    g->placed = 1;
+                    g->leave = g->full_leave - g->radix[t];
+                    record(g, s0, e0, (sum + v) * wm + (xs >= 0 ? (xs + v) * wm : 0));
+                }
+            }
+        }
+    if (nc < 2)
+        return;
+    /* two tiles, in the line: p, then q the next empty square */
+    for (int d = 0; d < 2 && !g->oom; d++)
+        for (int line = 0; line < n && !g->oom; line++) {
+            size_t base = (size_t)line * MAXN;
+            const uint8_t *lc = g->cell[d] + base;
+            const uint64_t *lx = g->xcheck[d] + base;
+            const int32_t *lxs = g->xscore[d] + base;
+            const uint8_t *llm = g->lm[d] + base, *lwm = g->wm[d] + base;
+            for (int p = 0; p < n; p++) {
+                if (lc[p])
+                    continue;
+                int q = p + 1;
+                while (q < n && lc[q])
+                    q++;
+                if (q >= n)
+                    break;
+                int s0 = p, e0 = q;
+                while (s0 > 0 && lc[s0 - 1])
+                    s0--;
+                while (e0 + 1 < n && lc[e0 + 1])
+                    e0++;
+                if (s0 == p && e0 == q && q == p + 1 && lxs[p] < 0 && lxs[q] < 0)
+                    continue; /* touches no tile */
+                int sum = 0;
+                for (int k = s0; k <= e0; k++)
+                    if (lc[k]) {
+                        sum += g->values[lc[k]];
+                        letters[k - s0] = lc[k] & LETTER_MASK;
+                        g->word[k] = 0;
+                    }
+                for (int i = 0; i < 2; i++) {
+                    int a = codes[i], b = codes[1 - i];
+                    if (i && a == b)
+                        break;
+                    if (!((lx[p] >> a) & 1) || !((lx[q] >> b) & 1))
+                        continue;
+                    letters[p - s0] = (uint8_t)a;
+                    letters[q - s0] = (uint8_t)b;
+                    if (!eg_is_word(g, letters, e0 - s0 + 1))
+                        continue;
+                    int va = g->values[a] * llm[p], vb = g->values[b] * llm[q];
+                    int score = (sum + va + vb) * lwm[p] * lwm[q];
+                    if (lxs[p] >= 0)
+                        score += (lxs[p] + va) * lwm[p];
+                    if (lxs[q] >= 0)
+                        score += (lxs[q] + vb) * lwm[q];
+                    g->dir = d;
+                    g->line = line;
+                    g->word[p] = (uint8_t)a;
+                    g->word[q] = (uint8_t)b;
+                    g->placed = 2;
+                    g->leave = g->full_leave - g->radix[a] - g->radix[b];
+                    record(g, s0, e0, score);
+                }
+            }
+        }
+}
+
 enum { EG_ALL = 0, EG_BEST = 1, EG_SINGLE = 2 };
 
 /* Placements of rack on the board the search's Gen is prepared for: every one (EG_ALL)
@@ -5978,6 +6110,8 @@ static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t
     g->dirs = 2;
     if (mode == EG_SINGLE && !g->empty_board)
         eg_single(g);
+    else if (g->rack_left == 2 && !rack[0] && !g->empty_board && g->nk > 1)
+        eg_two(g);
     else
         run(g);
     if (g->oom) {
