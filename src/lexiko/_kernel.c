@@ -5669,12 +5669,22 @@ static inline uint64_t mix64(uint64_t x)
 
 static inline uint64_t eg_square_key(int sq, uint8_t code) { return mix64((uint64_t)sq * 131 + code + 1); }
 
+/* A rack's counts read eight at a time: a rack holds few codes, so most words are 0. */
+static inline uint64_t eg_word(const uint8_t *rack, int w)
+{
+    uint64_t x;
+    memcpy(&x, rack + 8 * w, 8);
+    return x;
+}
+
 static uint64_t eg_rack_key(const uint8_t *rack, uint64_t salt)
 {
     uint64_t h = 0;
-    for (int c = 0; c < 64; c++)
-        if (rack[c])
+    for (int w = 0; w < 8; w++)
+        for (uint64_t x = eg_word(rack, w); x; x &= ~((uint64_t)0xFF << (__builtin_ctzll(x) & ~7))) {
+            int c = 8 * w + (__builtin_ctzll(x) >> 3);
             h += mix64(salt + (uint64_t)c * 17 + rack[c]);
+        }
     return h;
 }
 
@@ -5696,16 +5706,20 @@ static double eg_now(void)
 static int eg_value(const Eg *eg, const uint8_t *rack)
 {
     int v = 0;
-    for (int c = 1; c < 64; c++)
-        v += rack[c] * eg->po->values[c];
+    for (int w = 0; w < 8; w++)
+        for (uint64_t x = eg_word(rack, w); x; x &= ~((uint64_t)0xFF << (__builtin_ctzll(x) & ~7))) {
+            int c = 8 * w + (__builtin_ctzll(x) >> 3);
+            if (c)
+                v += rack[c] * eg->po->values[c];
+        }
     return v;
 }
 
 static int eg_tiles(const uint8_t *rack)
 {
     int k = 0;
-    for (int c = 0; c < 64; c++)
-        k += rack[c];
+    for (int w = 0; w < 8; w++)
+        k += (int)((eg_word(rack, w) * 0x0101010101010101ULL) >> 56); /* a word's counts sum below 256 */
     return k;
 }
 
@@ -6037,6 +6051,9 @@ static void eg_two(Gen *g)
                     q++;
                 if (q >= n)
                     break;
+                uint64_t xp = lx[p], xq = lx[q];
+                if (!((xp >> codes[0] & 1) && (xq >> codes[1] & 1)) && !((xp >> codes[1] & 1) && (xq >> codes[0] & 1)))
+                    continue; /* the cross-checks take neither order */
                 int s0 = p, e0 = q;
                 while (s0 > 0 && lc[s0 - 1])
                     s0--;
