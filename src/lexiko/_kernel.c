@@ -6567,6 +6567,77 @@ static int eg_square_most(const Gen *g, const uint8_t *after, int sq, int v)
     return words ? total + g->bonus[1] : -1;
 }
 
+/* The most the one tile of rack1 scores on after, the board after m, a play of one tile
+ * (the Gen still prepared for the board before it; list and nl: eg_single_squares
+ * there). On a square m does not change, what list says; on one it changes (met first
+ * from m's tile in a direction), what the tile scores with the cross word along that
+ * direction looked up again (the other direction's word there is unchanged). -1: the
+ * tile has no place. */
+static int eg_one_after(const Gen *g, const uint8_t *after, const Move *m, const uint8_t *rack1, const EgSq *list,
+                        int nl)
+{
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    int n = g->n, r0 = 0, c0 = 0, code = 0, blank = rack1[0] > 0;
+    for (int j = 0; j < m->len; j++)
+        if (m->tiles[j]) {
+            r0 = m->down ? m->row + j : m->row;
+            c0 = m->down ? m->col : m->col + j;
+        }
+    for (int t = 1; t < 64 && !blank; t++)
+        if (rack1[t])
+            code = t;
+    int32_t sq[5], qr[4], qc[4];
+    int ns = 0;
+    sq[ns++] = r0 * MAXN + c0;
+    for (int d = 0; d < 4; d++) {
+        int r = r0 + dr[d], c = c0 + dc[d];
+        while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
+            r += dr[d];
+            c += dc[d];
+        }
+        qr[d] = r;
+        qc[d] = c;
+        if (r >= 0 && c >= 0 && r < n && c < n)
+            sq[ns++] = r * MAXN + c;
+    }
+    int best = eg_unchanged_best(list, nl, sq, ns);
+    for (int d = 0; d < 4; d++) {
+        int r = qr[d], c = qc[d];
+        if (r < 0 || c < 0 || r >= n || c >= n)
+            continue;
+        int ia = r * MAXN + c, id = c * MAXN + r;
+        uint64_t x0, x1;
+        int32_t xd, xa;
+        if (d < 2) { /* the word down through the square changed */
+            x0 = cross_set(g, after, r, c, 1, 0, &xd);
+            x1 = g->xcheck[1][id];
+            xa = g->xscore[1][id];
+        } else {
+            x1 = cross_set(g, after, r, c, 0, 1, &xa);
+            x0 = g->xcheck[0][ia];
+            xd = g->xscore[0][ia];
+        }
+        uint64_t ok = x0 & x1;
+        uint8_t t;
+        if (blank) {
+            if (!(ok & ALL_LETTERS))
+                continue;
+            t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
+        } else {
+            if (!((ok >> code) & 1))
+                continue;
+            t = (uint8_t)code;
+        }
+        if (xd < 0 && xa < 0)
+            continue;
+        int v = g->values[t] * g->lm[0][ia], wm = g->wm[0][ia];
+        int score = (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
+        if (score > best)
+            best = score;
+    }
+    return best;
+}
+
 /* eg_search past the table, with the Gen prepared for cells. */
 static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp,
                    int scoreless, int depth, int alpha, int beta, EgEntry *e, uint64_t key, int have_tt,
@@ -6705,8 +6776,10 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
      * no move left can raise it (the bound stands for their value: the answer is then an
      * upper bound, exact as such). */
     int32_t *ub = NULL;
+    EgSq *zl = NULL, *ul[2] = {NULL, NULL};
+    int nz = 0, nu[2] = {0, 0}, ucode[2] = {-1, -1}, vz = eg_value(eg, opp);
     if (eg_tiles(opp) == 1 && !g->empty_board) {
-        EgSq *zl = (EgSq *)malloc(sizeof(EgSq) * (size_t)(n * n));
+        zl = (EgSq *)malloc(sizeof(EgSq) * (size_t)(n * n));
         ub = (int32_t *)malloc(sizeof(int32_t) * total);
         EgOrder *ord = (EgOrder *)malloc(sizeof(EgOrder) * total);
         /* This side holding two tiles, a play of one leaves the other, u: once the
@@ -6714,8 +6787,6 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
          * makes at most u's best on the board after the play (or nothing) plus twice the
          * opponent's tile. u scores on an unchanged square what it scores there now, and
          * on a changed one at most eg_square_most: a second bound, taken when lower. */
-        EgSq *ul[2] = {NULL, NULL};
-        int nu[2] = {0, 0}, ucode[2] = {-1, -1};
         if (ntiles == 2 && zl && ub && ord) {
             for (int c = 0, k2 = 0; c < 64; c++)
                 for (int j = 0; j < me[c] && k2 < 2; j++)
@@ -6732,9 +6803,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
                         ucode[k2] = -1;
                 }
         }
-        int nz = zl ? eg_single_squares(g, opp, zl) : 0;
+        nz = zl ? eg_single_squares(g, opp, zl) : 0;
         if (zl && ub && ord && (nz || ntiles == 2)) {
-            int vz = eg_value(eg, opp);
             uint8_t board2[MAXN * MAXN], left[64];
             memcpy(board2, cells, (size_t)n * n);
             int32_t sq[5 * MAXN];
@@ -6792,9 +6862,6 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
             free(ub);
             ub = NULL;
         }
-        free(ul[0]);
-        free(ul[1]);
-        free(zl);
         free(ord);
     }
     int alpha0 = alpha, best = -EG_INF, all_complete = 1, first = 1;
@@ -6838,6 +6905,28 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
             } else if (s2 >= eg->limit) {
                 end_set = 1;
                 endv = sc + eg_scoreless_end(eg, rest, opp);
+            }
+        }
+        if (!end_set && ub && ntiles == 2 && m && eg_placed(m) == 1) {
+            /* a play of one of two tiles whose bound was above alpha: the bounds again,
+             * with the squares it changes looked at on the board after it (for this
+             * side's other tile u and for the opponent's) */
+            int u = -1;
+            for (int c = 0; c < 64 && u < 0; c++)
+                if (rest[c])
+                    u = c;
+            int k2 = u == ucode[0] ? 0 : u == ucode[1] ? 1 : -1;
+            if (k2 >= 0) {
+                int su = eg_one_after(g, after, m, rest, ul[k2], nu[k2]);
+                int sz = eg_one_after(g, after, m, opp, zl, nz);
+                int r = sc + 2 * vz + (su > 0 ? su : 0);
+                if (sz >= 0 && sc - sz - 2 * eg_value(eg, rest) < r)
+                    r = sc - sz - 2 * eg_value(eg, rest);
+                if (r <= alpha) {
+                    if (r > best)
+                        best = r;
+                    continue;
+                }
             }
         }
         if (end_set) {
@@ -6884,6 +6973,9 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
     }
     free(order);
     free(ub);
+    free(ul[0]);
+    free(ul[1]);
+    free(zl);
     free(mv);
     if (eg->timed_out || *err) {
         *complete = 0;
