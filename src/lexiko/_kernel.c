@@ -6567,48 +6567,56 @@ static int eg_square_most(const Gen *g, const uint8_t *after, int sq, int v)
     return words ? total + g->bonus[1] : -1;
 }
 
-/* The most the one tile of rack1 scores on after, the board after m, a play of one tile
- * (the Gen still prepared for the board before it; list and nl: eg_single_squares
- * there). On a square m does not change, what list says; on one it changes (met first
- * from m's tile in a direction), what the tile scores with the cross word along that
- * direction looked up again (the other direction's word there is unchanged). -1: the
- * tile has no place. */
+/* The most the one tile of rack1 scores on after, the board after m (the Gen still
+ * prepared for the board before it; list and nl: eg_single_squares there). On a square
+ * m does not change, what list says; on one it changes (met first from one of m's
+ * tiles in a direction: along the play's line its ends, across it the squares beside
+ * its tiles, so each such square changes in one direction only), what the tile scores
+ * with the cross word along that direction looked up again (the other direction's word
+ * there is unchanged). -1: the tile has no place. */
 static int eg_one_after(const Gen *g, const uint8_t *after, const Move *m, const uint8_t *rack1, const EgSq *list,
                         int nl)
 {
     static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
-    int n = g->n, r0 = 0, c0 = 0, code = 0, blank = rack1[0] > 0;
-    for (int j = 0; j < m->len; j++)
-        if (m->tiles[j]) {
-            r0 = m->down ? m->row + j : m->row;
-            c0 = m->down ? m->col : m->col + j;
-        }
+    int n = g->n, code = 0, blank = rack1[0] > 0;
     for (int t = 1; t < 64 && !blank; t++)
         if (rack1[t])
             code = t;
-    int32_t sq[5], qr[4], qc[4];
+    int32_t sq[5 * MAXN];
+    uint8_t vert[5 * MAXN]; /* the changed direction: 1 down, 0 across; 2: a tile of m */
     int ns = 0;
-    sq[ns++] = r0 * MAXN + c0;
-    for (int d = 0; d < 4; d++) {
-        int r = r0 + dr[d], c = c0 + dc[d];
-        while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
-            r += dr[d];
-            c += dc[d];
+    for (int j = 0; j < m->len; j++) {
+        if (!m->tiles[j])
+            continue;
+        int r0 = m->down ? m->row + j : m->row, c0 = m->down ? m->col : m->col + j;
+        vert[ns] = 2;
+        sq[ns++] = r0 * MAXN + c0;
+        for (int d = 0; d < 4; d++) {
+            int r = r0 + dr[d], c = c0 + dc[d];
+            while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
+                r += dr[d];
+                c += dc[d];
+            }
+            if (r < 0 || c < 0 || r >= n || c >= n)
+                continue;
+            int x = r * MAXN + c, dup = 0;
+            for (int k = 0; k < ns && !dup; k++)
+                dup = sq[k] == x;
+            if (dup)
+                continue;
+            vert[ns] = d < 2;
+            sq[ns++] = x;
         }
-        qr[d] = r;
-        qc[d] = c;
-        if (r >= 0 && c >= 0 && r < n && c < n)
-            sq[ns++] = r * MAXN + c;
     }
     int best = eg_unchanged_best(list, nl, sq, ns);
-    for (int d = 0; d < 4; d++) {
-        int r = qr[d], c = qc[d];
-        if (r < 0 || c < 0 || r >= n || c >= n)
+    for (int k = 0; k < ns; k++) {
+        if (vert[k] == 2)
             continue;
+        int r = sq[k] / MAXN, c = sq[k] % MAXN;
         int ia = r * MAXN + c, id = c * MAXN + r;
         uint64_t x0, x1;
         int32_t xd, xa;
-        if (d < 2) { /* the word down through the square changed */
+        if (vert[k]) { /* the word down through the square changed */
             x0 = cross_set(g, after, r, c, 1, 0, &xd);
             x1 = g->xcheck[1][id];
             xa = g->xscore[1][id];
@@ -6636,6 +6644,27 @@ static int eg_one_after(const Gen *g, const uint8_t *after, const Move *m, const
             best = score;
     }
     return best;
+}
+
+/* The squares of eg_single_squares for one tile of code c, made when first asked for
+ * (ul, nul, ulc: up to 8 codes; -1: no room or memory). */
+static int eg_u_list(const Gen *g, int c, EgSq **ul, int *nul, int *ulc, int *nlists)
+{
+    for (int k = 0; k < *nlists; k++)
+        if (ulc[k] == c)
+            return k;
+    if (*nlists >= 8)
+        return -1;
+    int k = *nlists;
+    ul[k] = (EgSq *)malloc(sizeof(EgSq) * (size_t)(g->n * g->n));
+    if (!ul[k])
+        return -1;
+    uint8_t one[64] = {0};
+    one[c] = 1;
+    nul[k] = eg_single_squares(g, one, ul[k]);
+    ulc[k] = c;
+    (*nlists)++;
+    return k;
 }
 
 /* eg_search past the table, with the Gen prepared for cells. */
@@ -6776,35 +6805,19 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
      * no move left can raise it (the bound stands for their value: the answer is then an
      * upper bound, exact as such). */
     int32_t *ub = NULL;
-    EgSq *zl = NULL, *ul[2] = {NULL, NULL};
-    int nz = 0, nu[2] = {0, 0}, ucode[2] = {-1, -1}, vz = eg_value(eg, opp);
+    EgSq *zl = NULL, *ul[8];
+    int nz = 0, nu[8], ucode[8], nlists = 0, vz = eg_value(eg, opp);
     if (eg_tiles(opp) == 1 && !g->empty_board) {
         zl = (EgSq *)malloc(sizeof(EgSq) * (size_t)(n * n));
         ub = (int32_t *)malloc(sizeof(int32_t) * total);
         EgOrder *ord = (EgOrder *)malloc(sizeof(EgOrder) * total);
-        /* This side holding two tiles, a play of one leaves the other, u: once the
-         * opponent has answered (gone out, or passed and the board unchanged), this side
-         * makes at most u's best on the board after the play (or nothing) plus twice the
-         * opponent's tile. u scores on an unchanged square what it scores there now, and
-         * on a changed one at most eg_square_most: a second bound, taken when lower. */
-        if (ntiles == 2 && zl && ub && ord) {
-            for (int c = 0, k2 = 0; c < 64; c++)
-                for (int j = 0; j < me[c] && k2 < 2; j++)
-                    if (!k2 || ucode[0] != c)
-                        ucode[k2++] = c;
-            for (int k2 = 0; k2 < 2; k2++)
-                if (ucode[k2] >= 0) {
-                    uint8_t one[64] = {0};
-                    one[ucode[k2]] = 1;
-                    ul[k2] = (EgSq *)malloc(sizeof(EgSq) * (size_t)(n * n));
-                    if (ul[k2])
-                        nu[k2] = eg_single_squares(g, one, ul[k2]);
-                    else
-                        ucode[k2] = -1;
-                }
-        }
+        /* A play leaving this side one tile, u: once the opponent has answered (gone
+         * out, or passed and the board unchanged), this side makes at most u's best on
+         * the board after the play (or nothing) plus twice the opponent's tile. u scores
+         * on an unchanged square what it scores there now, and on a changed one at most
+         * eg_square_most: a second bound, taken when lower. */
         nz = zl ? eg_single_squares(g, opp, zl) : 0;
-        if (zl && ub && ord && (nz || ntiles == 2)) {
+        if (zl && ub && ord) {
             uint8_t board2[MAXN * MAXN], left[64];
             memcpy(board2, cells, (size_t)n * n);
             int32_t sq[5 * MAXN];
@@ -6823,12 +6836,12 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
                         int zb = nz ? eg_unchanged_best(zl, nz, sq, ns) : -1;
                         if (zb >= 0)
                             b = m->score - zb - 2 * eg_value(eg, left);
-                        if (ntiles == 2) {
-                            int k2 = 0, u = -1;
+                        if (eg_tiles(left) == 1) {
+                            int u = -1;
                             for (int c = 0; c < 64 && u < 0; c++)
                                 if (left[c])
                                     u = c;
-                            k2 = u == ucode[0] ? 0 : u == ucode[1] ? 1 : -1;
+                            int k2 = eg_u_list(g, u, ul, nu, ucode, &nlists);
                             if (k2 >= 0) {
                                 int most = eg_unchanged_best(ul[k2], nu[k2], sq, ns);
                                 for (int j = 0; j < ns; j++)
@@ -6907,15 +6920,15 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
                 endv = sc + eg_scoreless_end(eg, rest, opp);
             }
         }
-        if (!end_set && ub && ntiles == 2 && m && eg_placed(m) == 1) {
-            /* a play of one of two tiles whose bound was above alpha: the bounds again,
-             * with the squares it changes looked at on the board after it (for this
-             * side's other tile u and for the opponent's) */
+        if (!end_set && ub && m && eg_tiles(rest) == 1) {
+            /* a play leaving one tile u whose bound was above alpha: the bounds again,
+             * with the squares it changes looked at on the board after it (for u and
+             * for the opponent's tile) */
             int u = -1;
             for (int c = 0; c < 64 && u < 0; c++)
                 if (rest[c])
                     u = c;
-            int k2 = u == ucode[0] ? 0 : u == ucode[1] ? 1 : -1;
+            int k2 = eg_u_list(g, u, ul, nu, ucode, &nlists);
             if (k2 >= 0) {
                 int su = eg_one_after(g, after, m, rest, ul[k2], nu[k2]);
                 int sz = eg_one_after(g, after, m, opp, zl, nz);
@@ -6973,8 +6986,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
     }
     free(order);
     free(ub);
-    free(ul[0]);
-    free(ul[1]);
+    for (int k = 0; k < nlists; k++)
+        free(ul[k]);
     free(zl);
     free(mv);
     if (eg->timed_out || *err) {
