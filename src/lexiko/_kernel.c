@@ -6099,7 +6099,8 @@ static void eg_two(Gen *g)
 enum { EG_ALL = 0, EG_BEST = 1, EG_SINGLE = 2 };
 
 /* Placements of rack on the board the search's Gen is prepared for: every one (EG_ALL)
- * sorted best first by score, the highest-scoring (EG_BEST), or, for a rack of one
+ * in no order (eg_node orders them by keys, ties by move_cmp: sorting the moves
+ * themselves cost more), the highest-scoring (EG_BEST), or, for a rack of one
  * tile, the highest-scoring placement of it (EG_SINGLE). The caller frees *out. -1: no
  * memory. */
 static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t *count)
@@ -6136,8 +6137,6 @@ static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t
         g->moves = NULL;
         return -1;
     }
-    if (mode == EG_ALL)
-        sort_moves(g);
     *out = g->moves;
     *count = g->nmoves;
     g->moves = NULL;
@@ -6441,14 +6440,17 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
 
 typedef struct {
     int32_t key, idx;
+    const Move *m; /* NULL: ties go by idx */
 } EgOrder;
 
-/* key descending, then index (the list's order: by score) ascending */
+/* key descending, then move_cmp (the generator's order: by score) or index ascending */
 static int eg_order_cmp(const void *x, const void *y)
 {
     const EgOrder *a = (const EgOrder *)x, *b = (const EgOrder *)y;
     if (a->key != b->key)
         return a->key > b->key ? -1 : 1;
+    if (a->m && b->m)
+        return move_cmp(a->m, b->m);
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
@@ -6702,7 +6704,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         return 0;
     }
     for (size_t i = 0; i < cnt; i++)
-        if (eg_placed(&mv[i]) == ntiles && (!have_out || mv[i].score > out.score)) {
+        if (eg_placed(&mv[i]) == ntiles &&
+            (!have_out || mv[i].score > out.score || (mv[i].score == out.score && move_cmp(&mv[i], &out) < 0))) {
             out = mv[i];
             have_out = 1;
         }
@@ -6775,6 +6778,7 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
             for (size_t i = 0; i < k; i++) {
                 ord[i].key = mv[order[i]].score + EG_TILE_WEIGHT * eg_placed(&mv[order[i]]);
                 ord[i].idx = order[i];
+                ord[i].m = &mv[order[i]];
             }
             qsort(ord, k, sizeof(EgOrder), eg_order_cmp);
             for (size_t i = 0; i < k; i++)
@@ -6862,6 +6866,7 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
                 }
                 ord[i].key = b;
                 ord[i].idx = (int32_t)i;
+                ord[i].m = NULL;
             }
             qsort(ord, total, sizeof(EgOrder), eg_order_cmp); /* ties: the order they had */
             for (size_t i = 0; i < total; i++) {
