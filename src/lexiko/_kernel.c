@@ -7246,8 +7246,10 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     if (eg && eg->po)
         eg->po->g = (Gen *)calloc(1, sizeof(Gen));
     if (eg && eg->po && eg->po->g) {
-        /* 4M entries (96 MB): noah_vs_peter takes 39M nodes, 66M with 1M entries */
-        eg->tt_mask = ((uint64_t)1 << 22) - 1;
+        /* 8M entries (192 MB, zeroed pages touched as used): josh_nationals_round_27 takes 20.0M
+         * nodes (20.3M with 4M entries); noah_vs_peter took 39M with 4M, 66M with 1M, before the
+         * bounds against one tile */
+        eg->tt_mask = ((uint64_t)1 << 23) - 1;
         eg->pc_mask = ((uint64_t)1 << 18) - 1;
         eg->tt = (EgEntry *)calloc(eg->tt_mask + 1, sizeof(EgEntry));
         eg->pc = (EgPlay *)calloc(eg->pc_mask + 1, sizeof(EgPlay));
