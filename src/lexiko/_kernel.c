@@ -5636,6 +5636,13 @@ typedef struct {
  * the tiles of both racks */
 #define EG_UNDO_MAX (2 * PRUNE_MAX_RACK * 5)
 
+/* Answers of eg_is_word kept by the search: the same main words come back at node
+ * after node. k1: the first ten letters (6 bits each), k2: the next nine, the length
+ * in bits 56-62 and the answer in bit 63 (0 0: an empty slot). */
+typedef struct {
+    uint64_t k1, k2;
+} EgWord;
+
 typedef struct Eg {
     PlayOut *po; /* board constants and the Gen, kept prepared for the board being searched */
     EgUndo undo[EG_UNDO_MAX];
@@ -5647,6 +5654,8 @@ typedef struct Eg {
     uint64_t tt_mask;
     EgPlay *pc;
     uint64_t pc_mask;
+    EgWord *wc; /* eg_is_word_kept's answers (NULL: none) */
+    uint64_t wc_mask;
     long long nodes;
     int seldepth; /* the most moves in a line searched (this iteration) */
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
@@ -5977,13 +5986,31 @@ static int eg_is_word(const Gen *g, const uint8_t *word, int len)
     return 0;
 }
 
+static int eg_is_word_kept(const Gen *g, const uint8_t *word, int len, EgWord *wc, uint64_t mask)
+{
+    if (!wc || len > 19)
+        return eg_is_word(g, word, len);
+    uint64_t k1 = 0, k2 = (uint64_t)len << 56;
+    for (int j = 0; j < len && j < 10; j++)
+        k1 |= (uint64_t)word[j] << (6 * j);
+    for (int j = 10; j < len; j++)
+        k2 |= (uint64_t)word[j] << (6 * (j - 10));
+    EgWord *e = &wc[mix64(k1 ^ mix64(k2)) & mask];
+    if (e->k1 == k1 && (e->k2 & ~((uint64_t)1 << 63)) == k2)
+        return (int)(e->k2 >> 63);
+    int ok = eg_is_word(g, word, len);
+    e->k1 = k1;
+    e->k2 = k2 | ((uint64_t)ok << 63);
+    return ok;
+}
+
 /* What run() lists for a rack of two tiles, neither a blank, on a board with tiles (the
  * Gen prepared for it; rack, radix, full_leave and mode set), found square by square
  * rather than by the GADDAG walk from each anchor: a play of one tile on an anchor
  * (across when it makes an across word, else down, as the walk records it), and of two
  * on two empty squares of a line with only tiles between them. A square takes a tile its
  * cross-check allows, the main word is looked up, and the play must touch a tile. */
-static void eg_two(Gen *g)
+static void eg_two(Gen *g, EgWord *wc, uint64_t wc_mask)
 {
     int n = g->n, codes[2], nc = 0;
     for (int t = 1; t < 64; t++)
@@ -6076,7 +6103,7 @@ static void eg_two(Gen *g)
                         continue;
                     letters[p - s0] = (uint8_t)a;
                     letters[q - s0] = (uint8_t)b;
-                    if (!eg_is_word(g, letters, e0 - s0 + 1))
+                    if (!eg_is_word_kept(g, letters, e0 - s0 + 1, wc, wc_mask))
                         continue;
                     int va = g->values[a] * llm[p], vb = g->values[b] * llm[q];
                     int score = (sum + va + vb) * lwm[p] * lwm[q];
@@ -6129,7 +6156,7 @@ static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t
     if (mode == EG_SINGLE && !g->empty_board)
         eg_single(g);
     else if (g->rack_left == 2 && !rack[0] && !g->empty_board && g->nk > 1)
-        eg_two(g);
+        eg_two(g, eg->wc, eg->wc_mask);
     else
         run(g);
     if (g->oom) {
@@ -7253,6 +7280,8 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         eg->pc_mask = ((uint64_t)1 << 18) - 1;
         eg->tt = (EgEntry *)calloc(eg->tt_mask + 1, sizeof(EgEntry));
         eg->pc = (EgPlay *)calloc(eg->pc_mask + 1, sizeof(EgPlay));
+        eg->wc_mask = ((uint64_t)1 << 16) - 1;
+        eg->wc = (EgWord *)calloc(eg->wc_mask + 1, sizeof(EgWord)); /* NULL: words looked up each time */
     }
     if (!eg || !eg->po || !eg->po->g || !eg->tt || !eg->pc) {
         PyErr_NoMemory();
@@ -7370,6 +7399,7 @@ out:
         free(eg->po);
         free(eg->tt);
         free(eg->pc);
+        free(eg->wc);
         free(eg);
     }
     if (have_depths)
