@@ -5604,6 +5604,13 @@ out:
  * makes at most the scoreless end. Then the table's move, the others by score, the pass
  * last. One Gen is kept prepared for the board of the node searched
  * (eg_make/eg_unmake change only the squares a play touches).
+ *
+ * Against an opponent holding one tile, every play is bounded above without being
+ * searched (the opponent can go out next turn; a side left with one tile makes at most
+ * its best afterwards plus twice the opponent's tile): plays go by the bound, and stop
+ * once it is at most alpha (eg_node). The generator walks a GADDAG cut to the words the
+ * endgame can make (eg_cut_lexicon), and a rack of two tiles is listed square by square
+ * (eg_two).
  */
 #define EG_INF 1000000000
 #define EG_MAXPLY 64
