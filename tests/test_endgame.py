@@ -395,3 +395,74 @@ def test_the_kernels_solver_with_a_blank_on_a_rack_and_none_on_the_board(twl06: 
         # a line ending in passes shows every pass the run of scoreless turns still takes
         if all(isinstance(m, Pass) for m in c.line) and c.value == ENGLISH.rack_value(opp) - ENGLISH.rack_value(me):
             assert len(c.line) == max(1, g.rules.scoreless_turn_limit - scoreless)
+
+
+def _kernel_endgame(
+    board: Board, me: tuple[int, ...], opp: tuple[int, ...], lexicon: Lexicon, rules: Rules, scoreless: int, cut: bool
+) -> tuple[int, int, int, int, list[tuple[int, int, int, int, bytes, int]]]:
+    """The kernel's endgame() itself, with its lexicon cut to the endgame's words or not."""
+    k = movegen.kernel_board(board, lexicon, rules)
+    return movegen.compiled().endgame(  # type: ignore[no-any-return]
+        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
+        rules.bingo_tiles, k.bonuses, k.start[0], k.start[1], bytes(me), bytes(opp), scoreless,
+        rules.scoreless_turn_limit, -1, 0.0, None, cut,
+    )
+
+
+@pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
+def test_the_kernels_solver_searches_the_same_tree_with_the_lexicon_cut_to_the_endgame(twl06: Lexicon) -> None:
+    """The kernel cuts the lexicon to the words whose letters one line of the board and
+    the two racks can supply (blanks for any letter) before it searches. The cut lexicon
+    makes the same plays and cross-checks, so the search is the same tree: the same
+    value, nodes and line as with the whole lexicon, on racks with and without blanks,
+    and the Python solver's value."""
+    from lexiko import cgp
+
+    g = cgp.to_game(cgp.parse(HARD), lexicon=twl06, seed=0)
+    pool = [t for t in list(g.rack(0)) + list(g.unseen(0)) if t]
+    rng = random.Random(23)
+    blanks = 0
+    for i in range(16):
+        tiles = rng.sample(pool, rng.randint(3, 6))
+        k = rng.randint(1, len(tiles) - 1)
+        me, opp = tuple(sorted(tiles[:k])), tuple(sorted(tiles[k:]))
+        if i % 3 == 0:  # a blank on one rack: its words are any letter's
+            me = tuple(sorted((0, *me)))
+            blanks += 1
+        scoreless = rng.choice([0, 0, 3])
+        full = _kernel_endgame(g.board, me, opp, twl06, g.rules, scoreless, cut=False)
+        cut = _kernel_endgame(g.board, me, opp, twl06, g.rules, scoreless, cut=True)
+        assert cut == full, (ENGLISH.format(me), ENGLISH.format(opp))
+        assert full[1]  # complete
+        if len(me) + len(opp) <= 5:
+            kw = {"scoreless_turns": scoreless}
+            py = solve_position(g.board, (me, opp), twl06, g.rules, backend="python", **kw)  # type: ignore[arg-type]
+            assert py.complete and py.value == cut[0], (ENGLISH.format(me), ENGLISH.format(opp))
+    assert blanks == 6
+
+
+@pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
+def test_the_kernels_solver_against_one_tile(twl06: Lexicon) -> None:
+    """The opponent holding one tile, the compiled search values each play by an upper
+    bound (its score, less twice the tiles left, less the opponent's tile on a square
+    the play does not change; holding two, its score plus twice the opponent's tile plus
+    the other tile's best after it) and searches no play whose bound is at most alpha.
+    Racks of two to four tiles against one, on a real board with tiles that stick (Q, Z
+    among them) and with runs of scoreless turns: the Python solver's exact values."""
+    from lexiko import cgp
+
+    g = cgp.to_game(cgp.parse(HARD), lexicon=twl06, seed=0)
+    pool = [t for t in list(g.rack(0)) + list(g.unseen(0)) if t]
+    letters = ENGLISH.parse("QZVWKJ")
+    rng = random.Random(7)
+    for i in range(40):
+        me = tuple(sorted(rng.sample(pool, rng.randint(2, 4))))
+        opp: tuple[int, ...] = (letters[i % len(letters)],) if i % 2 else (rng.choice(pool),)
+        if rng.random() < 0.5:
+            me, opp = opp, me  # the side on turn holding the one tile, the other the rack
+        scoreless = rng.choice([0, 0, 0, 2, 4])
+        kw = {"scoreless_turns": scoreless}
+        c = solve_position(g.board, (me, opp), twl06, g.rules, backend="c", **kw)  # type: ignore[arg-type]
+        py = solve_position(g.board, (me, opp), twl06, g.rules, backend="python", **kw)  # type: ignore[arg-type]
+        assert c.complete and py.complete
+        assert c.value == py.value, (ENGLISH.format(me), ENGLISH.format(opp), scoreless)

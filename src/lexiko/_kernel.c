@@ -5631,6 +5631,13 @@ out:
  * makes at most the scoreless end. Then the table's move, the others by score, the pass
  * last. One Gen is kept prepared for the board of the node searched
  * (eg_make/eg_unmake change only the squares a play touches).
+ *
+ * Against an opponent holding one tile, every play is bounded above without being
+ * searched (the opponent can go out next turn; a side left with one tile makes at most
+ * its best afterwards plus twice the opponent's tile): plays go by the bound, and stop
+ * once it is at most alpha (eg_node). The generator walks a GADDAG cut to the words the
+ * endgame can make (eg_cut_lexicon), and a rack of two tiles is listed square by square
+ * (eg_two).
  */
 #define EG_INF 1000000000
 #define EG_MAXPLY 64
@@ -5643,7 +5650,8 @@ typedef struct {
     uint64_t key, mhash;
     int32_t value;
     int16_t depth;
-    uint8_t flag, has_move;
+    uint8_t flag : 2, has_move : 1;
+    uint8_t work; /* log2 of the nodes its search took (the replacement keeps the dearer) */
 } EgEntry;
 
 typedef struct {
@@ -5662,6 +5670,13 @@ typedef struct {
  * the tiles of both racks */
 #define EG_UNDO_MAX (2 * PRUNE_MAX_RACK * 5)
 
+/* Answers of eg_is_word kept by the search: the same main words come back at node
+ * after node. k1: the first ten letters (6 bits each), k2: the next nine, the length
+ * in bits 56-62 and the answer in bit 63 (0 0: an empty slot). */
+typedef struct {
+    uint64_t k1, k2;
+} EgWord;
+
 typedef struct Eg {
     PlayOut *po; /* board constants and the Gen, kept prepared for the board being searched */
     EgUndo undo[EG_UNDO_MAX];
@@ -5673,6 +5688,8 @@ typedef struct Eg {
     uint64_t tt_mask;
     EgPlay *pc;
     uint64_t pc_mask;
+    EgWord *wc; /* eg_is_word_kept's answers (NULL: none) */
+    uint64_t wc_mask;
     long long nodes;
     int seldepth; /* the most moves in a line searched (this iteration) */
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
@@ -5695,12 +5712,22 @@ static inline uint64_t mix64(uint64_t x)
 
 static inline uint64_t eg_square_key(int sq, uint8_t code) { return mix64((uint64_t)sq * 131 + code + 1); }
 
+/* A rack's counts read eight at a time: a rack holds few codes, so most words are 0. */
+static inline uint64_t eg_word(const uint8_t *rack, int w)
+{
+    uint64_t x;
+    memcpy(&x, rack + 8 * w, 8);
+    return x;
+}
+
 static uint64_t eg_rack_key(const uint8_t *rack, uint64_t salt)
 {
     uint64_t h = 0;
-    for (int c = 0; c < 64; c++)
-        if (rack[c])
+    for (int w = 0; w < 8; w++)
+        for (uint64_t x = eg_word(rack, w); x; x &= ~((uint64_t)0xFF << (__builtin_ctzll(x) & ~7))) {
+            int c = 8 * w + (__builtin_ctzll(x) >> 3);
             h += mix64(salt + (uint64_t)c * 17 + rack[c]);
+        }
     return h;
 }
 
@@ -5722,16 +5749,20 @@ static double eg_now(void)
 static int eg_value(const Eg *eg, const uint8_t *rack)
 {
     int v = 0;
-    for (int c = 1; c < 64; c++)
-        v += rack[c] * eg->po->values[c];
+    for (int w = 0; w < 8; w++)
+        for (uint64_t x = eg_word(rack, w); x; x &= ~((uint64_t)0xFF << (__builtin_ctzll(x) & ~7))) {
+            int c = 8 * w + (__builtin_ctzll(x) >> 3);
+            if (c)
+                v += rack[c] * eg->po->values[c];
+        }
     return v;
 }
 
 static int eg_tiles(const uint8_t *rack)
 {
     int k = 0;
-    for (int c = 0; c < 64; c++)
-        k += rack[c];
+    for (int w = 0; w < 8; w++)
+        k += (int)((eg_word(rack, w) * 0x0101010101010101ULL) >> 56); /* a word's counts sum below 256 */
     return k;
 }
 
@@ -5973,10 +6004,164 @@ static int eg_check_out(const Gen *g, const Move *m, const uint8_t *rack, int *s
     return 1;
 }
 
+/* Whether the letters word[0..len) (codes, blank flags cleared) spell a word: its GADDAG
+ * path from the last letter back to the first, which ends on an accepting arc. */
+static int eg_is_word(const Gen *g, const uint8_t *word, int len)
+{
+    uint32_t node = g->nk > 1 ? child_of(g, g->kwg[1]) : 0;
+    for (int j = len - 1; j >= 0; j--) {
+        uint32_t i = find_arc(g, node, word[j]);
+        if (!i)
+            return 0;
+        if (!j)
+            return (g->kwg[i] & ACC_BIT) != 0;
+        node = child_of(g, g->kwg[i]);
+    }
+    return 0;
+}
+
+static int eg_is_word_kept(const Gen *g, const uint8_t *word, int len, EgWord *wc, uint64_t mask)
+{
+    if (!wc || len > 19)
+        return eg_is_word(g, word, len);
+    uint64_t k1 = 0, k2 = (uint64_t)len << 56;
+    for (int j = 0; j < len && j < 10; j++)
+        k1 |= (uint64_t)word[j] << (6 * j);
+    for (int j = 10; j < len; j++)
+        k2 |= (uint64_t)word[j] << (6 * (j - 10));
+    EgWord *e = &wc[mix64(k1 ^ mix64(k2)) & mask];
+    if (e->k1 == k1 && (e->k2 & ~((uint64_t)1 << 63)) == k2)
+        return (int)(e->k2 >> 63);
+    int ok = eg_is_word(g, word, len);
+    e->k1 = k1;
+    e->k2 = k2 | ((uint64_t)ok << 63);
+    return ok;
+}
+
+/* What run() lists for a rack of two tiles, neither a blank, on a board with tiles (the
+ * Gen prepared for it; rack, radix, full_leave and mode set), found square by square
+ * rather than by the GADDAG walk from each anchor: a play of one tile on an anchor
+ * (across when it makes an across word, else down, as the walk records it), and of two
+ * on two empty squares of a line with only tiles between them. A square takes a tile its
+ * cross-check allows, the main word is looked up, and the play must touch a tile. */
+static void eg_two(Gen *g, EgWord *wc, uint64_t wc_mask)
+{
+    int n = g->n, codes[2], nc = 0;
+    for (int t = 1; t < 64; t++)
+        for (int j = 0; j < g->rack[t]; j++)
+            codes[nc++] = t;
+    uint8_t letters[MAXN];
+    /* one tile */
+    for (int d = 0; d < 2 && !g->oom; d++)
+        for (int line = 0; line < n && !g->oom; line++) {
+            size_t base = (size_t)line * MAXN;
+            const uint8_t *lc = g->cell[d] + base;
+            for (int pos = 0; pos < n; pos++) {
+                int ia = d ? pos * MAXN + line : line * MAXN + pos, id = d ? line * MAXN + pos : pos * MAXN + line;
+                if (!g->anchor[d][base + pos])
+                    continue;
+                int s0 = pos, e0 = pos;
+                while (s0 > 0 && lc[s0 - 1])
+                    s0--;
+                while (e0 + 1 < n && lc[e0 + 1])
+                    e0++;
+                if (s0 == e0) /* no word along the line: the other direction lists it, if any */
+                    continue;
+                /* across (d 0): listed here; down: only when it makes no across word */
+                if (d == 1 && g->xscore[1][base + pos] >= 0)
+                    continue;
+                uint64_t ok = g->xcheck[d][base + pos] & g->xcheck[1 - d][d ? ia : id];
+                int sum = 0;
+                for (int k = s0; k <= e0; k++)
+                    if (k != pos) {
+                        sum += g->values[lc[k]];
+                        g->word[k] = 0;
+                    }
+                int xs = g->xscore[d][base + pos], lm = g->lm[d][base + pos], wm = g->wm[d][base + pos];
+                for (int i = 0; i < nc; i++) {
+                    int t = codes[i];
+                    if (i && t == codes[0])
+                        continue;
+                    if (!((ok >> t) & 1))
+                        continue;
+                    int v = g->values[t] * lm;
+                    g->dir = d;
+                    g->line = line;
+                    g->word[pos] = (uint8_t)t;
+                    g->placed = 1;
+                    g->leave = g->full_leave - g->radix[t];
+                    record(g, s0, e0, (sum + v) * wm + (xs >= 0 ? (xs + v) * wm : 0));
+                }
+            }
+        }
+    if (nc < 2)
+        return;
+    /* two tiles, in the line: p, then q the next empty square */
+    for (int d = 0; d < 2 && !g->oom; d++)
+        for (int line = 0; line < n && !g->oom; line++) {
+            size_t base = (size_t)line * MAXN;
+            const uint8_t *lc = g->cell[d] + base;
+            const uint64_t *lx = g->xcheck[d] + base;
+            const int32_t *lxs = g->xscore[d] + base;
+            const uint8_t *llm = g->lm[d] + base, *lwm = g->wm[d] + base;
+            for (int p = 0; p < n; p++) {
+                if (lc[p])
+                    continue;
+                int q = p + 1;
+                while (q < n && lc[q])
+                    q++;
+                if (q >= n)
+                    break;
+                uint64_t xp = lx[p], xq = lx[q];
+                if (!((xp >> codes[0] & 1) && (xq >> codes[1] & 1)) && !((xp >> codes[1] & 1) && (xq >> codes[0] & 1)))
+                    continue; /* the cross-checks take neither order */
+                int s0 = p, e0 = q;
+                while (s0 > 0 && lc[s0 - 1])
+                    s0--;
+                while (e0 + 1 < n && lc[e0 + 1])
+                    e0++;
+                if (s0 == p && e0 == q && q == p + 1 && lxs[p] < 0 && lxs[q] < 0)
+                    continue; /* touches no tile */
+                int sum = 0;
+                for (int k = s0; k <= e0; k++)
+                    if (lc[k]) {
+                        sum += g->values[lc[k]];
+                        letters[k - s0] = lc[k] & LETTER_MASK;
+                        g->word[k] = 0;
+                    }
+                for (int i = 0; i < 2; i++) {
+                    int a = codes[i], b = codes[1 - i];
+                    if (i && a == b)
+                        break;
+                    if (!((lx[p] >> a) & 1) || !((lx[q] >> b) & 1))
+                        continue;
+                    letters[p - s0] = (uint8_t)a;
+                    letters[q - s0] = (uint8_t)b;
+                    if (!eg_is_word_kept(g, letters, e0 - s0 + 1, wc, wc_mask))
+                        continue;
+                    int va = g->values[a] * llm[p], vb = g->values[b] * llm[q];
+                    int score = (sum + va + vb) * lwm[p] * lwm[q];
+                    if (lxs[p] >= 0)
+                        score += (lxs[p] + va) * lwm[p];
+                    if (lxs[q] >= 0)
+                        score += (lxs[q] + vb) * lwm[q];
+                    g->dir = d;
+                    g->line = line;
+                    g->word[p] = (uint8_t)a;
+                    g->word[q] = (uint8_t)b;
+                    g->placed = 2;
+                    g->leave = g->full_leave - g->radix[a] - g->radix[b];
+                    record(g, s0, e0, score);
+                }
+            }
+        }
+}
+
 enum { EG_ALL = 0, EG_BEST = 1, EG_SINGLE = 2 };
 
 /* Placements of rack on the board the search's Gen is prepared for: every one (EG_ALL)
- * sorted best first by score, the highest-scoring (EG_BEST), or, for a rack of one
+ * in no order (eg_node orders them by keys, ties by move_cmp: sorting the moves
+ * themselves cost more), the highest-scoring (EG_BEST), or, for a rack of one
  * tile, the highest-scoring placement of it (EG_SINGLE). The caller frees *out. -1: no
  * memory. */
 static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t *count)
@@ -6004,6 +6189,8 @@ static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t
     g->dirs = 2;
     if (mode == EG_SINGLE && !g->empty_board)
         eg_single(g);
+    else if (g->rack_left == 2 && !rack[0] && !g->empty_board && g->nk > 1)
+        eg_two(g, eg->wc, eg->wc_mask);
     else
         run(g);
     if (g->oom) {
@@ -6011,8 +6198,6 @@ static int eg_generate(Eg *eg, const uint8_t *rack, int mode, Move **out, size_t
         g->moves = NULL;
         return -1;
     }
-    if (mode == EG_ALL)
-        sort_moves(g);
     *out = g->moves;
     *count = g->nmoves;
     g->moves = NULL;
@@ -6210,6 +6395,29 @@ static int eg_zero_tiles(const Eg *eg, const uint8_t *rack)
     return k;
 }
 
+/* Store entry x (its search took nodes nodes) in bucket: in the first entry when that
+ * holds the same position or a search no dearer, the first's entry moving to the second;
+ * else in the second. With tens of millions of nodes the table is full: always replacing
+ * would let the many cheap nodes near the ends of lines push out the few dear ones near
+ * the root. */
+static void eg_store(Eg *eg, EgEntry *bucket, EgEntry *x, long long nodes)
+{
+    (void)eg;
+    int w = 0;
+    while (w < 63 && nodes > 1) {
+        nodes >>= 1;
+        w++;
+    }
+    x->work = (uint8_t)w;
+    if (bucket[0].key == x->key || bucket[0].work <= w) {
+        if (bucket[0].key != x->key && bucket[0].key)
+            bucket[1] = bucket[0];
+        bucket[0] = *x;
+    } else {
+        bucket[1] = *x;
+    }
+}
+
 /* negamax: the value for the side on turn; *complete: exact whatever the depth. cells
  * (key bkey) is the board; the Gen is prepared for it, or, when pend is given, for it
  * without the tiles of pend (made here only once the table has not answered). */
@@ -6236,7 +6444,10 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
             scoreless = eg->limit - 2;
     }
     uint64_t key = mix64(bkey ^ eg_rack_key(me, 0x9E37) ^ eg_rack_key(opp, 0x7F4A) ^ (uint64_t)scoreless * 0xC2B2AE35);
-    EgEntry *e = &eg->tt[key & eg->tt_mask];
+    /* the table's buckets hold two entries: the first keeps the dearer search, the
+     * second the latest (see eg_store) */
+    EgEntry *bucket = &eg->tt[key & eg->tt_mask & ~(uint64_t)1];
+    EgEntry *e = bucket[0].key == key ? &bucket[0] : &bucket[1];
     uint64_t tt_move = 0;
     int have_tt = 0;
     if (e->key == key) {
@@ -6259,6 +6470,10 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
     if (pend)
         eg_make(eg, cells, pend);
     int v;
+    long long nodes0 = eg->nodes;
+    EgEntry ne;
+    ne.key = 0;
+    e = &ne; /* what the search finds, stored below */
     if (!(eg->root_empty && !eg->nundo) && eg_tiles(me) == 1 && eg_tiles(opp) == 1) {
         uint64_t mh;
         v = eg_last_tiles(eg, ply, me, opp, scoreless, &mh);
@@ -6277,6 +6492,8 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
                     err);
     }
     eg_unmake(eg, mark);
+    if (ne.key == key)
+        eg_store(eg, bucket, &ne, eg->nodes - nodes0);
     return v;
 }
 
@@ -6284,14 +6501,252 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
 
 typedef struct {
     int32_t key, idx;
+    const Move *m; /* NULL: ties go by idx */
+    int32_t key2;  /* eg_order2_cmp: the order's key (score and tiles) */
+    uint8_t tt, pass;
 } EgOrder;
 
-/* key descending, then index (the list's order: by score) ascending */
+/* key descending, then move_cmp (the generator's order: by score) or index ascending */
 static int eg_order_cmp(const void *x, const void *y)
 {
     const EgOrder *a = (const EgOrder *)x, *b = (const EgOrder *)y;
     if (a->key != b->key)
         return a->key > b->key ? -1 : 1;
+    if (a->m && b->m)
+        return move_cmp(a->m, b->m);
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* An anchor square and the most the opponent's one tile scores there. */
+typedef struct {
+    int32_t score;
+    int32_t sq; /* r * MAXN + c */
+} EgSq;
+
+static int eg_sq_cmp(const void *x, const void *y)
+{
+    const EgSq *a = (const EgSq *)x, *b = (const EgSq *)y;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    return (a->sq > b->sq) - (a->sq < b->sq);
+}
+
+/* The squares where rack's one tile has a placement on the board the Gen is prepared
+ * for (not empty), with the most it scores there (eg_single_best's scores), highest
+ * first, in out (room for n * n): how many. */
+static int eg_single_squares(const Gen *g, const uint8_t *rack, EgSq *out)
+{
+    int n = g->n, blank = rack[0] > 0, code = 0, k = 0;
+    for (int t = 1; t < 64 && !blank; t++)
+        if (rack[t])
+            code = t;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int ia = r * MAXN + c, id = c * MAXN + r;
+            if (!g->anchor[0][ia])
+                continue;
+            uint64_t ok = g->xcheck[0][ia] & g->xcheck[1][id];
+            uint8_t t;
+            if (blank) {
+                if (!(ok & ALL_LETTERS))
+                    continue;
+                t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
+            } else {
+                if (!((ok >> code) & 1))
+                    continue;
+                t = (uint8_t)code;
+            }
+            int xd = g->xscore[0][ia], xa = g->xscore[1][id];
+            if (xd < 0 && xa < 0)
+                continue;
+            int v = g->values[t] * g->lm[0][ia], wm = g->wm[0][ia];
+            out[k].score = (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
+            out[k++].sq = ia;
+        }
+    qsort(out, (size_t)k, sizeof(EgSq), eg_sq_cmp);
+    return k;
+}
+
+/* The squares whose state in the Gen a play changes (what gen_make saves): those of its
+ * tiles and the empty squares met first from each of them in the four directions, on
+ * after (the board with the play). In sq (room for 5 * MAXN): how many. */
+static int eg_changed_squares(int n, const uint8_t *after, const Move *m, int32_t *sq)
+{
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    int k = 0;
+    for (int j = 0; j < m->len; j++) {
+        if (!m->tiles[j])
+            continue;
+        int r0 = m->down ? m->row + j : m->row, c0 = m->down ? m->col : m->col + j;
+        sq[k++] = r0 * MAXN + c0;
+        for (int d = 0; d < 4; d++) {
+            int r = r0 + dr[d], c = c0 + dc[d];
+            while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
+                r += dr[d];
+                c += dc[d];
+            }
+            if (r >= 0 && c >= 0 && r < n && c < n)
+                sq[k++] = r * MAXN + c;
+        }
+    }
+    return k;
+}
+
+/* The most the opponent's tile scores on a square of list (eg_single_squares) that the
+ * changed squares sq do not hold: what it scores on the board after the play at least
+ * (the other squares keep their state). -1: every square of list changed. */
+static int eg_unchanged_best(const EgSq *list, int nl, const int32_t *sq, int ns)
+{
+    for (int i = 0; i < nl; i++) {
+        int hit = 0;
+        for (int j = 0; j < ns && !hit; j++)
+            hit = sq[j] == list[i].sq;
+        if (!hit)
+            return list[i].score;
+    }
+    return -1;
+}
+
+/* At most what one tile of value v scores on the empty square sq (r * MAXN + c) of
+ * after, whatever letter it is and whether its words are in the lexicon: the points of
+ * the tiles next to it in each direction, its own, the square's premiums. */
+static int eg_square_most(const Gen *g, const uint8_t *after, int sq, int v)
+{
+    int n = g->n, r0 = sq / MAXN, c0 = sq % MAXN, total = 0, words = 0;
+    for (int d = 0; d < 2; d++) {
+        int dr = d ? 1 : 0, dc = d ? 0 : 1, sum = 0, any = 0;
+        for (int s = -1; s <= 1; s += 2) {
+            int r = r0 + s * dr, c = c0 + s * dc;
+            while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
+                sum += g->values[after[r * n + c]];
+                any = 1;
+                r += s * dr;
+                c += s * dc;
+            }
+        }
+        if (any) {
+            total += (sum + v * g->lm[0][sq]) * g->wm[0][sq];
+            words++;
+        }
+    }
+    return words ? total + g->bonus[1] : -1;
+}
+
+/* The most the one tile of rack1 scores on after, the board after m (the Gen still
+ * prepared for the board before it; list and nl: eg_single_squares there). On a square
+ * m does not change, what list says; on one it changes (met first from one of m's
+ * tiles in a direction: along the play's line its ends, across it the squares beside
+ * its tiles, so each such square changes in one direction only), what the tile scores
+ * with the cross word along that direction looked up again (the other direction's word
+ * there is unchanged). -1: the tile has no place. */
+static int eg_one_after(const Gen *g, const uint8_t *after, const Move *m, const uint8_t *rack1, const EgSq *list,
+                        int nl)
+{
+    static const int dr[4] = {-1, 1, 0, 0}, dc[4] = {0, 0, -1, 1};
+    int n = g->n, code = 0, blank = rack1[0] > 0;
+    for (int t = 1; t < 64 && !blank; t++)
+        if (rack1[t])
+            code = t;
+    int32_t sq[5 * MAXN];
+    uint8_t vert[5 * MAXN]; /* the changed direction: 1 down, 0 across; 2: a tile of m */
+    int ns = 0;
+    for (int j = 0; j < m->len; j++) {
+        if (!m->tiles[j])
+            continue;
+        int r0 = m->down ? m->row + j : m->row, c0 = m->down ? m->col : m->col + j;
+        vert[ns] = 2;
+        sq[ns++] = r0 * MAXN + c0;
+        for (int d = 0; d < 4; d++) {
+            int r = r0 + dr[d], c = c0 + dc[d];
+            while (r >= 0 && c >= 0 && r < n && c < n && after[r * n + c]) {
+                r += dr[d];
+                c += dc[d];
+            }
+            if (r < 0 || c < 0 || r >= n || c >= n)
+                continue;
+            int x = r * MAXN + c, dup = 0;
+            for (int k = 0; k < ns && !dup; k++)
+                dup = sq[k] == x;
+            if (dup)
+                continue;
+            vert[ns] = d < 2;
+            sq[ns++] = x;
+        }
+    }
+    int best = eg_unchanged_best(list, nl, sq, ns);
+    for (int k = 0; k < ns; k++) {
+        if (vert[k] == 2)
+            continue;
+        int r = sq[k] / MAXN, c = sq[k] % MAXN;
+        int ia = r * MAXN + c, id = c * MAXN + r;
+        uint64_t x0, x1;
+        int32_t xd, xa;
+        if (vert[k]) { /* the word down through the square changed */
+            x0 = cross_set(g, after, r, c, 1, 0, &xd);
+            x1 = g->xcheck[1][id];
+            xa = g->xscore[1][id];
+        } else {
+            x1 = cross_set(g, after, r, c, 0, 1, &xa);
+            x0 = g->xcheck[0][ia];
+            xd = g->xscore[0][ia];
+        }
+        uint64_t ok = x0 & x1;
+        uint8_t t;
+        if (blank) {
+            if (!(ok & ALL_LETTERS))
+                continue;
+            t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
+        } else {
+            if (!((ok >> code) & 1))
+                continue;
+            t = (uint8_t)code;
+        }
+        if (xd < 0 && xa < 0)
+            continue;
+        int v = g->values[t] * g->lm[0][ia], wm = g->wm[0][ia];
+        int score = (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
+        if (score > best)
+            best = score;
+    }
+    return best;
+}
+
+/* The squares of eg_single_squares for one tile of code c, made when first asked for
+ * (ul, nul, ulc: up to 8 codes; -1: no room or memory). */
+static int eg_u_list(const Gen *g, int c, EgSq **ul, int *nul, int *ulc, int *nlists)
+{
+    for (int k = 0; k < *nlists; k++)
+        if (ulc[k] == c)
+            return k;
+    if (*nlists >= 8)
+        return -1;
+    int k = *nlists;
+    ul[k] = (EgSq *)malloc(sizeof(EgSq) * (size_t)(g->n * g->n));
+    if (!ul[k])
+        return -1;
+    uint8_t one[64] = {0};
+    one[c] = 1;
+    nul[k] = eg_single_squares(g, one, ul[k]);
+    ulc[k] = c;
+    (*nlists)++;
+    return k;
+}
+
+/* key descending, then as the order without it: the table's move first, the pass last,
+ * key2 descending, move_cmp */
+static int eg_order2_cmp(const void *x, const void *y)
+{
+    const EgOrder *a = (const EgOrder *)x, *b = (const EgOrder *)y;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    if (a->tt != b->tt)
+        return a->tt ? -1 : 1;
+    if (a->pass != b->pass)
+        return a->pass ? 1 : -1;
+    if (a->key2 != b->key2)
+        return a->key2 > b->key2 ? -1 : 1;
+    if (a->m && b->m)
+        return move_cmp(a->m, b->m);
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
@@ -6330,7 +6785,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         return 0;
     }
     for (size_t i = 0; i < cnt; i++)
-        if (eg_placed(&mv[i]) == ntiles && (!have_out || mv[i].score > out.score)) {
+        if (eg_placed(&mv[i]) == ntiles &&
+            (!have_out || mv[i].score > out.score || (mv[i].score == out.score && move_cmp(&mv[i], &out) < 0))) {
             out = mv[i];
             have_out = 1;
         }
@@ -6393,7 +6849,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
     for (size_t i = 0; i < cnt; i++)
         if (!have_out || eg_placed(&mv[i]) != ntiles)
             order[k++] = (int32_t)i;
-    {
+    int one_opp = eg_tiles(opp) == 1 && !g->empty_board; /* sorted below, by the bounds first */
+    if (!one_opp) {
         /* the others by score plus EG_TILE_WEIGHT points a tile played (ties: by score):
          * a play that puts down more tiles brings its side nearer going out.
          * Measured on the 30 first bag-empty positions of the shared games solved in
@@ -6403,6 +6860,7 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
             for (size_t i = 0; i < k; i++) {
                 ord[i].key = mv[order[i]].score + EG_TILE_WEIGHT * eg_placed(&mv[order[i]]);
                 ord[i].idx = order[i];
+                ord[i].m = &mv[order[i]];
             }
             qsort(ord, k, sizeof(EgOrder), eg_order_cmp);
             for (size_t i = 0; i < k; i++)
@@ -6424,6 +6882,91 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         }
     }
     int n = eg->po->n;
+    /* The opponent holding one tile: after a play (or the pass) that does not end the
+     * game, it can go out on the next turn, which makes its value at least its best
+     * placement there plus twice what this side has left; a square the play does not
+     * change keeps what the tile scores on it. So the play's value is at most its score,
+     * less twice this side's tiles left, less the opponent's best on an unchanged
+     * square: the moves go by that bound, best first, and once it is no more than alpha,
+     * no move left can raise it (the bound stands for their value: the answer is then an
+     * upper bound, exact as such). */
+    int32_t *ub = NULL;
+    EgSq *zl = NULL, *ul[8];
+    int nz = 0, nu[8], ucode[8], nlists = 0, vz = eg_value(eg, opp);
+    if (one_opp) {
+        zl = (EgSq *)malloc(sizeof(EgSq) * (size_t)(n * n));
+        ub = (int32_t *)malloc(sizeof(int32_t) * total);
+        EgOrder *ord = (EgOrder *)malloc(sizeof(EgOrder) * total);
+        /* A play leaving this side one tile, u: once the opponent has answered (gone
+         * out, or passed and the board unchanged), this side makes at most u's best on
+         * the board after the play (or nothing) plus twice the opponent's tile. u scores
+         * on an unchanged square what it scores there now, and on a changed one at most
+         * eg_square_most: a second bound, taken when lower. */
+        nz = zl ? eg_single_squares(g, opp, zl) : 0;
+        if (zl && ub && ord) {
+            uint8_t board2[MAXN * MAXN], left[64];
+            memcpy(board2, cells, (size_t)n * n);
+            int32_t sq[5 * MAXN];
+            for (size_t i = 0; i < total; i++) {
+                int idx = order[i], b = EG_INF;
+                if (nz && idx < 0) {
+                    if (scoreless + 1 < eg->limit) /* the pass: the opponent's best on this board */
+                        b = -(zl[0].score + 2 * eg_value(eg, me));
+                } else if (idx >= 0) {
+                    const Move *m = &mv[idx];
+                    memcpy(left, me, 64);
+                    eg_place(board2, n, m, left);
+                    int s2 = m->score > 0 ? 0 : scoreless + 1;
+                    if (eg_tiles(left) && s2 < eg->limit) {
+                        int ns = eg_changed_squares(n, board2, m, sq);
+                        int zb = nz ? eg_unchanged_best(zl, nz, sq, ns) : -1;
+                        if (zb >= 0)
+                            b = m->score - zb - 2 * eg_value(eg, left);
+                        if (eg_tiles(left) == 1) {
+                            int u = -1;
+                            for (int c = 0; c < 64 && u < 0; c++)
+                                if (left[c])
+                                    u = c;
+                            int k2 = eg_u_list(g, u, ul, nu, ucode, &nlists);
+                            if (k2 >= 0) {
+                                int most = eg_unchanged_best(ul[k2], nu[k2], sq, ns);
+                                for (int j = 0; j < ns; j++)
+                                    if (!board2[(sq[j] / MAXN) * n + sq[j] % MAXN]) {
+                                        int x = eg_square_most(g, board2, sq[j], g->values[u]);
+                                        if (x > most)
+                                            most = x;
+                                    }
+                                int b2 = m->score + 2 * vz + (most > 0 ? most : 0);
+                                if (b2 < b)
+                                    b = b2;
+                            }
+                        }
+                    }
+                    for (int j = 0; j < m->len; j++) /* board2 back to cells */
+                        if (m->tiles[j])
+                            board2[m->down ? (m->row + j) * n + m->col : m->row * n + m->col + j] = 0;
+                }
+                ord[i].key = b;
+                ord[i].idx = (int32_t)i;
+                ord[i].m = idx >= 0 ? &mv[idx] : NULL;
+                ord[i].key2 = idx >= 0 ? mv[idx].score + EG_TILE_WEIGHT * eg_placed(&mv[idx]) : 0;
+                ord[i].pass = idx < 0;
+                ord[i].tt = have_tt && i == 0 && (idx < 0 ? 0 : eg_move_hash(&mv[idx])) == tt_move;
+            }
+            qsort(ord, total, sizeof(EgOrder), eg_order2_cmp); /* ties: as the order without the bounds */
+            for (size_t i = 0; i < total; i++) {
+                ub[i] = order[ord[i].idx]; /* ub holds the new order for a moment */
+                ord[i].idx = ord[i].key;
+            }
+            memcpy(order, ub, total * sizeof(int32_t));
+            for (size_t i = 0; i < total; i++)
+                ub[i] = ord[i].idx;
+        } else {
+            free(ub);
+            ub = NULL;
+        }
+        free(ord);
+    }
     int alpha0 = alpha, best = -EG_INF, all_complete = 1, first = 1;
     uint64_t best_hash = 0;
     if (have_out) {
@@ -6440,6 +6983,11 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
     for (size_t i = 0; i < total; i++) {
         int idx = order[i];
         int sc, s2, end_set = 0, endv = 0, v, cc = 1;
+        if (ub && ub[i] <= alpha) {
+            if (ub[i] > best)
+                best = ub[i];
+            break;
+        }
         const Move *m = idx >= 0 ? &mv[idx] : NULL;
         memcpy(rest, me, 64);
         if (!m) {
@@ -6460,6 +7008,28 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
             } else if (s2 >= eg->limit) {
                 end_set = 1;
                 endv = sc + eg_scoreless_end(eg, rest, opp);
+            }
+        }
+        if (!end_set && ub && m && eg_tiles(rest) == 1) {
+            /* a play leaving one tile u whose bound was above alpha: the bounds again,
+             * with the squares it changes looked at on the board after it (for u and
+             * for the opponent's tile) */
+            int u = -1;
+            for (int c = 0; c < 64 && u < 0; c++)
+                if (rest[c])
+                    u = c;
+            int k2 = eg_u_list(g, u, ul, nu, ucode, &nlists);
+            if (k2 >= 0) {
+                int su = eg_one_after(g, after, m, rest, ul[k2], nu[k2]);
+                int sz = eg_one_after(g, after, m, opp, zl, nz);
+                int r = sc + 2 * vz + (su > 0 ? su : 0);
+                if (sz >= 0 && sc - sz - 2 * eg_value(eg, rest) < r)
+                    r = sc - sz - 2 * eg_value(eg, rest);
+                if (r <= alpha) {
+                    if (r > best)
+                        best = r;
+                    continue;
+                }
             }
         }
         if (end_set) {
@@ -6505,6 +7075,10 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         }
     }
     free(order);
+    free(ub);
+    for (int k = 0; k < nlists; k++)
+        free(ul[k]);
+    free(zl);
     free(mv);
     if (eg->timed_out || *err) {
         *complete = 0;
@@ -6518,6 +7092,141 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
     e->has_move = 1;
     e->mhash = best_hash;
     return best;
+}
+
+/* -- endgame: the lexicon cut down to the words the endgame can make ------------------
+ *
+ * Every word an endgame makes lies along one line of the board (a row or a column) and
+ * is made of letters that line holds now and tiles of the two racks (a blank for any
+ * letter): the tiles put down in that line later come from the racks too. So a word
+ * whose letters no line can supply so (more letters missing from the line and the
+ * racks' letters together than the racks hold blanks) is never made, nor asked for as a
+ * cross word of a letter a rack can put down. The search's generator walks a GADDAG of
+ * the others, made here from the lexicon's by one walk that keeps an arc only while the
+ * letters read so far fit some line and it leads to a word: the same plays, the same
+ * cross-checks, with sibling lists a fraction as long. The cut graph is a tree (no
+ * sharing of suffixes), built in one array laid out as a KWG; arc 0 and 1 are the roots
+ * (the DAWG root points nowhere: the search never reads it). */
+typedef struct {
+    const uint32_t *kwg;
+    uint32_t nk;
+    uint32_t *out;
+    size_t nout, cap;
+    int nlines, blanks;
+    uint8_t avail[2 * MAXN][64]; /* by line: its letters plus the racks' letters */
+    uint8_t used[64];            /* letters read on the path so far */
+    int miss[2 * MAXN];          /* by line: letters of the path it cannot supply */
+    int oom;
+} EgCut;
+
+/* Add (d 1) or take back (d -1) letter t on the path; whether some line still fits. */
+static int eg_cut_letter(EgCut *x, int t, int d)
+{
+    int fits = 0;
+    if (d > 0)
+        x->used[t]++;
+    for (int l = 0; l < x->nlines; l++) {
+        if (x->used[t] > x->avail[l][t])
+            x->miss[l] += d;
+        fits |= x->miss[l] <= x->blanks;
+    }
+    if (d < 0)
+        x->used[t]--;
+    return fits;
+}
+
+/* The cut copy of the node at index node of the full graph: the index of its first arc
+ * in x->out, or 0 when no arc of it is kept. */
+static uint32_t eg_cut_node(EgCut *x, uint32_t node, int depth)
+{
+    uint32_t keep[64];
+    int nkeep = 0;
+    if (depth > MAXN + 1)
+        return 0;
+    for (uint32_t i = node; i < x->nk && !x->oom; i++) {
+        uint32_t a = x->kwg[i];
+        uint32_t t = a >> 24;
+        int ok = 1;
+        if (t)
+            ok = eg_cut_letter(x, (int)t, 1);
+        if (ok) {
+            uint32_t c = a & CHILD_MASK, nc = 0;
+            if (c && c < x->nk)
+                nc = eg_cut_node(x, c, depth + 1);
+            if ((nc || (a & ACC_BIT)) && nkeep < 64)
+                keep[nkeep++] = (t << 24) | (a & ACC_BIT) | nc;
+        }
+        if (t)
+            eg_cut_letter(x, (int)t, -1);
+        if (a & END_BIT)
+            break;
+    }
+    if (!nkeep || x->oom)
+        return 0;
+    if (x->nout + (size_t)nkeep > CHILD_MASK) {
+        x->oom = 1;
+        return 0;
+    }
+    if (x->nout + (size_t)nkeep > x->cap) {
+        size_t cap = x->cap * 2 + (size_t)nkeep;
+        uint32_t *o = (uint32_t *)realloc(x->out, cap * sizeof(uint32_t));
+        if (!o) {
+            x->oom = 1;
+            return 0;
+        }
+        x->out = o;
+        x->cap = cap;
+    }
+    uint32_t at = (uint32_t)x->nout;
+    keep[nkeep - 1] |= END_BIT;
+    memcpy(x->out + at, keep, (size_t)nkeep * sizeof(uint32_t));
+    x->nout += (size_t)nkeep;
+    return at;
+}
+
+/* The GADDAG of kwg cut for an endgame of racks a and b (counts; [0] blanks) on cells
+ * (size n): a malloc'ed KWG (arcs in *nk), or NULL (no memory, or a graph too large:
+ * the search keeps the full one). */
+static uint32_t *eg_cut_lexicon(const uint32_t *kwg, uint32_t nk, const uint8_t *cells, int n, const uint8_t *a,
+                                const uint8_t *b, uint32_t *nk_out)
+{
+    if (nk < 2)
+        return NULL;
+    EgCut *x = (EgCut *)calloc(1, sizeof(EgCut));
+    if (!x)
+        return NULL;
+    x->kwg = kwg;
+    x->nk = nk;
+    x->blanks = a[0] + b[0];
+    x->nlines = 2 * n;
+    for (int l = 0; l < 2 * n; l++) {
+        for (int t = 1; t < 64; t++)
+            x->avail[l][t] = (uint8_t)(a[t] + b[t]);
+        for (int k = 0; k < n; k++) {
+            uint8_t c = l < n ? cells[l * n + k] : cells[k * n + (l - n)];
+            if (c)
+                x->avail[l][c & LETTER_MASK]++;
+        }
+    }
+    x->cap = 1 << 16;
+    x->out = (uint32_t *)malloc(x->cap * sizeof(uint32_t));
+    uint32_t *res = NULL;
+    if (x->out) {
+        x->out[0] = 0;
+        x->out[1] = 0;
+        x->nout = 2;
+        uint32_t root = kwg[1] & CHILD_MASK;
+        uint32_t r = root && root < nk ? eg_cut_node(x, root, 0) : 0;
+        if (!x->oom) {
+            x->out[1] = r; /* the GADDAG root: tile 0, no flags, its arcs */
+            res = x->out;
+            *nk_out = (uint32_t)x->nout;
+            x->out = NULL;
+        }
+    }
+    free(x->out);
+    free(x);
+    return res;
 }
 
 static PyObject *eg_move_tuple(const Move *m, int pass)
@@ -6571,7 +7280,8 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
 {
     Py_buffer kwg, cells, lmult, wmult, values, bonuses, me, opp;
     PyObject *depth_obj, *ana_obj, *progress = Py_None;
-    int size, bingo_tiles, start_r, start_c, scoreless, limit, max_depth;
+    int size, bingo_tiles, start_r, start_c, scoreless, limit, max_depth, cut = 1;
+    uint32_t *cut_kwg = NULL;
     double time_limit;
     Py_buffer depths, anas;
     int have_depths = 0, have_anas = 0;
@@ -6579,9 +7289,9 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     Eg *eg = NULL;
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
-    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiy*y*iiid|O:endgame", &kwg, &depth_obj, &ana_obj, &size, &cells,
+    if (!PyArg_ParseTuple(args, "y*OOiy*y*y*y*iy*iiy*y*iiid|Op:endgame", &kwg, &depth_obj, &ana_obj, &size, &cells,
                           &lmult, &wmult, &values, &bingo_tiles, &bonuses, &start_r, &start_c, &me, &opp, &scoreless,
-                          &limit, &max_depth, &time_limit, &progress))
+                          &limit, &max_depth, &time_limit, &progress, &cut))
         return NULL;
     if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
         wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 ||
@@ -6597,11 +7307,15 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     if (eg && eg->po)
         eg->po->g = (Gen *)calloc(1, sizeof(Gen));
     if (eg && eg->po && eg->po->g) {
-        /* 4M entries (96 MB): noah_vs_peter takes 39M nodes, 66M with 1M entries */
-        eg->tt_mask = ((uint64_t)1 << 22) - 1;
+        /* 8M entries (192 MB, zeroed pages touched as used): josh_nationals_round_27 takes 20.0M
+         * nodes (20.3M with 4M entries); noah_vs_peter took 39M with 4M, 66M with 1M, before the
+         * bounds against one tile */
+        eg->tt_mask = ((uint64_t)1 << 23) - 1;
         eg->pc_mask = ((uint64_t)1 << 18) - 1;
         eg->tt = (EgEntry *)calloc(eg->tt_mask + 1, sizeof(EgEntry));
         eg->pc = (EgPlay *)calloc(eg->pc_mask + 1, sizeof(EgPlay));
+        eg->wc_mask = ((uint64_t)1 << 16) - 1;
+        eg->wc = (EgWord *)calloc(eg->wc_mask + 1, sizeof(EgWord)); /* NULL: words looked up each time */
     }
     if (!eg || !eg->po || !eg->po->g || !eg->tt || !eg->pc) {
         PyErr_NoMemory();
@@ -6610,10 +7324,6 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
     PlayOut *po = eg->po;
     if (po_lexicon(po, &kwg, depth_obj, ana_obj, &depths, &have_depths, &anas, &have_anas) < 0)
         goto out;
-    po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, 1, start_r, start_c, 2);
-    eg_init_gen(eg);
-    eg->limit = limit > 0 ? limit : 2;
-    eg->penalties = limit > 0;
     uint8_t rme[64] = {0}, ropp[64] = {0};
     for (Py_ssize_t i = 0; i < me.len; i++) {
         uint8_t t = ((const uint8_t *)me.buf)[i];
@@ -6631,6 +7341,22 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         }
         ropp[t]++;
     }
+    if (cut) {
+        /* the generator walks the lexicon cut to this endgame's words (its depths and
+         * anagram index belong to the full one: the search's walk uses neither) */
+        uint32_t cnk = 0;
+        cut_kwg = eg_cut_lexicon(po->kwg, po->nk, (const uint8_t *)cells.buf, size, rme, ropp, &cnk);
+        if (cut_kwg) {
+            po->kwg = cut_kwg;
+            po->nk = cnk;
+            po->depth = NULL;
+            po->ana = NULL;
+        }
+    }
+    po_board(po, size, &cells, &lmult, &wmult, &values, bingo_tiles, &bonuses, 1, start_r, start_c, 2);
+    eg_init_gen(eg);
+    eg->limit = limit > 0 ? limit : 2;
+    eg->penalties = limit > 0;
     const uint8_t *cb = (const uint8_t *)cells.buf;
     uint64_t bkey = 0;
     for (int i = 0; i < size * size; i++)
@@ -6700,12 +7426,14 @@ static PyObject *k_endgame(PyObject *self, PyObject *args)
         goto out;
     result = Py_BuildValue("(iiiLN)", value, complete, done, eg->nodes, pl);
 out:
+    free(cut_kwg);
     if (eg) {
         if (eg->po)
             free(eg->po->g);
         free(eg->po);
         free(eg->tt);
         free(eg->pc);
+        free(eg->wc);
         free(eg);
     }
     if (have_depths)
