@@ -167,7 +167,7 @@ def test_cli_analyze_sim_cgp_and_rack() -> None:
                        "--seed", "4", "--rank", "win", "--no-board"])
     rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
     assert status == 0 and len(rows) == 6
-    assert [r[1:3] for r in rows[:2]] == [["1C", "(J)EE"], ["7A", "GEM"]]  # by value, GEM first (10.7 to 5.3)
+    assert [r[1:3] for r in rows[:2]] == [["7B", "EX"], ["7A", "GEM"]]  # by value, GEM first (9.7 to 8.4)
     wins = [float(r[-2]) for r in rows]  # win %
     assert wins == sorted(wins, reverse=True)
     status, out = run(["analyze", str(GAME), "--turn", "10", "--rank", "win", "--no-board"])
