@@ -245,8 +245,10 @@ def test_a_leave_is_worth_its_racks_mean_equity_less_a_random_racks() -> None:
     assert values[(1, 1, 1, 1, 1, 2)] == (-10.0, 1.0) and values[(1, 3)] == (10.0, 2.0)
 
 
-def test_the_shipped_table_reads_its_leaves_only_when_needed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shipped table reads its model at once, its 130,000 leaves on the first look-up
+def test_the_shipped_table_reads_its_leaves_only_when_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, twl06: Lexicon
+) -> None:
+    """The shipped table reads its model at once, its 370,000 leaves on the first look-up
     from Python, and its packed form from the cache folder when a process built it
     before: the same values and the same packed bytes as a table read whole."""
     import gzip
@@ -268,6 +270,16 @@ def test_the_shipped_table_reads_its_leaves_only_when_needed(tmp_path: Path, mon
     second = leaves._Shipped(text, ENGLISH, "shipped", "k1")
     mapped = second.packed()
     assert isinstance(mapped, mmap.mmap) and bytes(mapped) == built and "_values" not in vars(second)
+    # the static player's moves and the simulation's leave function go through the packed
+    # form: a game against the computer does not wait for the leaves to be parsed
+    from lexiko.bots import StaticBot
+    from lexiko.bots.static import _fast
+    from lexiko.game import Game
+
+    game = Game(["a", "b"], seed=3, lexicon=None)
+    for _ in range(3):
+        game.apply(StaticBot(twl06, second).choose(game))
+    assert _fast(second) is second and "_values" not in vars(second)
     assert second.value("ERS") == whole.value("ERS") and second.lookup((5, 18, 19)) == whole.lookup((5, 18, 19))
     assert dict(second.items()) == dict(whole.items()) and len(second) == len(whole) > 100_000
     with pytest.raises(AttributeError):

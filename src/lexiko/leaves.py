@@ -454,7 +454,7 @@ class _Shipped(LeaveTable):
     first needed (a look-up from Python, ``items``, ``len``), and the packed form from
     the lexicon cache folder (:func:`lexiko.lexicon.cache_dir`) when a process built it
     before. A process that plays only in the kernel (self-play, a pool's worker) then
-    maps the packed table in a millisecond instead of parsing 130,000 leaves in 0.3 s."""
+    maps the packed table in a millisecond instead of parsing 370,000 leaves in about a second."""
 
     def __init__(self, text: str, tiles: TileSet, source: str, key: str) -> None:
         model = LeaveTable.loads(text, tiles, source, values=False)

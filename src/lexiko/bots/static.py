@@ -62,12 +62,13 @@ def resolve_leaves(leaves: LeavesArg, tiles: TileSet) -> LeaveValue | None:
 
 
 def _fast(leaves: LeaveValue | None) -> LeaveValue | None:
-    """The quickest callable for a leave function: a table's bound look-up, or the
-    function with its values remembered (the generator asks for every sub-rack)."""
+    """The quickest callable for a leave function: a table itself (the kernel reads its
+    packed form; its stored values are parsed only when Python first looks one up), or
+    the function with its values remembered (the generator asks for every sub-rack)."""
     if leaves is None:
         return None
     if isinstance(leaves, LeaveTable):
-        return leaves.lookup
+        return leaves
     return _Memo(leaves)
 
 
@@ -219,7 +220,7 @@ class StaticBot:
         rules = game.rules
         rack = game.rack()
         bag = game.bag_count
-        leaves: LeaveValue = self.table.lookup if bag > 0 else endgame_leaves(game.tiles, game.unseen())
+        leaves: LeaveValue = self.table if bag > 0 else endgame_leaves(game.tiles, game.unseen())
         return _best(game.board, rack, self.lexicon, rules, bag, bag if game.can_exchange() else 0, leaves)
 
     def choose(self, game: Game) -> Move:
