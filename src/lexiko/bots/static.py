@@ -204,7 +204,7 @@ class StaticBot:
     >>> lex = Lexicon.from_words(["QI", "QIS", "IS"])
     >>> g = Game(["A", "B"], seed=1, lexicon=None, first_player=0)
     >>> g.set_rack(0, "QISEEEE")
-    >>> StaticBot(lex, LeaveTable.zeros()).choose(g).notation()  # no leave values; I kept off 2L's column
+    >>> StaticBot(lex, LeaveTable.zeros()).choose(g).notation()  # leaves worth 0: 24 points either way, the I off G8
     '8G QIS'
     >>> StaticBot(lex).choose(g).notation()  # the shipped table: keep S, change the rest
     '-EEEIQ'
