@@ -5856,44 +5856,59 @@ static void eg_unmake(Eg *eg, size_t mark)
     }
 }
 
+/* The one tile of a rack (blank: it is a blank; else code, its letter) on square (r, c)
+ * of g: the most it scores there, the tile it puts down in *t; -1: it has no place there. */
+static inline int eg_single_at(const Gen *g, int blank, int code, int r, int c, uint8_t *t)
+{
+    int ia = r * MAXN + c, id = c * MAXN + r;
+    if (!g->anchor[0][ia])
+        return -1;
+    uint64_t ok = g->xcheck[0][ia] & g->xcheck[1][id];
+    if (blank) {
+        if (!(ok & ALL_LETTERS))
+            return -1;
+        *t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
+    } else {
+        if (!((ok >> code) & 1))
+            return -1;
+        *t = (uint8_t)code;
+    }
+    int xd = g->xscore[0][ia], xa = g->xscore[1][id];
+    if (xd < 0 && xa < 0)
+        return -1;
+    int v = g->values[*t] * g->lm[0][ia], wm = g->wm[0][ia];
+    return (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
+}
+
+/* The letter of a one-tile rack (0 for a blank, *blank then 1). */
+static inline int eg_single_code(const uint8_t *rack, int *blank)
+{
+    int code = 0;
+    *blank = rack[0] > 0;
+    for (int t = 1; t < 64 && !*blank; t++)
+        if (rack[t])
+            code = t;
+    return code;
+}
+
 /* The highest-scoring placement of rack's one tile (g prepared for a board with tiles)
  * in *m, recorded as the generator records it: across when it makes an across word,
  * else down, the main word's board tiles as 0. A blank is tried as every letter; the
  * first of the best is kept. 0: the tile has no place. */
 static int eg_single_best(const Gen *g, const uint8_t *rack, Move *m)
 {
-    int n = g->n, blank = rack[0] > 0, code = 0;
-    for (int t = 1; t < 64 && !blank; t++)
-        if (rack[t])
-            code = t;
+    int n = g->n, blank, code = eg_single_code(rack, &blank);
     int best = -1, br = 0, bc = 0, bd = 0, bs = 0, be = 0;
     uint8_t bt = 0;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
-            int ia = r * MAXN + c, id = c * MAXN + r;
-            if (!g->anchor[0][ia])
-                continue;
-            uint64_t ok = g->xcheck[0][ia] & g->xcheck[1][id];
             uint8_t t;
-            if (blank) {
-                if (!(ok & ALL_LETTERS))
-                    continue;
-                t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
-            } else {
-                if (!((ok >> code) & 1))
-                    continue;
-                t = (uint8_t)code;
-            }
-            int xd = g->xscore[0][ia], xa = g->xscore[1][id];
-            if (xd < 0 && xa < 0)
-                continue;
-            int v = g->values[t] * g->lm[0][ia], wm = g->wm[0][ia];
-            int score = (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
+            int score = eg_single_at(g, blank, code, r, c, &t);
             if (score <= best)
                 continue;
             best = score;
             bt = t;
-            if (xa >= 0) { /* across: the main word is the across run through (r, c) */
+            if (g->xscore[1][c * MAXN + r] >= 0) { /* across: the main word is the across run through (r, c) */
                 int s0 = c, e0 = c;
                 while (s0 > 0 && g->cell[0][r * MAXN + s0 - 1])
                     s0--;
@@ -6536,32 +6551,15 @@ static int eg_sq_cmp(const void *x, const void *y)
  * first, in out (room for n * n): how many. */
 static int eg_single_squares(const Gen *g, const uint8_t *rack, EgSq *out)
 {
-    int n = g->n, blank = rack[0] > 0, code = 0, k = 0;
-    for (int t = 1; t < 64 && !blank; t++)
-        if (rack[t])
-            code = t;
+    int n = g->n, blank, code = eg_single_code(rack, &blank), k = 0;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
-            int ia = r * MAXN + c, id = c * MAXN + r;
-            if (!g->anchor[0][ia])
-                continue;
-            uint64_t ok = g->xcheck[0][ia] & g->xcheck[1][id];
             uint8_t t;
-            if (blank) {
-                if (!(ok & ALL_LETTERS))
-                    continue;
-                t = (uint8_t)(__builtin_ctzll(ok & ALL_LETTERS) | BLANK_FLAG);
-            } else {
-                if (!((ok >> code) & 1))
-                    continue;
-                t = (uint8_t)code;
-            }
-            int xd = g->xscore[0][ia], xa = g->xscore[1][id];
-            if (xd < 0 && xa < 0)
+            int score = eg_single_at(g, blank, code, r, c, &t);
+            if (score < 0)
                 continue;
-            int v = g->values[t] * g->lm[0][ia], wm = g->wm[0][ia];
-            out[k].score = (xd >= 0 ? (xd + v) * wm : 0) + (xa >= 0 ? (xa + v) * wm : 0) + g->bonus[1];
-            out[k++].sq = ia;
+            out[k].score = score;
+            out[k++].sq = r * MAXN + c;
         }
     qsort(out, (size_t)k, sizeof(EgSq), eg_sq_cmp);
     return k;
