@@ -10,7 +10,7 @@ import pytest
 
 from lexiko import movegen
 from lexiko.board import Board
-from lexiko.bots.endgame import EndgameBot, solve, solve_position
+from lexiko.bots.endgame import EndgameBot, EndgameResult, solve, solve_position
 from lexiko.bots.greedy import GreedyBot
 from lexiko.errors import GameStateError
 from lexiko.game import Game
@@ -351,11 +351,7 @@ def test_the_kernels_solver_on_small_racks_of_a_real_board(twl06: Lexicon) -> No
         k = rng.randint(1, min(4, len(tiles) - 1))
         me, opp = tuple(sorted(tiles[:k])), tuple(sorted(tiles[k:]))
         scoreless = rng.choice([0, 0, 0, 3, 5])
-        kw = {"scoreless_turns": scoreless}
-        c = solve_position(g.board, (me, opp), twl06, g.rules, backend="c", **kw)  # type: ignore[arg-type]
-        py = solve_position(g.board, (me, opp), twl06, g.rules, backend="python", **kw)  # type: ignore[arg-type]
-        assert c.complete and py.complete
-        assert c.value == py.value, (ENGLISH.format(me), ENGLISH.format(opp), scoreless)
+        c = _solved_alike(g.board, me, opp, twl06, g.rules, scoreless)
         board, racks = g.board, [me, opp]
         for i, move in enumerate(c.line):
             rack = racks[i % 2]
@@ -387,14 +383,23 @@ def test_the_kernels_solver_with_a_blank_on_a_rack_and_none_on_the_board(twl06: 
         if rng.random() < 0.5:
             me, opp = opp, me
         scoreless = rng.choice([0, 1, 2, 3, 4, 5])
-        kw = {"scoreless_turns": scoreless}
-        c = solve_position(board, (me, opp), twl06, g.rules, backend="c", **kw)  # type: ignore[arg-type]
-        py = solve_position(board, (me, opp), twl06, g.rules, backend="python", **kw)  # type: ignore[arg-type]
-        assert c.complete and py.complete
-        assert c.value == py.value, (ENGLISH.format(me), ENGLISH.format(opp), scoreless)
+        c = _solved_alike(board, me, opp, twl06, g.rules, scoreless)
         # a line ending in passes shows every pass the run of scoreless turns still takes
         if all(isinstance(m, Pass) for m in c.line) and c.value == ENGLISH.rack_value(opp) - ENGLISH.rack_value(me):
             assert len(c.line) == max(1, g.rules.scoreless_turn_limit - scoreless)
+
+
+def _solved_alike(
+    board: Board, me: tuple[int, ...], opp: tuple[int, ...], lex: Lexicon, rules: Rules, scoreless: int
+) -> EndgameResult:
+    """The compiled search's answer for a position, after checking that it and the Python
+    one both finish and find the same value."""
+    kw = {"scoreless_turns": scoreless}
+    c = solve_position(board, (me, opp), lex, rules, backend="c", **kw)  # type: ignore[arg-type]
+    py = solve_position(board, (me, opp), lex, rules, backend="python", **kw)  # type: ignore[arg-type]
+    assert c.complete and py.complete
+    assert c.value == py.value, (ENGLISH.format(me), ENGLISH.format(opp), scoreless)
+    return c
 
 
 def _kernel_endgame(
@@ -461,8 +466,4 @@ def test_the_kernels_solver_against_one_tile(twl06: Lexicon) -> None:
         if rng.random() < 0.5:
             me, opp = opp, me  # the side on turn holding the one tile, the other the rack
         scoreless = rng.choice([0, 0, 0, 2, 4])
-        kw = {"scoreless_turns": scoreless}
-        c = solve_position(g.board, (me, opp), twl06, g.rules, backend="c", **kw)  # type: ignore[arg-type]
-        py = solve_position(g.board, (me, opp), twl06, g.rules, backend="python", **kw)  # type: ignore[arg-type]
-        assert c.complete and py.complete
-        assert c.value == py.value, (ENGLISH.format(me), ENGLISH.format(opp), scoreless)
+        _solved_alike(g.board, me, opp, twl06, g.rules, scoreless)
