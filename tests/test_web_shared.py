@@ -10,6 +10,7 @@ import asyncio
 import logging
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -190,6 +191,71 @@ def test_a_killed_process_hands_its_computer_player_over(servers: list[ServerPro
         assert time.monotonic() - killed > 4  # once the dead process's lease ran out
     finally:
         cy.close()
+
+
+def test_a_player_who_joined_on_another_process_plays_before_its_news_arrives(
+        pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann creates a game on one process (which keeps it in memory) and Bob takes his seat
+    on another; the news of his seat is held back on its way to the first (a busy
+    machine: it arrives whenever it arrives). Bob, opening the game on the first, is Bob
+    there, not a spectator: on its WebSocket he sees the game started, with his rack,
+    and moves; through its HTTP API his key is his seat's."""
+    held: set[GameService] = set()
+    news = threading.Event()
+    on_version = GameService._on_version
+
+    async def late(self: GameService, game_id: str, version: int) -> None:
+        if self in held:
+            await asyncio.to_thread(news.wait, 30)
+        await on_version(self, game_id, version)
+
+    monkeypatch.setattr(GameService, "_on_version", late)  # before the apps start: their buses take it then
+    quiet = Limits(connections=None, games=None)
+    first = ThreadServer(create_app(pg_url, redis_url=redis_url, allow_seeds=True, limits=quiet))
+    second = ThreadServer(create_app(pg_url, redis_url=redis_url, allow_seeds=True, limits=quiet))
+    conns: list[Connection] = []
+    try:
+        first.start()
+        second.start()
+        service = first.server.config.app.state.service
+        held.add(service)
+        with httpx.Client(base_url=first.url, timeout=20) as a, httpx.Client(base_url=second.url, timeout=20) as b:
+
+            def ann_then_bob() -> tuple[str, str, str]:
+                """A game made on the first process and joined on the second: its id, Ann's
+                and Bob's keys; the first has not heard of Bob (his seat is open there)."""
+                made = a.post("/api/games", json={"preset": "casual", "options": {"time_minutes": None}, "seed": 3,
+                                                  "seats": [{"kind": "human", "name": "Ann"},
+                                                            {"kind": "human", "name": "Bob"}]}).json()
+                gid = made["game_id"]
+                bob = b.post(f"/api/games/{gid}/join",
+                             json={"invite": made["invites"][0]["path"].rsplit("/", 1)[1], "name": "Bob"}).json()
+                assert bob["seat"] == 1 and service._games[gid].seats[1].token_hash is None
+                return gid, made["token"], bob["token"]
+
+            gid, ann_key, bob_key = ann_then_bob()
+            bob = Connection(first.ws_url, gid, bob_key)
+            conns.append(bob)
+            assert bob.seat == 1, bob.messages
+            assert bob.state["you"] == 1 and bob.state["turn"] is not None and len(bob.state["rack"]) == 7
+            ann = Connection(first.ws_url, gid, ann_key)
+            conns.append(ann)
+            other = Connection(first.ws_url, gid, "not-a-key-of-this-game")
+            conns.append(other)
+            assert other.seat is None  # a key that holds no seat still only watches
+            st = (bob if bob.state["turn"] == 1 else ann).act({"type": "pass"})
+            assert st["type"] == "state" and st["version"] == 1, st
+
+            gid, _, bob_key = ann_then_bob()
+            bearer = {"Authorization": f"Bearer {bob_key}"}
+            assert a.get(f"/api/games/{gid}", headers=bearer).json().get("you") == 1
+            assert a.get(f"/api/games/{gid}/state", headers=bearer).json()["you"] == 1
+    finally:
+        news.set()
+        for c in conns:
+            c.close()
+        second.stop()
+        first.stop()
 
 
 def test_chat_reaches_players_on_other_processes(servers: list[ServerProcess]) -> None:

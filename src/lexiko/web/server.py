@@ -384,9 +384,8 @@ def create_app(
         game_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         svc = service_of(request)
-        live = await svc.get(game_id)
+        live, seat = await svc.game_and_seat(game_id, _bearer(authorization))
         info = svc.lobby(live)
-        seat = svc.seat_for_token(live, _bearer(authorization))
         if seat is not None:
             info["you"] = seat
             info["invites"] = svc.invites(live)
@@ -407,21 +406,21 @@ def create_app(
     @app.get("/api/games/{game_id}/state")
     async def state(game_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         svc = service_of(request)
-        live = await svc.get(game_id)
-        return svc.state(live, svc.seat_for_token(live, _bearer(authorization)))
+        live, seat = await svc.game_and_seat(game_id, _bearer(authorization))
+        return svc.state(live, seat)
 
     @app.get("/api/games/{game_id}/gcg")
     async def download_gcg(
         game_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> PlainTextResponse:
         svc = service_of(request)
-        live = await svc.get(game_id)
+        live, seat = await svc.game_and_seat(game_id, _bearer(authorization))
         if live.duplicate is not None:  # the tops, one round a turn (no seed while the game is on)
             text = duplicate.top_gcg(live.duplicate, seed=live.duplicate.over)
         elif live.game is None:
             raise ActionError("the game has not started yet")
         else:
-            text = gcg_for(live, svc.seat_for_token(live, _bearer(authorization)))
+            text = gcg_for(live, seat)
         return PlainTextResponse(
             text,
             media_type="application/x-gcg; charset=utf-8",
@@ -467,10 +466,11 @@ def create_app(
                 await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": True}))
                 await ws.close(code=code)
 
-        async def load() -> LiveGame | None:
-            """The game, or None after refusing the connection with the reason."""
+        async def load(token: object = None) -> tuple[LiveGame, int | None] | None:
+            """The game and the seat ``token`` holds in it, or None after refusing the
+            connection with the reason."""
             try:
-                return await svc.get(game_id)
+                return await svc.game_and_seat(game_id, token)
             except ActionError as e:
                 await refuse(str(e), 4404)
             except Exception:
@@ -492,10 +492,12 @@ def create_app(
                 await ws.close(code=4400)
             return
         token = hello.get("token") if isinstance(hello, dict) else None
-        live = await load()  # again: an idle game may have been let go meanwhile
-        if live is None:
+        # again: an idle game may have been let go meanwhile; and the seat as the
+        # database has it (taken on another process a moment ago, it may not be known here)
+        found = await load(token)
+        if found is None:
             return
-        seat = svc.seat_for_token(live, token)
+        live, seat = found
         conn = _Connection(ws, seat)
         if token and seat is None:
             conn.post({"type": "error", "message": "this link's key does not belong to a player of this game: "

@@ -679,7 +679,8 @@ class GameService:
                 self._broadcast(live)
 
     def seat_for_token(self, live: LiveGame, token: object) -> int | None:
-        """The seat a secret token holds, or None."""
+        """The seat a secret token holds in this copy of the game, or None (see
+        :meth:`game_and_seat` for a token that may hold a seat taken elsewhere)."""
         if not isinstance(token, str) or not token:
             return None
         h = hash_token(token)
@@ -687,6 +688,27 @@ class GameService:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
                 return s.index
         return None
+
+    async def game_and_seat(self, game_id: str, token: object) -> tuple[LiveGame, int | None]:
+        """The game and the seat a secret token holds in it (None: a spectator), as the
+        database has them: what a client that opens the game with that token is.
+
+        The copy of a game in this process's memory may be behind on its seats: in
+        shared mode a player may have taken a seat on another process a moment ago,
+        whose news has not reached this one yet (it comes through Redis, whenever it
+        comes). A token that matches no seat here while the game still has an open seat
+        is therefore checked against the database (the seats are read again, as that
+        news would have them read), so the person who has just joined is never taken for
+        a spectator. Once every seat is taken the copy here cannot lack a player (a seat
+        never changes hands), and a spectator's token costs no read.
+        """
+        live = await self.get(game_id)
+        seat = self.seat_for_token(live, token)
+        if seat is not None or not isinstance(token, str) or not token or live.ready:
+            return live, seat
+        await self._catch_up(live, seats=True)
+        live = await self.get(game_id)  # the copy caught up, or (let go meanwhile) one read after it
+        return live, self.seat_for_token(live, token)
 
     # -- acting -----------------------------------------------------------------
 
@@ -1021,8 +1043,13 @@ class GameService:
             # elsewhere): let it go rather than catch up on each move; the database has it
             self._forget(live)
             return
+        await self._catch_up(live, seats=version < 0)
+
+    async def _catch_up(self, live: LiveGame, *, seats: bool) -> None:
+        """Bring a game in memory up to the database (``seats``: its seats and start
+        too), show this process's clients the result, and let its bots go on."""
         async with live.lock:
-            await self._sync(live, seats=version < 0)
+            await self._sync(live, seats=seats)
             self._broadcast(live)
         self._kick_bots(live)
 
