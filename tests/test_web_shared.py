@@ -193,13 +193,11 @@ def test_a_killed_process_hands_its_computer_player_over(servers: list[ServerPro
         cy.close()
 
 
-def test_a_player_who_joined_on_another_process_plays_before_its_news_arrives(
-        pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ann creates a game on one process (which keeps it in memory) and Bob takes his seat
-    on another; the news of his seat is held back on its way to the first (a busy
-    machine: it arrives whenever it arrives). Bob, opening the game on the first, is Bob
-    there, not a spectator: on its WebSocket he sees the game started, with his rack,
-    and moves; through its HTTP API his key is his seat's."""
+@pytest.fixture
+def late_news(pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ThreadServer, ThreadServer]]:
+    """Two app processes in shared mode (in threads of this one); what the second (or
+    any other) process does reaches the first only once the test is over: the news of
+    a busy machine, which arrives whenever it arrives."""
     held: set[GameService] = set()
     news = threading.Event()
     on_version = GameService._on_version
@@ -213,27 +211,42 @@ def test_a_player_who_joined_on_another_process_plays_before_its_news_arrives(
     quiet = Limits(connections=None, games=None)
     first = ThreadServer(create_app(pg_url, redis_url=redis_url, allow_seeds=True, limits=quiet))
     second = ThreadServer(create_app(pg_url, redis_url=redis_url, allow_seeds=True, limits=quiet))
-    conns: list[Connection] = []
     try:
         first.start()
         second.start()
-        service = first.server.config.app.state.service
-        held.add(service)
+        held.add(first.server.config.app.state.service)
+        yield first, second
+    finally:
+        news.set()
+        second.stop()
+        first.stop()
+
+
+def _ann_and_bob(made_on: httpx.Client, joined_on: httpx.Client) -> tuple[str, str, str]:
+    """A casual game without a clock made on one process and joined on another: its id,
+    Ann's key and Bob's."""
+    made = made_on.post("/api/games", json={"preset": "casual", "options": {"time_minutes": None}, "seed": 3,
+                                            "seats": [{"kind": "human", "name": "Ann"},
+                                                      {"kind": "human", "name": "Bob"}]}).json()
+    bob = joined_on.post(f"/api/games/{made['game_id']}/join",
+                         json={"invite": made["invites"][0]["path"].rsplit("/", 1)[1], "name": "Bob"}).json()
+    assert bob["seat"] == 1, bob
+    return made["game_id"], made["token"], bob["token"]
+
+
+def test_a_player_who_joined_on_another_process_plays_before_its_news_arrives(
+        late_news: tuple[ThreadServer, ThreadServer]) -> None:
+    """Ann creates a game on the first process (which keeps it in memory) and Bob takes
+    his seat on the second. Bob, opening the game on the first before it has heard of
+    him, is Bob there, not a spectator: on its WebSocket he sees the game started, with
+    his rack, and moves; through its HTTP API his key is his seat's."""
+    first, second = late_news
+    service = first.server.config.app.state.service
+    conns: list[Connection] = []
+    try:
         with httpx.Client(base_url=first.url, timeout=20) as a, httpx.Client(base_url=second.url, timeout=20) as b:
-
-            def ann_then_bob() -> tuple[str, str, str]:
-                """A game made on the first process and joined on the second: its id, Ann's
-                and Bob's keys; the first has not heard of Bob (his seat is open there)."""
-                made = a.post("/api/games", json={"preset": "casual", "options": {"time_minutes": None}, "seed": 3,
-                                                  "seats": [{"kind": "human", "name": "Ann"},
-                                                            {"kind": "human", "name": "Bob"}]}).json()
-                gid = made["game_id"]
-                bob = b.post(f"/api/games/{gid}/join",
-                             json={"invite": made["invites"][0]["path"].rsplit("/", 1)[1], "name": "Bob"}).json()
-                assert bob["seat"] == 1 and service._games[gid].seats[1].token_hash is None
-                return gid, made["token"], bob["token"]
-
-            gid, ann_key, bob_key = ann_then_bob()
+            gid, ann_key, bob_key = _ann_and_bob(a, b)
+            assert service._games[gid].seats[1].token_hash is None  # Bob's seat is still open in the first's memory
             bob = Connection(first.ws_url, gid, bob_key)
             conns.append(bob)
             assert bob.seat == 1, bob.messages
@@ -246,16 +259,44 @@ def test_a_player_who_joined_on_another_process_plays_before_its_news_arrives(
             st = (bob if bob.state["turn"] == 1 else ann).act({"type": "pass"})
             assert st["type"] == "state" and st["version"] == 1, st
 
-            gid, _, bob_key = ann_then_bob()
+            gid, _, bob_key = _ann_and_bob(a, b)
+            assert service._games[gid].seats[1].token_hash is None
             bearer = {"Authorization": f"Bearer {bob_key}"}
             assert a.get(f"/api/games/{gid}", headers=bearer).json().get("you") == 1
             assert a.get(f"/api/games/{gid}/state", headers=bearer).json()["you"] == 1
     finally:
-        news.set()
         for c in conns:
             c.close()
-        second.stop()
-        first.stop()
+
+
+def test_a_game_opened_where_its_news_is_late_is_shown_as_the_database_has_it(
+        late_news: tuple[ThreadServer, ThreadServer]) -> None:
+    """A game made and joined on the first process is played on the second; the first,
+    which keeps it in memory, has heard of none of its moves. Opened there (over its
+    HTTP API or its WebSocket) it is shown after those moves, and the player on turn
+    moves there at once (not refused as made on an old position)."""
+    first, second = late_news
+    service = first.server.config.app.state.service
+    conns: list[Connection] = []
+    try:
+        with httpx.Client(base_url=first.url, timeout=20) as a:
+            gid, ann_key, bob_key = _ann_and_bob(a, a)
+            keys = [ann_key, bob_key]
+            conns += [Connection(second.ws_url, gid, k) for k in keys]
+            for v in (0, 1):  # two passes, on the second process
+                p = conns[conns[0].wait_state(lambda s, v=v: s["version"] == v and s["turn"] is not None)["turn"]]  # type: ignore[misc]
+                p.wait_version(v)
+                assert p.act({"type": "pass"})["version"] == v + 1
+            assert service._games[gid].version == 0  # the first has heard of neither
+            assert a.get(f"/api/games/{gid}/state").json()["version"] == 2
+            on_turn = conns[0].wait_version(2)["turn"]
+            conns.append(Connection(first.ws_url, gid, keys[on_turn]))
+            assert conns[-1].seat == on_turn and conns[-1].state["version"] == 2
+            st = conns[-1].act({"type": "pass"})
+            assert st["type"] == "state" and st["version"] == 3, st
+    finally:
+        for c in conns:
+            c.close()
 
 
 def test_chat_reaches_players_on_other_processes(servers: list[ServerProcess]) -> None:

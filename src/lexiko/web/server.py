@@ -30,10 +30,10 @@ import hashlib
 import hmac
 import json
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -44,7 +44,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from lexiko import duplicate
 from lexiko.web.limits import MAX_MESSAGE, BodyLimit, Limits, RateLimits
-from lexiko.web.live import LiveGame
 from lexiko.web.service import ActionError, GameService, NotFoundError, SeatRequest
 from lexiko.web.store import Store
 from lexiko.web.views import gcg_for, to_json
@@ -52,6 +51,8 @@ from lexiko.web.views import gcg_for, to_json
 __all__ = ["create_app", "STATIC"]
 
 log = logging.getLogger("lexiko.web")
+
+T = TypeVar("T")
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The front end: plain HTML, CSS and JavaScript, no build step."""
@@ -466,11 +467,11 @@ def create_app(
                 await ws.send_text(json.dumps({"type": "error", "message": message, "fatal": True}))
                 await ws.close(code=code)
 
-        async def load(token: object = None) -> tuple[LiveGame, int | None] | None:
-            """The game and the seat ``token`` holds in it, or None after refusing the
+        async def load(step: Awaitable[T]) -> T | None:
+            """What ``step`` (the game's loading) gives, or None after refusing the
             connection with the reason."""
             try:
-                return await svc.game_and_seat(game_id, token)
+                return await step
             except ActionError as e:
                 await refuse(str(e), 4404)
             except Exception:
@@ -482,7 +483,7 @@ def create_app(
         if not await rates.connection(address):
             await refuse("too many connections from your address: wait a minute", 4429)
             return
-        if await load() is None:
+        if await load(svc.get(game_id)) is None:
             return
         try:
             first = await asyncio.wait_for(ws.receive_text(), timeout=30)
@@ -492,9 +493,9 @@ def create_app(
                 await ws.close(code=4400)
             return
         token = hello.get("token") if isinstance(hello, dict) else None
-        # again: an idle game may have been let go meanwhile; and the seat as the
-        # database has it (taken on another process a moment ago, it may not be known here)
-        found = await load(token)
+        # again: an idle game may have been let go meanwhile; and as the database has it
+        # (its copy here may not have heard yet of a seat or a move made on another process)
+        found = await load(svc.game_and_seat(game_id, token))
         if found is None:
             return
         live, seat = found

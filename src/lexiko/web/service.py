@@ -691,23 +691,28 @@ class GameService:
 
     async def game_and_seat(self, game_id: str, token: object) -> tuple[LiveGame, int | None]:
         """The game and the seat a secret token holds in it (None: a spectator), as the
-        database has them: what a client that opens the game with that token is.
+        database has them: what a client that opens the game with that token is shown.
 
-        The copy of a game in this process's memory may be behind on its seats: in
-        shared mode a player may have taken a seat on another process a moment ago,
-        whose news has not reached this one yet (it comes through Redis, whenever it
-        comes). A token that matches no seat here while the game still has an open seat
-        is therefore checked against the database (the seats are read again, as that
-        news would have them read), so the person who has just joined is never taken for
-        a spectator. Once every seat is taken the copy here cannot lack a player (a seat
-        never changes hands), and a spectator's token costs no read.
+        In shared mode the copy of a game in this process's memory may be behind: what
+        other processes did reaches it as news through Redis, whenever that comes (a
+        busy machine: a whole game's moves may be played meanwhile). So a copy kept here
+        is checked against the database before it is shown: the actions it lacks, if
+        any, are read (as the news would have them read), and so are its seats when the
+        token matches none while a seat is still open: a player may have taken it on
+        another process a moment ago, and is never taken for a spectator. With every
+        seat taken the copy cannot lack a player (a seat never changes hands), and a
+        spectator's token costs no more. (A copy read from the database a moment ago is
+        checked too: news that came while it was being read was not for it.) A single
+        process's copy is the only one, and shown as it is.
         """
         live = await self.get(game_id)
         seat = self.seat_for_token(live, token)
-        if seat is not None or not isinstance(token, str) or not token or live.ready:
+        if not self.bus.shared:
             return live, seat
-        await self._catch_up(live, seats=True)
-        live = await self.get(game_id)  # the copy caught up, or (let go meanwhile) one read after it
+        unknown = seat is None and isinstance(token, str) and bool(token) and not live.ready
+        if unknown or len(await self._db(self.store.actions_after, live.id, live.version)) > 0:
+            await self._catch_up(live, seats=True)
+        live = await self.get(game_id)  # the copy kept now: a client subscribes to it (let go meanwhile: read again)
         return live, self.seat_for_token(live, token)
 
     # -- acting -----------------------------------------------------------------
