@@ -529,6 +529,40 @@ def test_a_process_takes_and_renews_its_50_leases_in_one_round_trip_and_leaves_a
     run(scenario())
 
 
+def test_news_a_process_fails_to_act_on_does_not_stop_it_listening(
+        redis_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Acting on a piece of news fails (the database away a moment): the log says so,
+    and the next piece is heard (the listening once stopped there for good, silently,
+    and the process's copies of its games fell behind for ever)."""
+    caplog.set_level(logging.ERROR, logger="lexiko.web")
+
+    async def scenario() -> list[tuple[str, int]]:
+        bus, other = RedisBus(redis_url), RedisBus(redis_url)
+        other.me = "another-host:1"
+        heard: list[tuple[str, int]] = []
+        second = asyncio.Event()
+
+        async def on_version(game_id: str, version: int) -> None:
+            heard.append((game_id, version))
+            if version == 1:
+                raise RuntimeError("the database is away")
+            second.set()
+
+        await bus.start(on_version)
+        try:
+            await other.publish("news-game", 1)
+            await other.publish("news-game", 2)
+            await asyncio.wait_for(second.wait(), 10)
+        finally:
+            await bus.stop()
+            await other.stop()
+        return heard
+
+    assert run(scenario()) == [("news-game", 1), ("news-game", 2)]
+    failed = [r for r in caplog.records if r.getMessage().startswith("could not act on the news")]
+    assert len(failed) == 1 and "the database is away" in str(failed[0].exc_info)
+
+
 def test_the_local_bus_holds_every_lease() -> None:
     assert run(Bus().claim(["a", "b"])) == {"a", "b"}
     assert run(Bus().claim([])) == set()

@@ -137,6 +137,36 @@ class RedisBus(Bus):
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(CHANNEL, CHAT_CHANNEL, SUBMISSION_CHANNEL)
 
+        async def handle(msg: dict[str, Any]) -> None:
+            """Pass one message on to its listener (malformed ones are dropped)."""
+            if msg.get("channel") in (SUBMISSION_CHANNEL, SUBMISSION_CHANNEL.encode()):
+                fields = bytes(msg["data"]).decode(errors="replace").split(" ", 6)
+                if len(fields) == 7 and fields[5] != self.me and on_submission is not None:
+                    try:
+                        sub = SubmissionData(int(fields[1]), int(fields[2]), fields[6], float(fields[4]),
+                                             int(fields[3]))
+                    except ValueError:
+                        return
+                    await on_submission(fields[0], sub)
+                return
+            if msg.get("channel") in (CHAT_CHANNEL, CHAT_CHANNEL.encode()):
+                try:
+                    data = json.loads(bytes(msg["data"]))
+                    game, line = str(data["game"]), dict(data["line"])
+                except (ValueError, KeyError, TypeError):
+                    return
+                if data.get("sender") != self.me and on_chat is not None:
+                    await on_chat(game, line)
+                return
+            parts = bytes(msg["data"]).decode(errors="replace").split(" ")
+            if len(parts) != 3 or parts[2] == self.me:
+                return
+            try:
+                version = int(parts[1])
+            except ValueError:
+                return
+            await on_version(parts[0], version)
+
         async def listen() -> None:
             while True:
                 try:
@@ -149,25 +179,12 @@ class RedisBus(Bus):
                     continue
                 if msg is None:
                     continue
-                if msg.get("channel") in (SUBMISSION_CHANNEL, SUBMISSION_CHANNEL.encode()):
-                    fields = bytes(msg["data"]).decode(errors="replace").split(" ", 6)
-                    if len(fields) == 7 and fields[5] != self.me and on_submission is not None:
-                        with contextlib.suppress(ValueError):
-                            sub = SubmissionData(int(fields[1]), int(fields[2]), fields[6], float(fields[4]),
-                                                 int(fields[3]))
-                            await on_submission(fields[0], sub)
-                    continue
-                if msg.get("channel") in (CHAT_CHANNEL, CHAT_CHANNEL.encode()):
-                    with contextlib.suppress(ValueError, KeyError, TypeError):
-                        data = json.loads(bytes(msg["data"]))
-                        if data.get("sender") != self.me and on_chat is not None:
-                            await on_chat(str(data["game"]), dict(data["line"]))
-                    continue
-                parts = bytes(msg["data"]).decode(errors="replace").split(" ")
-                if len(parts) != 3 or parts[2] == self.me:
-                    continue
-                with contextlib.suppress(ValueError):
-                    await on_version(parts[0], int(parts[1]))
+                try:
+                    await handle(msg)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # one piece of news this process could not act on: it listens on
+                    log.exception("could not act on the news %r", msg.get("data"))
 
         self._task = asyncio.create_task(listen())
 
