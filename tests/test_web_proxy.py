@@ -85,7 +85,9 @@ def test_players_through_the_proxy_survive_a_killed_process(proxied: tuple[str, 
         gid, tokens = new_game(http, preset="casual", seed=12, options={"time_minutes": None})
 
     def connect(seat: int) -> Connection:
-        return Connection(f"ws://{host}", gid, tokens[seat])
+        c = Connection(f"ws://{host}", gid, tokens[seat])
+        assert c.seat == seat, c.messages  # a player, whichever process took the socket (not a spectator)
+        return c
 
     conns = [connect(0), connect(1)]
     moves = 0
