@@ -11,7 +11,7 @@ import pytest
 
 from lexiko.board import Board
 from lexiko.bots import KINDS, LEVELS, GreedyBot, Player, RandomBot, StaticBot, make_player
-from lexiko.bots.static import endgame_leaves, opening_adjustment
+from lexiko.bots.static import NON_OUTPLAY_PENALTY, endgame_leaves, opening_adjustment
 from lexiko.errors import LexikoError
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
@@ -119,7 +119,7 @@ def test_static_endgame_values(endgame_factory: MakeGame, twl06: Lexicon) -> Non
     g = endgame_factory(["QI", "AZ"])
     values = endgame_leaves(g.tiles, g.unseen())
     assert values(()) == 2 * (1 + 10)  # going out: twice the other rack
-    assert values((E.code("Q"),)) == -20.0
+    assert values((E.code("Q"),)) == -20.0 - NON_OUTPLAY_PENALTY == -30.0  # kept: twice its value and the penalty
 
     # with the bag empty the static player maximises score + those values, not the table's
     g2 = endgame_factory(["AEQT", "IZ"])

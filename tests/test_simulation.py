@@ -128,7 +128,7 @@ def test_endgame_leaves() -> None:
     from lexiko.tiles import ENGLISH
 
     value = endgame_leaves(ENGLISH, ENGLISH.parse("QZ"))
-    assert value(()) == 40.0 and value(ENGLISH.parse("AB")) == -8.0
+    assert value(()) == 40.0 and value(ENGLISH.parse("AB")) == -8.0 - 10.0  # kept: twice AB and the penalty
 
 
 def test_challenges_phonies_and_make_player(twl06: Lexicon, game_factory: Callable[..., Game]) -> None:

@@ -309,6 +309,11 @@ static void fill_move(Gen *g, Move *m, int start, int end, int score, double eq)
  * the same, added in the same order. It is never positive: a bound on equity stays a bound. */
 #define OPEN_VOWEL_STEP (-0.35)
 
+/* What the static player takes off every play that does not go out once the bag is empty,
+ * besides twice the value of the tiles it keeps (lexiko.bots.static.NON_OUTPLAY_PENALTY):
+ * a play-out's seats start with it (po_rules); playout and static_games may set others. */
+#define NON_OUTPLAY_PENALTY 10.0
+
 static double opening_adjustment(const Gen *g, int start, int end, double eq)
 {
     int d = g->dir;
@@ -4180,7 +4185,8 @@ typedef struct {
     int first_min, rack_size, exchange_min_bag, scoreless_limit, passes_only, exchange_scoreless, end_double;
     int np;
     const LeaveMapHead *maps[PO_MAXP];
-    double penalty[PO_MAXP]; /* with the bag empty, taken off every play that does not go out */
+    double penalty[PO_MAXP]; /* with the bag empty, taken off every play that does not go out:
+                              * NON_OUTPLAY_PENALTY unless the caller gives another */
     /* the position */
     uint8_t cells[MAXN * MAXN];
     uint8_t rack[PO_MAXP][64];
@@ -4263,6 +4269,8 @@ static int po_wordmap(PlayOut *po, PyObject *obj, Py_buffer *buf, int *have)
  * Python error set. */
 static int po_rules(PlayOut *po, PyObject *rules)
 {
+    for (int p = 0; p < PO_MAXP; p++)
+        po->penalty[p] = NON_OUTPLAY_PENALTY;
     return PyArg_ParseTuple(rules, "iiiiii:rules", &po->rack_size, &po->exchange_min_bag, &po->scoreless_limit,
                             &po->passes_only, &po->exchange_scoreless, &po->end_double)
                ? 0

@@ -31,6 +31,7 @@ __all__ = [
     "static_choice",
     "opening_adjustment",
     "OPENING_VOWEL_STEP",
+    "NON_OUTPLAY_PENALTY",
 ]
 
 LeavesArg = LeaveValue | Literal[False] | None
@@ -72,15 +73,20 @@ def _fast(leaves: LeaveValue | None) -> LeaveValue | None:
     return _Memo(leaves)
 
 
+NON_OUTPLAY_PENALTY = 10.0
+"""What the static player takes off a play that does not go out once the bag is empty,
+besides twice the value of the tiles it keeps (MAGPIE's static player takes the same)."""
+
+
 def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
     """Leave values once the bag is empty (as the static player uses them): going out
-    gains twice the value of the tiles on the other racks (``others``), every tile
-    kept costs twice its value.
+    gains twice the value of the tiles on the other racks (``others``); keeping tiles
+    costs twice their value and :data:`NON_OUTPLAY_PENALTY` besides.
 
     >>> from lexiko.tiles import ENGLISH
     >>> f = endgame_leaves(ENGLISH, ENGLISH.parse("QI"))
-    >>> f(()), f(ENGLISH.parse("Z"))
-    (22.0, -20.0)
+    >>> f(()), f(ENGLISH.parse("Z")), f(ENGLISH.parse("AE"))
+    (22.0, -30.0, -14.0)
     """
     return _endgame_table(tiles, 2.0 * tiles.rack_value(others))
 
@@ -88,10 +94,11 @@ def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
 @lru_cache(maxsize=1024)
 def _endgame_table(tiles: TileSet, bonus: float) -> LeaveTable:
     """:func:`endgame_leaves` as a table (the kernel reads it without calling Python):
-    the empty leave stored at ``bonus``, every other leave by the model, minus twice
-    each tile's value. Kept: the same few bonuses come back game after game."""
+    the empty leave stored at ``bonus``, every other leave by the model: the penalty,
+    minus twice each tile's value. Kept: the same few bonuses come back game after game."""
     penalty = {code: [-2.0 * v] for code, v in enumerate(tiles.values, start=1) if v}
-    return LeaveTable(tiles, {(): bonus}, tile_values=penalty, meta={"note": "values once the bag is empty"})
+    return LeaveTable(tiles, {(): bonus}, tile_values=penalty, offset=-NON_OUTPLAY_PENALTY,
+                      meta={"note": "values once the bag is empty"})
 
 
 class _Memo:
@@ -196,7 +203,8 @@ class StaticBot:
     """Plays the move of highest equity: its score plus the value of the leave in
     ``table`` (:meth:`LeaveTable.default` for the lexicon's tiles when not given).
     Once the bag is empty leave values no longer apply: going out is worth twice the
-    tiles left on the other racks, keeping tiles costs twice their value. While the bag
+    tiles left on the other racks, keeping tiles costs twice their value and
+    :data:`NON_OUTPLAY_PENALTY` besides. While the bag
     holds tiles it passes only when it has nothing else to play. Challenges every phony.
 
     >>> from lexiko.game import Game
