@@ -60,17 +60,29 @@ def empty_bag_turns(path: Path, first: bool) -> list[int]:
 _LEX: dict[str, Lexicon] = {}
 
 
-def solve_one(path: str, turn: int, limit: float, backend: str) -> Row | None:
+def endgame_at(path: str, turn: int) -> tuple[Game, Lexicon] | None:
+    """The game at ``turn`` of the record and its lexicon, or None when the record does
+    not show the rack on turn or lexiko does not ship the lexicon (CSW21). The endgame
+    is the rack on turn against every tile unseen by its player: a replay may have dealt
+    that player more tiles than the record shows, which then sit in the bag."""
     try:
         game: Game = position_at_turn(path, turn)
     except LexikoError:
-        return None  # the record does not show the rack on turn, or it is not a lexicon lexiko has
+        return None
     lex = _LEX.get(game.rules.lexicon)
     if lex is None:
         try:
             lex = _LEX[game.rules.lexicon] = Lexicon.load(game.rules.lexicon, game.rules.tile_set)
         except LexikoError:
-            return None  # a lexicon lexiko cannot ship (CSW21): not measured
+            return None
+    return game, lex
+
+
+def solve_one(path: str, turn: int, limit: float, backend: str) -> Row | None:
+    found = endgame_at(path, turn)
+    if found is None:
+        return None
+    game, lex = found
     p = game.player_on_turn
     res = solve_position(
         game.board,

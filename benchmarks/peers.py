@@ -13,8 +13,12 @@ for self-play, and each engine's own timing for the searches.
 2. Simulation: 10 candidates, 2 plies, on the mid-game positions of
    ``benchmarks/simulation.py``; play-outs (one candidate played out once) per processor
    second, both engines' start-up left out (MAGPIE's by the difference of two runs).
-3. Endgames: the first bag-empty position of each shared TWL06 game, solved exactly
-   (MAGPIE with ``-eplies 25``) under ``--endgame-limit`` seconds each.
+3. Endgames: the first bag-empty position of each shared TWL06 game (the rack on turn
+   against every tile its player has not seen), solved exactly under ``--endgame-limit``
+   seconds each. MAGPIE searches ``-eplies 25`` with no time limit of its own (its limit
+   stops deepening early when it predicts the next depth will not fit) and is stopped
+   15 s (its start-up) after the limit; it is exact when it finished all 25 plies within
+   the limit by its own clock.
 
     python benchmarks/peers.py --magpie ~/src/MAGPIE
     python benchmarks/peers.py --magpie ~/src/MAGPIE --games 2000 --skip endgame
@@ -32,18 +36,19 @@ import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from lexiko import cgp
 from lexiko.analysis import position_at_turn
-from lexiko.bots.endgame import solve
+from lexiko.bots.endgame import solve_position
 from lexiko.bots.simulation import simulate
 from lexiko.lexicon import Lexicon
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from endgame import GCG, empty_bag_turns  # noqa: E402
+from endgame import GCG, empty_bag_turns, endgame_at  # noqa: E402
 from simulation import SIM_POSITIONS  # noqa: E402
 
 
@@ -61,16 +66,22 @@ def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, str]:
     return child_cpu() - before, out.stdout + out.stderr
 
 
-def magpie(root: Path, command: str, position: str | None, settings: list[str], stdin: str = "") -> str:
-    """Run one MAGPIE command (after loading a CGP position when given) and return its output."""
+def magpie(root: Path, command: str, position: str | None, settings: list[str], stdin: str = "",
+           timeout: float | None = None) -> str:
+    """Run one MAGPIE command (after loading a CGP position when given) and return its
+    output, or nothing when it runs past ``timeout`` seconds (it is then killed)."""
     args = [str(root / "bin" / "magpie")]
     args += ["cgp", *position.split()] if position else []
     args += ["-mode", "sync", "-savesettings", "false", *settings]
     if position:
-        text = subprocess.run(args, cwd=root, input=command + "\n", capture_output=True, text=True, check=False)
+        stdin = command + "\n"  # the position is loaded first, then the command read
     else:
-        text = subprocess.run(args[:1] + command.split() + args[1:], cwd=root, input=stdin, capture_output=True,
-                              text=True, check=False)
+        args = args[:1] + command.split() + args[1:]
+    try:
+        text = subprocess.run(args, cwd=root, input=stdin, capture_output=True, text=True, check=False,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return ""
     return text.stdout + text.stderr
 
 
@@ -138,33 +149,50 @@ def simulation(args: argparse.Namespace, lex: Lexicon) -> None:
         print(f"   {label:<46} lexiko {ours:8.0f}   MAGPIE {theirs:8.0f}   ratio {ours / theirs:5.2f}")
 
 
-def endgames(args: argparse.Namespace, lex: Lexicon) -> None:
+def endgame_pair(magpie_root: str, path: str, turn: int, limit: float) -> tuple[str, float, bool, float, bool] | None:
+    """One bag-empty position solved by both engines in turn: the rack on turn against
+    every tile its player has not seen (as ``benchmarks/endgame.py`` solves it), lexiko
+    by ``solve_position`` and MAGPIE by its ``endgame`` command on the same CGP.
+    Returns (game, lexiko seconds, exact, MAGPIE seconds, exact), or None when the
+    record does not show the rack on turn or the lexicon is not TWL06."""
+    found = endgame_at(path, turn)
+    if found is None or found[0].rules.lexicon.upper() != "TWL06":
+        return None
+    g, lex = found
+    p = g.player_on_turn
+    res = solve_position(g.board, (g.rack(p), g.unseen(p)), lex, g.rules, scores=(g.scores[p], g.scores[1 - p]),
+                         scoreless_turns=g.scoreless_turns, time_limit=limit)
+    racks = (g.tiles.format(g.tiles.rack_sort(g.rack(p))), g.tiles.format(g.tiles.rack_sort(g.unseen(p))))
+    position = cgp.dumps(cgp.CGP(g.board, racks, (g.scores[p], g.scores[1 - p]), g.scoreless_turns, {}))
+    text = magpie(Path(magpie_root), "endgame", position,
+                  ["-lex", "TWL06", "-threads", "1", "-eplies", "25", "-ttfraction", "0.05"], timeout=limit + 15)
+    m = re.search(r"Endgame \(depth: (\d+), time: ([\d.]+)s, status: finished\)", text)
+    their_time = float(m.group(2)) if m else float("nan")
+    their_exact = m is not None and int(m.group(1)) >= 25 and their_time <= limit
+    return Path(path).stem, res.elapsed, res.complete, their_time, their_exact
+
+
+def endgames(args: argparse.Namespace) -> None:
     limit = args.endgame_limit
-    print(f"\n3. endgames: the first bag-empty position of each TWL06 game, {limit} s each, one thread")
+    print(f"\n3. endgames: the first bag-empty position of each TWL06 game, {limit} s each, one thread per engine,"
+          f" {args.jobs} position(s) at a time")
     ours: list[float] = []
     theirs: list[float] = []
     both = 0
-    for path in sorted(GCG.glob("*.gcg")):
-        for turn in empty_bag_turns(path, True):
-            try:
-                g = position_at_turn(path, turn)
-            except Exception:  # noqa: BLE001 - a record without the rack on turn
+    tasks = [(str(path), turn) for path in sorted(GCG.glob("*.gcg")) for turn in empty_bag_turns(path, True)]
+    with ProcessPoolExecutor(args.jobs) as ex:
+        futures = [ex.submit(endgame_pair, str(args.magpie), path, turn, limit) for path, turn in tasks]
+        for fut in as_completed(futures):
+            row = fut.result()
+            if row is None:
                 continue
-            if g.rules.lexicon.upper() != "TWL06":
-                continue
-            res = solve(g, time_limit=limit, lexicon=lex)
-            text = magpie(args.magpie, "endgame", magpie_cgp(cgp.dumps(cgp.from_game(g)), True),
-                          ["-lex", "TWL06", "-threads", "1", "-etlim", str(limit), "-eplies", "25",
-                           "-ttfraction", "0.05"])
-            m = re.search(r"Endgame \(depth: (\d+), time: ([\d.]+)s, status: (\w+)\)", text)
-            their_exact = m is not None and m.group(3) == "finished" and int(m.group(1)) >= 25
-            their_time = float(m.group(2)) if m else float("nan")
-            if res.complete:
-                ours.append(res.elapsed)
+            name, our_time, our_exact, their_time, their_exact = row
+            if our_exact:
+                ours.append(our_time)
             if their_exact:
                 theirs.append(their_time)
-            both += res.complete and their_exact
-            print(f"   {path.stem[:44]:<44} lexiko {res.elapsed:7.2f} s {'exact' if res.complete else 'not exact':<9}"
+            both += our_exact and their_exact
+            print(f"   {name[:44]:<44} lexiko {our_time:7.2f} s {'exact' if our_exact else 'not exact':<9}"
                   f"  MAGPIE {their_time:7.2f} s {'exact' if their_exact else 'not exact'}", flush=True)
     for label, xs in (("lexiko", ours), ("MAGPIE", theirs)):
         if xs:
@@ -179,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="self-play runs per engine (default: %(default)s)")
     p.add_argument("--sim-iterations", type=int, default=500, help="lexiko's iterations per position")
     p.add_argument("--endgame-limit", type=float, default=60.0, help="seconds per endgame (default: %(default)s)")
+    p.add_argument("--jobs", type=int, default=1, help="endgame positions solved at a time (default: %(default)s)")
     p.add_argument("--skip", action="append", default=[], choices=["selfplay", "simulation", "endgame"])
     args = p.parse_args(argv)
     if not (args.magpie / "bin" / "magpie").exists():
@@ -192,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     if "simulation" not in args.skip:
         simulation(args, lex)
     if "endgame" not in args.skip:
-        endgames(args, lex)
+        endgames(args)
     return 0
 
 
