@@ -9,6 +9,7 @@ and worst times of those.
     python benchmarks/endgame.py                      # every position, 60 s each, 2 processes
     python benchmarks/endgame.py --first --limit 10   # the first of each game, 10 s each
     python benchmarks/endgame.py --backend python     # the Python search (the reference)
+    python benchmarks/endgame.py --first --limit 1500 --only round_2 --only r18_jen   # two games, longer
 
 Times are wall-clock seconds per position on one process each; other work on the
 machine slows them.
@@ -105,10 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes (default: %(default)s)")
     p.add_argument("--backend", choices=["auto", "c", "python"], default="auto")
     p.add_argument("--games", type=Path, default=GCG, help="folder of .gcg files (default: ../shared/gcg)")
+    p.add_argument("--only", action="append", default=[], metavar="TEXT",
+                   help="only the games whose file name holds TEXT (repeat for more)")
     args = p.parse_args(argv)
-    files = sorted(args.games.glob("*.gcg"))
+    files = sorted(f for f in args.games.glob("*.gcg") if not args.only or any(t in f.name for t in args.only))
     if not files:
-        print(f"no .gcg files in {args.games}", file=sys.stderr)
+        which = f" whose name holds {' or '.join(map(repr, args.only))}" if args.only else ""
+        print(f"no .gcg files{which} in {args.games}", file=sys.stderr)
         return 1
     tasks = [(str(f), t) for f in files for t in empty_bag_turns(f, args.first)]
     print(f"{len(tasks)} bag-empty positions in {len(files)} games; {args.limit} s each, {args.jobs} process(es)")
