@@ -111,14 +111,14 @@ def test_what_the_kernel_does_not_play(twl06: Lexicon) -> None:
         play_out(g, [t, t], twl06)
 
 
-@pytest.mark.parametrize(("plies", "bag_left"), [(2, 60), (4, 3), (3, 0)])
+@pytest.mark.parametrize(("plies", "bag_left"), [(2, 60), (4, 3), (3, 0), (64, 5)])
 def test_simulation_in_the_kernel_gives_the_same_results(
     twl06: Lexicon, monkeypatch: pytest.MonkeyPatch, plies: int, bag_left: int
 ) -> None:
     """The simulation runs its play-outs in the kernel when it can, a chunk of iterations
     in one call (simulate_iterations): the values of the Python play-outs, iteration for
-    iteration (here mid-game, near the end with exchanges impossible, and with the bag
-    empty). A seed it cannot take (a negative one) is played out in Python."""
+    iteration (here mid-game, near the end with exchanges impossible, with the bag
+    empty, and played out to the end of the game). A seed it cannot take (a negative one) is played out in Python."""
     from lexiko.bots import simulation
 
     t = LeaveTable.default()

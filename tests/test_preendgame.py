@@ -110,7 +110,7 @@ def test_the_command_lists_the_share_won(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_the_hard_level_plays_the_pre_endgame_with_one_tile_in_the_bag(lex: Lexicon) -> None:
-    from lexiko.bots import HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS, make_player
+    from lexiko.bots import HARD_ENDGAME_SECONDS, HARD_FINISH_BAG, HARD_PREENDGAME_SECONDS, make_player
     from lexiko.bots.simulation import SimulationBot
 
     game = position_at_turn(DATA / "gcg" / "corpus" / "phony_challenged_off.gcg", 22)
@@ -119,9 +119,10 @@ def test_the_hard_level_plays_the_pre_endgame_with_one_tile_in_the_bag(lex: Lexi
     assert bot.choose(game).notation(game.tiles) == "B9 F.CTUR."  # +81.4 over the 6 splits, the pass +47.0
     hard = make_player("hard", lex, seed=1)
     assert isinstance(hard, SimulationBot)
-    assert (hard.endgame_time, hard.preendgame_time) == (HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS)
+    assert (hard.endgame_time, hard.preendgame_time, hard.finish) == (
+        HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS, HARD_FINISH_BAG) == (5.0, 10.0, 7)
     plain = make_player("sim", lex, seed=1)
-    assert isinstance(plain, SimulationBot) and plain.preendgame_time is None
+    assert isinstance(plain, SimulationBot) and plain.preendgame_time is None and plain.finish == 0
 
 
 def test_the_endgame_time_is_refused_without_the_pre_endgame(capsys: pytest.CaptureFixture[str]) -> None:

@@ -183,6 +183,26 @@ def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, 
         assert bot.last_results[0].win_rate == max(r.win_rate for r in bot.last_results)
 
 
+def test_near_the_end_play_outs_go_to_the_end_and_rank_by_wins(twl06: Lexicon) -> None:
+    """With ``finish`` at least the tiles in the bag, every play-out ends the game, so a
+    candidate's win rate is the share of its play-outs won (a whole number of halves), and
+    the candidates go by it: the simulation with plies to the end, ranked by win rate.
+    With more tiles in the bag than ``finish``, the player's own plies and rank."""
+    late = position_at_turn(GAME, 22)  # 6 tiles in the bag
+    pos = late.position()
+    with SimulationBot(twl06, candidates=6, iterations=12, seed=4, finish=6) as bot:
+        near = bot.evaluate(late)
+    assert all((r.win_rate * 24) == round(r.win_rate * 24) for r in near)
+    assert [r.win_rate for r in near] == sorted((r.win_rate for r in near), reverse=True)
+    assert len({r.win_rate for r in near}) > 1
+    seed = SimulationBot(twl06, seed=4)._rng.getrandbits(48)  # the seed the bot's first evaluation takes
+    assert outcome(near) == outcome(simulate(pos, twl06, candidates=6, iterations=12, plies=64, seed=seed, rank="win"))
+    with SimulationBot(twl06, candidates=6, iterations=12, seed=4, finish=5) as bot:
+        assert outcome(bot.evaluate(late)) == outcome(simulate(pos, twl06, candidates=6, iterations=12, seed=seed))
+    with pytest.raises(LexikoError, match=r"^finish -1: give the most tiles in the bag for play-outs to the end"):
+        SimulationBot(twl06, finish=-1)
+
+
 def test_a_play_out_is_worth_the_spread_plus_what_was_kept_less_what_the_opponent_kept(twl06: Lexicon) -> None:
     """After the candidate and one reply, the play-out's value is the candidate's score
     less the reply's, plus the value of the tiles the player kept, less the value of those

@@ -42,6 +42,7 @@ __all__ = [
     "LEVELS",
     "HARD_ENDGAME_SECONDS",
     "HARD_PREENDGAME_SECONDS",
+    "HARD_FINISH_BAG",
     "last_play_is_phony",
 ]
 
@@ -51,13 +52,18 @@ KINDS = ("random", "greedy", "static", "sim")
 LEVELS = {"beginner": "random", "easy": "greedy", "medium": "static", "hard": "sim"}
 """Strength levels and the kind of player each stands for. ``hard`` also solves the
 endgame (bag empty) and the pre-endgame (one tile in the bag) of a two-player game,
-within :data:`HARD_ENDGAME_SECONDS` and :data:`HARD_PREENDGAME_SECONDS`."""
+within :data:`HARD_ENDGAME_SECONDS` and :data:`HARD_PREENDGAME_SECONDS`, and with a few
+more tiles in the bag (up to :data:`HARD_FINISH_BAG`) simulates to the end of the game."""
 
 HARD_ENDGAME_SECONDS = 5.0
 """Seconds the ``hard`` level spends on an endgame (most are solved exactly far sooner)."""
 
 HARD_PREENDGAME_SECONDS = 10.0
 """Seconds the ``hard`` level spends on a pre-endgame (one tile in the bag)."""
+
+HARD_FINISH_BAG = 7
+"""The most tiles in the bag with which the ``hard`` level's play-outs go on to the end of
+the game, its candidates ranked by the games they win (the simulation's ``finish``)."""
 
 
 _TABLE_CACHE_SIZE = 8
@@ -123,6 +129,7 @@ def make_player(kind: str, lexicon: Lexicon, *, seed: int | None = None, name: s
         if key.lower() == "hard":  # the level plays the end of a game out exactly
             kw.setdefault("endgame_time", HARD_ENDGAME_SECONDS)
             kw.setdefault("preendgame_time", HARD_PREENDGAME_SECONDS)
+            kw.setdefault("finish", HARD_FINISH_BAG)
         # the simulation player lives in its own module, imported only when asked for
         try:
             module = importlib.import_module("lexiko.bots.simulation")

@@ -646,6 +646,12 @@ def _pruned(
     return [results[k] for k in _order(results, setup.rank, alive.__contains__)]
 
 
+_TO_THE_END = 64
+"""Plies of a play-out that goes on to the end of the game (``finish``), as a cap: near
+the end a game ends long before it (a turn plays a tile, or is one of a run of scoreless
+turns that the rules end); a play-out the cap stops is valued as one that did not end."""
+
+
 def _loadable(lex: Lexicon) -> bool:
     """Whether a worker can load this lexicon by name (built in, or a file here)."""
     return lex.name.upper() in BUILTIN
@@ -668,7 +674,11 @@ class SimulationBot:
     (:mod:`lexiko.bots.inference`; two players, tiles in the bag). ``prune``:
     the stopping rule of :func:`simulate` (drop the candidates clearly behind; stop
     when one is left). ``rank``: ``"value"`` plays the best mean value, ``"win"`` the
-    best win rate (the mean value breaking ties).
+    best win rate (the mean value breaking ties). ``finish``: with 1 to ``finish`` tiles
+    in the bag, every play-out goes on to the end of the game (static turns on every
+    side, however many) and the candidates are ranked by the games they win, whatever
+    ``plies`` and ``rank`` say (0: never); near the end the leave values a short
+    play-out stops on say little, and who goes out, or is stuck with a tile, decides.
 
     >>> lex = Lexicon.from_words(["QI"])
     >>> with SimulationBot(lex, iterations=10) as bot:
@@ -693,11 +703,15 @@ class SimulationBot:
         infer: bool = False,
         prune: float | None = None,
         rank: Rank = "value",
+        finish: int = 0,
         name: str = "sim",
     ) -> None:
         self.lexicon = lexicon
         self.prune = prune
         self.rank = _rank(rank)
+        if finish < 0:
+            raise LexikoError(f"finish {finish}: give the most tiles in the bag for play-outs to the end (0: none)")
+        self.finish = finish
         self.leaves = leaves
         self.candidates = candidates
         self.iterations = iterations
@@ -760,18 +774,19 @@ class SimulationBot:
         position = game.position() if isinstance(game, Game) else game
         executor, initialized = self._pool()
         seed = self._rng.getrandbits(48)
+        to_the_end = 1 <= position.bag_count <= self.finish
         setup = _Setup(
             self.lexicon,
             self._lex_key,
             self.leaves,
             self._leaves_key,
-            self.plies,
+            _TO_THE_END if to_the_end else self.plies,
             self.time_limit,
             executor,
             max(1, self.jobs),
             initialized,
             self.prune,
-            self.rank,
+            "win" if to_the_end else self.rank,
         )
         n = self.iterations if iterations is None else iterations
         exchanges = True
