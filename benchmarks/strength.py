@@ -46,14 +46,26 @@ iterations, plies, prune, infer, rank, time_limit.
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 \\
         --players static:$HOME/src/MAGPIE/data/lexica/TWL06.klv2   # MAGPIE's own leave values
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --players hard --set rank=win
+
+The late game alone: with ``--late K`` lexiko's static player moves until the bag holds K
+tiles or fewer, so two runs of the same seed are the same games up to there; ``--save``
+keeps a run's results and ``--against`` compares a later run with it game by game::
+
+    python benchmarks/strength.py --magpie ~/src/MAGPIE --games 800 --jobs 2 --seed 11 --late 7 \\
+        --players hard --set finish=0 --save before.json
+    python benchmarks/strength.py --magpie ~/src/MAGPIE --games 800 --jobs 2 --seed 11 --late 7 \\
+        --players hard --against before.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -252,21 +264,26 @@ class Match:
     rules: Rules
     seed: int
     options: dict[str, object] = field(default_factory=dict)  # keyword arguments of lexiko's player
+    late: int | None = None  # lexiko's static player moves while the bag holds more tiles than this
 
 
 _match: Match | None = None
 
 
-def _start(root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object]) -> Match:
+def _start(
+    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None
+) -> Match:
     global _match
     lexicon = Lexicon.load(rules.lexicon, rules.tile_set)
-    _match = Match(Magpie(root, rules.lexicon), lexicon, kind, rules, seed, options)
+    _match = Match(Magpie(root, rules.lexicon), lexicon, kind, rules, seed, options, late)
     return _match
 
 
-def _start_worker(root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object]) -> None:
+def _start_worker(
+    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None
+) -> None:
     """A worker's start: its own MAGPIE, ended when the worker ends."""
-    m = _start(root, kind, rules, seed, options)
+    m = _start(root, kind, rules, seed, options, late)
     Finalize(None, m.magpie.close, exitpriority=10)
 
 
@@ -312,6 +329,7 @@ def play(m: Match, index: int) -> GameRecord:
     names = [f"lexiko {m.kind}", "MAGPIE static"]
     game = Game(names, m.rules, seed=game_seed(m.seed, deal), lexicon=m.lexicon, first_player=first)
     bot = make_player(m.kind, m.lexicon, seed=game_seed(m.seed, index, "player"), name=names[LEXIKO], **m.options)
+    early = StaticBot(m.lexicon) if m.late is not None else None  # lexiko's moves before the late game
     turns, seconds, cpu = [0, 0], [0.0, 0.0], 0.0
     while not game.is_over:
         if game.awaiting_final_challenge:  # a play that went out: no challenge (MAGPIE's words are checked)
@@ -321,7 +339,10 @@ def play(m: Match, index: int) -> GameRecord:
         t = time.perf_counter()
         if p == LEXIKO:
             c = time.process_time()
-            game.apply(bot.candidate(game) if type(bot) is StaticBot else bot.choose(game))
+            if early is not None and m.late is not None and game.bag_count > m.late:
+                game.apply(early.candidate(game))
+            else:
+                game.apply(bot.candidate(game) if type(bot) is StaticBot else bot.choose(game))
             cpu += time.process_time() - c
         else:
             where = f"game {index + 1} (deal {deal + 1}, {names[first]} started), turn {sum(turns) + 1}"
@@ -347,23 +368,26 @@ def play_games(indices: Sequence[int]) -> list[GameRecord]:
 
 
 def run(
-    root: Path, kind: str, games: int, jobs: int, seed: int, rules: Rules, options: dict[str, object] | None = None
+    root: Path, kind: str, games: int, jobs: int, seed: int, rules: Rules, options: dict[str, object] | None = None,
+    late: int | None = None,
 ) -> Iterator[list[GameRecord]]:
     """The games' records, a chunk at a time as they finish: in this process with
     ``jobs`` 1, else on ``jobs`` worker processes, each with its own MAGPIE.
-    ``options``: keyword arguments of lexiko's player (:func:`lexiko.bots.make_player`)."""
+    ``options``: keyword arguments of lexiko's player (:func:`lexiko.bots.make_player`);
+    ``late``: lexiko's static player moves until the bag holds that many tiles or fewer."""
     options = dict(options or {})
     size = max(2, min(40, games // (jobs * 10)) // 2 * 2)  # whole deals
     chunks = [list(range(lo, min(games, lo + size))) for lo in range(0, games, size)]
     if jobs <= 1:
-        m = _start(root, kind, rules, seed, options)
+        m = _start(root, kind, rules, seed, options, late)
         try:
             for c in chunks:
                 yield play_games(c)
         finally:
             m.magpie.close()
         return
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(root, kind, rules, seed, options)) as pool:
+    init = (root, kind, rules, seed, options, late)
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=init) as pool:
         futures: list[Future[list[GameRecord]]] = [pool.submit(play_games, c) for c in chunks]
         try:
             for f in as_completed(futures):
@@ -450,6 +474,58 @@ def report(
     ]
 
 
+def save(records: Sequence[GameRecord], path: Path, what: dict[str, object]) -> None:
+    """Write the run (``what``: its seed, late and player) and each game's final scores,
+    lexiko's first, as JSON, for a later run's ``--against``."""
+    games = {str(r.summary.index): list(r.summary.scores) for r in records}
+    path.write_text(json.dumps({**what, "games": games}, indent=0, sort_keys=True))
+
+
+def paired(records: Sequence[GameRecord], path: Path, what: dict[str, object]) -> list[str]:
+    """The run against an earlier one saved in ``path`` of the same seed and late game,
+    game by game: the difference in lexiko's win rate (a tie counts half) with its 95%
+    interval from the per-game differences, the games whose result differs, and the
+    difference in spread. Raises :class:`ValueError` if the runs are not alike.
+
+    >>> from lexiko.selfplay import GameSummary
+    >>> rec = lambda i, a, b: GameRecord(GameSummary(i, (a, b), (0,) if a > b else (1,), (0, 0), 20, "out"),
+    ...                                  0, (0, 0), (10, 10), (0.0, 0.0), 0.0)
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "before.json"
+    >>> save([rec(0, 400, 390), rec(1, 380, 400), rec(2, 350, 360)], path, {"seed": 1, "late": 7, "players": "a"})
+    >>> for line in paired([rec(0, 400, 390), rec(1, 410, 400), rec(2, 350, 362)], path, {"seed": 1, "late": 7}):
+    ...     print(line)
+    against before.json's a (seed 1, late 7), game by game over 3 games: win rate +33.3% (95% CI -32.0% to +98.7%)
+    1 of 3 games end otherwise (1 won that was lost, 0 lost that was won); spread +9.3 a game
+    """
+    before = json.loads(path.read_text())
+    for key in ("seed", "late"):
+        if before.get(key) != what.get(key):
+            raise ValueError(f"{path} was saved with {key} {before.get(key)}, this run has {what.get(key)}")
+    diffs, spreads = [], []
+    for r in records:
+        old = before["games"].get(str(r.summary.index))
+        if old is None:
+            continue
+        new = r.summary.scores
+        result = (new[0] > new[1]) - (new[0] < new[1])
+        result_before = (old[0] > old[1]) - (old[0] < old[1])
+        diffs.append((result - result_before) / 2)
+        spreads.append((new[0] - new[1]) - (old[0] - old[1]))
+    n = len(diffs)
+    if n < 2:
+        raise ValueError(f"{path} shares {n} game(s) with this run: play the same games (--seed, --games)")
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n)
+    gained, lost = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+    return [
+        f"against {path.name}'s {before.get('players')} (seed {what.get('seed')}, late {what.get('late')}), game by "
+        f"game over {n} games: win rate {mean:+.1%} (95% CI {mean - half:+.1%} to {mean + half:+.1%})",
+        f"{gained + lost} of {n} games end otherwise ({gained} won that was lost, {lost} lost that was won); "
+        f"spread {statistics.fmean(spreads):+.1f} a game",
+    ]
+
+
 DESCRIPTION = """\
 Play a lexiko computer player against MAGPIE's static player and print lexiko's win
 rate. Every game is played in lexiko's Game (tournament rules, TWL06, a seeded bag);
@@ -481,6 +557,10 @@ examples:
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --players static:MAGPIE/data/lexica/TWL06.klv2
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --jobs 2 --players hard \\
       --set candidates=20 --set iterations=500 --set rank=win    # the simulation player, longer
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 800 --late 7 --players hard \\
+      --set finish=0 --save before.json                          # the late game alone, saved
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 800 --late 7 --players hard \\
+      --against before.json                                      # compared game by game
 """
 
 
@@ -501,6 +581,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=non_negative_int, default=1,
                    help="worker processes, each with its own MAGPIE; 0 for one per core (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="the deals' seed: the same seed, the same games (default: 0)")
+    p.add_argument("--late", type=non_negative_int, metavar="K",
+                   help="lexiko's static player moves until the bag holds K tiles or fewer on lexiko's turn, then "
+                   "the player named: the games up to there are the same whatever the player, so two runs with "
+                   "the same seed differ only in the late game (compare them with --save and --against)")
+    p.add_argument("--save", type=Path, metavar="FILE", help="write each game's final scores to FILE (JSON)")
+    p.add_argument("--against", type=Path, metavar="FILE",
+                   help="a run saved with --save (the same seed and --late): compare the two game by game")
     args = p.parse_args(argv)  # fmt: skip
     if args.games % 2:
         p.error(f"--games must be even (each deal is played twice), not {args.games}")
@@ -508,6 +595,16 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"{args.magpie}: no bin/magpie or data/ there: build MAGPIE first (make magpie BUILD=release)")
     if "," in args.players:
         p.error("--players names lexiko's one player (MAGPIE is the other)")
+    what: dict[str, object] = {"seed": args.seed, "late": args.late, "players": args.players}
+    if args.against is not None:
+        try:
+            before = json.loads(args.against.read_text())
+        except (OSError, ValueError) as e:
+            p.error(f"--against {args.against}: not a run saved with --save ({e})")
+        for key in ("seed", "late"):
+            if not isinstance(before, dict) or before.get(key) != what[key]:
+                saved = before.get(key) if isinstance(before, dict) else None
+                p.error(f"--against {args.against}: saved with {key} {saved}, this run has {what[key]}")
     rules = TOURNAMENT
     jobs = args.jobs or (os.cpu_count() or 1)
     try:
@@ -530,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=args.games)
-            for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules, options):
+            for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules, options, args.late):
                 records.extend(chunk)
                 bar.update(task, completed=len(records))
     except MatchError as e:
@@ -539,7 +636,14 @@ def main(argv: list[str] | None = None) -> int:
     seconds, cpu = time.perf_counter() - started, time.process_time() + child_cpu() - cpu
     records.sort(key=lambda r: r.summary.index)
     kind = args.players + "".join(f" {k}={v}" for k, v in options.items())
-    print("\n".join(report(records, kind, rules, seconds, cpu, jobs, how)))
+    if args.late is not None:
+        kind += f" (lexiko static until the bag holds {args.late} tiles or fewer)"
+    lines = report(records, kind, rules, seconds, cpu, jobs, how)
+    if args.save is not None:
+        save(records, args.save, {**what, "players": kind})
+    if args.against is not None:
+        lines += paired(records, args.against, what)
+    print("\n".join(lines))
     return 0
 
 

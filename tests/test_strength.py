@@ -166,3 +166,24 @@ def test_an_option_the_player_does_not_take_is_said_before_any_game(
     assert err == "error: --set: StaticBot.__init__() got an unexpected keyword argument 'candidates'\n"
     assert strength.main(["--magpie", str(tmp_path), "--games", "2", "--players", "hard", "--set", "rank=best"]) == 2
     assert capsys.readouterr().err == "error: rank 'best': candidates are ranked by 'value' or 'win'\n"
+
+
+def test_the_module_examples_hold() -> None:
+    """The examples in the script's docstrings (outside src, so not collected): among
+    them a late-game run compared game by game with a saved one (``paired``)."""
+    import doctest
+
+    failed, tried = doctest.testmod(strength)
+    assert (failed, tried) == (0, 7)
+
+
+def test_a_saved_run_of_another_seed_or_late_game_is_not_compared(tmp_path: Path) -> None:
+    from lexiko.selfplay import GameSummary
+
+    rec = strength.GameRecord(GameSummary(0, (400, 390), (0,), (0, 0), 20, "out"), 0, (0, 0), (10, 10), (0.0, 0.0), 0.0)
+    path = tmp_path / "run.json"
+    strength.save([rec], path, {"seed": 1, "late": 7, "players": "hard"})
+    with pytest.raises(ValueError, match=r"run.json was saved with late 7, this run has None$"):
+        strength.paired([rec], path, {"seed": 1, "late": None})
+    with pytest.raises(ValueError, match=r"run.json shares 1 game\(s\) with this run: play the same games"):
+        strength.paired([rec], path, {"seed": 1, "late": 7})
