@@ -601,10 +601,11 @@ def main(argv: list[str] | None = None) -> int:
             before = json.loads(args.against.read_text())
         except (OSError, ValueError) as e:
             p.error(f"--against {args.against}: not a run saved with --save ({e})")
+        if not isinstance(before, dict) or not isinstance(before.get("games"), dict):
+            p.error(f"--against {args.against}: not a run saved with --save (no games in it)")
         for key in ("seed", "late"):
-            if not isinstance(before, dict) or before.get(key) != what[key]:
-                saved = before.get(key) if isinstance(before, dict) else None
-                p.error(f"--against {args.against}: saved with {key} {saved}, this run has {what[key]}")
+            if before.get(key) != what[key]:
+                p.error(f"--against {args.against}: saved with {key} {before.get(key)}, this run has {what[key]}")
     rules = TOURNAMENT
     jobs = args.jobs or (os.cpu_count() or 1)
     try:
@@ -641,9 +642,13 @@ def main(argv: list[str] | None = None) -> int:
     lines = report(records, kind, rules, seconds, cpu, jobs, how)
     if args.save is not None:
         save(records, args.save, {**what, "players": kind})
-    if args.against is not None:
-        lines += paired(records, args.against, what)
     print("\n".join(lines))
+    if args.against is not None:
+        try:
+            print("\n".join(paired(records, args.against, what)))
+        except ValueError as e:
+            print(f"error: --against: {e}", file=sys.stderr)
+            return 1
     return 0
 
 
