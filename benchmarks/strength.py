@@ -76,6 +76,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing.util import Finalize
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -481,6 +482,21 @@ def save(records: Sequence[GameRecord], path: Path, what: dict[str, object]) -> 
     path.write_text(json.dumps({**what, "games": games}, indent=0, sort_keys=True))
 
 
+def load_run(path: Path, what: dict[str, object]) -> dict[str, Any]:
+    """The run saved in ``path`` by :func:`save`, checked to be of the same seed and late
+    game as this one (``what``); a :class:`ValueError` saying what is wrong otherwise."""
+    try:
+        before = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: not a run saved with --save ({e})") from None
+    if not isinstance(before, dict) or not isinstance(before.get("games"), dict):
+        raise ValueError(f"{path}: not a run saved with --save (no games in it)")
+    for key in ("seed", "late"):
+        if before.get(key) != what.get(key):
+            raise ValueError(f"{path} was saved with {key} {before.get(key)}, this run has {what.get(key)}")
+    return before
+
+
 def paired(records: Sequence[GameRecord], path: Path, what: dict[str, object]) -> list[str]:
     """The run against an earlier one saved in ``path`` of the same seed and late game,
     game by game: the difference in lexiko's win rate (a tie counts half) with its 95%
@@ -498,10 +514,7 @@ def paired(records: Sequence[GameRecord], path: Path, what: dict[str, object]) -
     against before.json's a (seed 1, late 7), game by game over 3 games: win rate +33.3% (95% CI -32.0% to +98.7%)
     1 of 3 games end otherwise (1 won that was lost, 0 lost that was won); spread +9.3 a game
     """
-    before = json.loads(path.read_text())
-    for key in ("seed", "late"):
-        if before.get(key) != what.get(key):
-            raise ValueError(f"{path} was saved with {key} {before.get(key)}, this run has {what.get(key)}")
+    before = load_run(path, what)
     diffs, spreads = [], []
     for r in records:
         old = before["games"].get(str(r.summary.index))
@@ -598,14 +611,9 @@ def main(argv: list[str] | None = None) -> int:
     what: dict[str, object] = {"seed": args.seed, "late": args.late, "players": args.players}
     if args.against is not None:
         try:
-            before = json.loads(args.against.read_text())
-        except (OSError, ValueError) as e:
-            p.error(f"--against {args.against}: not a run saved with --save ({e})")
-        if not isinstance(before, dict) or not isinstance(before.get("games"), dict):
-            p.error(f"--against {args.against}: not a run saved with --save (no games in it)")
-        for key in ("seed", "late"):
-            if before.get(key) != what[key]:
-                p.error(f"--against {args.against}: saved with {key} {before.get(key)}, this run has {what[key]}")
+            load_run(args.against, what)  # refused now rather than after the games
+        except ValueError as e:
+            p.error(f"--against: {e}")
     rules = TOURNAMENT
     jobs = args.jobs or (os.cpu_count() or 1)
     try:
