@@ -201,6 +201,8 @@ def test_near_the_end_play_outs_go_to_the_end_and_rank_by_wins(twl06: Lexicon) -
         assert outcome(bot.evaluate(late)) == outcome(simulate(pos, twl06, candidates=6, iterations=12, seed=seed))
     with pytest.raises(LexikoError, match=r"^finish -1: give the most tiles in the bag for play-outs to the end"):
         SimulationBot(twl06, finish=-1)
+    with pytest.raises(LexikoError, match=r"^finish 'abc': give the most tiles in the bag for play-outs to the end"):
+        SimulationBot(twl06, finish="abc")  # type: ignore[arg-type]
 
 
 def test_a_play_out_is_worth_the_spread_plus_what_was_kept_less_what_the_opponent_kept(twl06: Lexicon) -> None:

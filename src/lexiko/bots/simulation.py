@@ -709,8 +709,8 @@ class SimulationBot:
         self.lexicon = lexicon
         self.prune = prune
         self.rank = _rank(rank)
-        if finish < 0:
-            raise LexikoError(f"finish {finish}: give the most tiles in the bag for play-outs to the end (0: none)")
+        if not isinstance(finish, int) or isinstance(finish, bool) or finish < 0:
+            raise LexikoError(f"finish {finish!r}: give the most tiles in the bag for play-outs to the end (0: none)")
         self.finish = finish
         self.leaves = leaves
         self.candidates = candidates
