@@ -31,6 +31,14 @@ def midgame() -> Game:
     return position_at_turn(GAME, 10)
 
 
+@pytest.fixture(scope="module")
+def late() -> Game:
+    """Turn 22 of the same game: 6 tiles in the bag, 368 to 366."""
+    if not HAVE_SHARED:
+        pytest.skip(f"needs the corpora in {SHARED} (set LEXIKO_SHARED_DIR to use another place)")
+    return position_at_turn(GAME, 22)
+
+
 def legal_moves(game: Game, lex: Lexicon) -> set[object]:
     pos = game.position()
     return {c.move for c in generate(pos.board, pos.rack, lex, pos.rules, bag_count=pos.bag_count)}
@@ -160,10 +168,9 @@ def test_score_only_and_tiny_lexicon() -> None:
     assert len(calls) == len(set(calls))
 
 
-def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, midgame: Game) -> None:
+def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, late: Game) -> None:
     """rank="win" orders the same results by win rate, the mean value breaking ties; the
     stopping rule then measures the leader by win rate too."""
-    late = position_at_turn(GAME, 22)  # 6 tiles in the bag, 368 to 366
     pos = late.position()
     by_value = simulate(pos, twl06, candidates=6, iterations=12, seed=4)
     by_win = simulate(pos, twl06, candidates=6, iterations=12, seed=4, rank="win")
@@ -183,12 +190,11 @@ def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, 
         assert bot.last_results[0].win_rate == max(r.win_rate for r in bot.last_results)
 
 
-def test_near_the_end_play_outs_go_to_the_end_and_rank_by_wins(twl06: Lexicon) -> None:
+def test_near_the_end_play_outs_go_to_the_end_and_rank_by_wins(twl06: Lexicon, late: Game) -> None:
     """With ``finish`` at least the tiles in the bag, every play-out ends the game, so a
     candidate's win rate is the share of its play-outs won (a whole number of halves), and
     the candidates go by it: the simulation with plies to the end, ranked by win rate.
     With more tiles in the bag than ``finish``, the player's own plies and rank."""
-    late = position_at_turn(GAME, 22)  # 6 tiles in the bag
     pos = late.position()
     with SimulationBot(twl06, candidates=6, iterations=12, seed=4, finish=6) as bot:
         near = bot.evaluate(late)
