@@ -614,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
             load_run(args.against, what)  # refused now rather than after the games
         except ValueError as e:
             p.error(f"--against: {e}")
+    if args.save is not None and (args.save.is_dir() or not args.save.parent.is_dir()):
+        p.error(f"--save: {args.save} is not a file in a folder that exists")
     rules = TOURNAMENT
     jobs = args.jobs or (os.cpu_count() or 1)
     try:
@@ -647,17 +649,21 @@ def main(argv: list[str] | None = None) -> int:
     kind = args.players + "".join(f" {k}={v}" for k, v in options.items())
     if args.late is not None:
         kind += f" (lexiko static until the bag holds {args.late} tiles or fewer)"
-    lines = report(records, kind, rules, seconds, cpu, jobs, how)
-    if args.save is not None:
-        save(records, args.save, {**what, "players": kind})
-    print("\n".join(lines))
-    if args.against is not None:
+    print("\n".join(report(records, kind, rules, seconds, cpu, jobs, how)))
+    status = 0
+    if args.against is not None:  # before --save, which may name the same file
         try:
             print("\n".join(paired(records, args.against, what)))
         except ValueError as e:
             print(f"error: --against: {e}", file=sys.stderr)
+            status = 1
+    if args.save is not None:
+        try:
+            save(records, args.save, {**what, "players": kind})
+        except OSError as e:
+            print(f"error: --save: {args.save}: {e.strerror or e}", file=sys.stderr)
             return 1
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -187,3 +187,17 @@ def test_a_saved_run_of_another_seed_or_late_game_is_not_compared(tmp_path: Path
         strength.paired([rec], path, {"seed": 1, "late": None})
     with pytest.raises(ValueError, match=r"run.json shares 1 game\(s\) with this run: play the same games"):
         strength.paired([rec], path, {"seed": 1, "late": 7})
+
+
+def test_a_save_file_that_cannot_be_written_is_refused_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "magpie").write_text("")
+    (tmp_path / "data").mkdir()
+    for where in (tmp_path / "no such folder" / "run.json", tmp_path):
+        with pytest.raises(SystemExit) as stop:
+            strength.main(["--magpie", str(tmp_path), "--games", "2", "--save", str(where)])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err.splitlines()[-1]
+        assert err.endswith(f": error: --save: {where} is not a file in a folder that exists")
