@@ -155,16 +155,22 @@ def test_player_options_are_read_as_numbers_words_or_text() -> None:
             strength.player_option(bad)
 
 
-def test_an_option_the_player_does_not_take_is_said_before_any_game(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def magpie_dir(tmp_path: Path) -> Path:
+    """A folder laid out as MAGPIE's (bin/magpie, data/): enough for the checks made before any game."""
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "magpie").write_text("")
     (tmp_path / "data").mkdir()
-    assert strength.main(["--magpie", str(tmp_path), "--games", "2", "--players", "static", "--set", "candidates=5"]) == 2
+    return tmp_path
+
+
+def test_an_option_the_player_does_not_take_is_said_before_any_game(
+    magpie_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert strength.main(["--magpie", str(magpie_dir), "--games", "2", "--players", "static", "--set", "candidates=5"]) == 2
     err = capsys.readouterr().err
     assert err == "error: --set: StaticBot.__init__() got an unexpected keyword argument 'candidates'\n"
-    assert strength.main(["--magpie", str(tmp_path), "--games", "2", "--players", "hard", "--set", "rank=best"]) == 2
+    assert strength.main(["--magpie", str(magpie_dir), "--games", "2", "--players", "hard", "--set", "rank=best"]) == 2
     assert capsys.readouterr().err == "error: rank 'best': candidates are ranked by 'value' or 'win'\n"
 
 
@@ -190,14 +196,11 @@ def test_a_saved_run_of_another_seed_or_late_game_is_not_compared(tmp_path: Path
 
 
 def test_a_save_file_that_cannot_be_written_is_refused_before_any_game(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    magpie_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "bin").mkdir()
-    (tmp_path / "bin" / "magpie").write_text("")
-    (tmp_path / "data").mkdir()
-    for where in (tmp_path / "no such folder" / "run.json", tmp_path):
+    for where in (magpie_dir / "no such folder" / "run.json", magpie_dir):
         with pytest.raises(SystemExit) as stop:
-            strength.main(["--magpie", str(tmp_path), "--games", "2", "--save", str(where)])
+            strength.main(["--magpie", str(magpie_dir), "--games", "2", "--save", str(where)])
         assert stop.value.code == 2
         err = capsys.readouterr().err.splitlines()[-1]
         assert err.endswith(f": error: --save: {where} is not a file in a folder that exists")
