@@ -1,4 +1,4 @@
-"""A strength match: a lexiko computer player against MAGPIE's static player.
+"""A strength match: a lexiko computer player against MAGPIE's static player (or its simulation).
 
 Every game is played in lexiko's ``Game`` (tournament rules, TWL06, the bag seeded):
 lexiko's rules check and score MAGPIE's moves as they check any player's. On MAGPIE's
@@ -31,6 +31,13 @@ score, equity; ``(exch ABC)`` and ``pass`` for the others); ``version`` prints a
 line that marks the end of the answer. Both racks are sent so that MAGPIE counts the
 bag right; its static evaluation reads the opponent's rack only once the bag is empty,
 when the unseen tiles are that rack anyway.
+
+MAGPIE's simulation (``--opponent sim``) is asked the same way, with ``gsimulate`` for
+``generate`` and its own rack alone (it draws the other from the tiles it cannot see, as
+lexiko's simulation does), the options of its simulation set when it starts (hard's
+size unless ``--magpie-set KEY=VALUE`` says otherwise: :data:`SIM_DEFAULTS`); the first
+line of its results is its choice (``1:  8G QI AERST 22 - 70.94 ...``: move, leave,
+score, a mark, win percentage and more figures).
 
 Games are paired: each deal (seed) is played twice, lexiko starting one game and
 MAGPIE the other, so ``--games N`` plays N/2 deals. The figures: lexiko's win rate
@@ -109,27 +116,38 @@ class MatchError(Exception):
 
 _MOVE_LINE = re.compile(
     r"^\s*1:\s+(?P<move>pass|\(exch (?P<exch>[^)\s]+)\)|(?P<square>[0-9A-Za-z]+) (?P<word>\S+))"
-    r"\s+(?:(?P<leave>[A-Za-z?]+)\s+)?(?P<score>-?\d+)\s+(?P<equity>-?\d+\.\d+)\s*$"
+    r"\s+(?:(?P<leave>[A-Za-z?]+)\s+)?(?P<score>-?\d+)\s+"
+    r"(?:(?P<equity>-?\d+\.\d+)|\S\s+(?P<win>-?\d+\.\d+)(?:\s+-?\d+\.?\d*)+)\s*$"
 )
 
 
 @dataclass(frozen=True)
 class MagpieMove:
-    """MAGPIE's top move as it wrote it, read into a lexiko move."""
+    """MAGPIE's top move as it wrote it, read into a lexiko move: with its static
+    equity (``generate``), or the win percentage its simulation gave it (``gsimulate``)."""
 
     text: str
     move: Move
     leave: str
     score: int
-    equity: float
+    equity: float | None
+    win: float | None = None
 
 
 def parse_magpie_move(line: str, board: Board) -> MagpieMove:
     """Read the first line of MAGPIE's move list (``generate`` with ``-hr false``): the
     move (``8D WORD`` or ``D8 WORD``, blanks in lower case, letters played through in
     parentheses; ``(exch ABC?)``; ``pass``), the leave (nothing when empty), the score
-    and the equity. ``board`` is the position's, to place the move on. Raises
-    :class:`~lexiko.errors.NotationError` when the line is not such a line."""
+    and the equity; or of its simulation's results (``gsimulate``): the move, leave and
+    score, a one-letter column, the win percentage and the rest of the simulation's
+    figures. ``board`` is the position's, to place the move on. Raises
+    :class:`~lexiko.errors.NotationError` when the line is not such a line.
+
+    >>> from lexiko.board import Board
+    >>> mm = parse_magpie_move("1:  8G QI     AERST  22 - 70.94 2.2464 74.63 5.8389 51.05 10 18.20", Board.empty())
+    >>> mm.move.notation(), mm.leave, mm.score, mm.equity, mm.win
+    ('8G QI', 'AERST', 22, None, 70.94)
+    """
     m = _MOVE_LINE.match(line)
     if m is None:
         raise NotationError(f"not a line of MAGPIE's move list: {line.strip()!r}")
@@ -141,40 +159,69 @@ def parse_magpie_move(line: str, board: Board) -> MagpieMove:
         move = Exchange(parse_tiles(m["exch"], tiles))
     else:
         move = parse_move(f"{m['square']} {m['word']}", tiles, board)
-    return MagpieMove(m["move"], move, m["leave"] or "", int(m["score"]), float(m["equity"]))
+    equity = None if m["equity"] is None else float(m["equity"])
+    win = None if m["win"] is None else float(m["win"])
+    return MagpieMove(m["move"], move, m["leave"] or "", int(m["score"]), equity, win)
 
 
 # -- the MAGPIE process --------------------------------------------------------------------
 
 
-def magpie_settings(root: Path, lexicon: str) -> list[str]:
+SIM_DEFAULTS = {
+    "plies": "2", "numplays": "10", "iterations": "1000", "minplayiterations": "100", "scondition": "99",
+    "tlim": "60", "sinfer": "false",
+}  # fmt: skip
+"""MAGPIE's simulation as ``--opponent sim`` plays it unless ``--magpie-set`` says
+otherwise: hard's size (its 10 best plays, 2 plies, 100 play-outs each: ``iterations``
+caps a move's play-outs in all, ``minplayiterations`` is a floor for each play, 500 by
+MAGPIE's default), its stopping rule at 99%, no inference."""
+
+
+def magpie_settings(root: Path, lexicon: str, sim: dict[str, str] | None = None) -> list[str]:
     """The options MAGPIE starts with: the lexicon (its leaves follow, by its defaults),
-    its word map when the file is there, only the best move kept (``-r1/-r2 best``,
-    ranked by equity), one thread, commands run in turn, plain output, no settings saved."""
+    its word map when the file is there, one thread, commands run in turn, plain
+    output, no settings saved; for its static player only the best move kept
+    (``-r1/-r2 best``, ranked by equity), for its simulation (``sim``: options as
+    ``-KEY VALUE``, over :data:`SIM_DEFAULTS`) every move, the best ``numplays`` simulated.
+
+    >>> magpie_settings(Path("/nowhere"), "TWL06", {"tlim": "1"})[:6]
+    ['-lex', 'TWL06', '-wmp', 'false', '-r1', 'all']
+    >>> " ".join(magpie_settings(Path("/nowhere"), "TWL06", {"tlim": "1"})[-14:])
+    '-plies 2 -numplays 10 -iterations 1000 -minplayiterations 100 -scondition 99 -tlim 1 -sinfer false'
+    """
     wmp = (root / "data" / "lexica" / f"{lexicon}.wmp").exists()
+    kept = "best" if sim is None else "all"
+    extra = [] if sim is None else [x for k, v in {**SIM_DEFAULTS, **sim}.items() for x in (f"-{k}", v)]
     return [
         "-lex", lexicon, "-wmp", "true" if wmp else "false",
-        "-r1", "best", "-r2", "best", "-s1", "equity", "-s2", "equity",
+        "-r1", kept, "-r2", kept, "-s1", "equity", "-s2", "equity",
         "-threads", "1", "-mode", "sync", "-hr", "false", "-shwithmoves", "false",
-        "-shprompt", "false", "-savesettings", "false",
+        "-shprompt", "false", "-savesettings", "false", *extra,
     ]  # fmt: skip
 
 
 class Magpie:
-    """One MAGPIE process on pipes, asked for its best static move position after position."""
+    """One MAGPIE process on pipes, asked for its move position after position: its best
+    by static equity, or with ``sim`` (its options, :func:`magpie_settings`) the one its
+    simulation ranks first."""
 
-    def __init__(self, root: Path, lexicon: str = "TWL06") -> None:
+    def __init__(self, root: Path, lexicon: str = "TWL06", sim: dict[str, str] | None = None) -> None:
         self.root = root.resolve()
         self.lexicon = lexicon
-        self.settings = magpie_settings(self.root, lexicon)
+        self.sim = sim
+        self.settings = magpie_settings(self.root, lexicon, sim)
         self.folder = tempfile.mkdtemp(prefix="lexiko-magpie-")
         os.symlink(self.root / "data", Path(self.folder) / "data")
         self.proc = subprocess.Popen(
             [str(self.root / "bin" / "magpie"), "set", *self.settings], cwd=self.folder, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
-        self._write("version\n")
-        first = self._line([])
+        try:
+            self._write("version\n")
+            first = self._line([])
+        except MatchError as e:
+            self.close()
+            raise MatchError(f"MAGPIE did not start: {e}") from None
         if first.startswith("(error"):
             self.close()
             raise MatchError(f"MAGPIE did not start: {first.strip()}")
@@ -186,7 +233,10 @@ class Magpie:
             self.proc.stdin.write(text)
             self.proc.stdin.flush()
         except BrokenPipeError:
-            raise MatchError(f"MAGPIE has stopped (exit status {self.proc.wait()})") from None
+            assert self.proc.stdout is not None
+            said = self.proc.stdout.read().strip()[-400:]
+            stopped = f"MAGPIE has stopped (exit status {self.proc.wait()})"
+            raise MatchError(f"{stopped}: {said}" if said else stopped) from None
 
     def _line(self, seen: list[str]) -> str:
         assert self.proc.stdout is not None
@@ -207,8 +257,8 @@ class Magpie:
 
     def best(self, position: str) -> str:
         """MAGPIE's top move for a CGP position (board, racks, scores, zeros): the first
-        line of its move list."""
-        lines = self.ask([f"cgp {position}", "generate"])
+        line of its move list (``generate``), or of its simulation's (``gsimulate``)."""
+        lines = self.ask([f"cgp {position}", "generate" if self.sim is None else "gsimulate"])
         errors = [x.strip() for x in lines if x.startswith("(error")]
         if errors:
             raise MatchError(f"MAGPIE refused the position: {'; '.join(errors)}")
@@ -219,10 +269,15 @@ class Magpie:
 
     def describe(self) -> str:
         wmp = "word map" if "-wmp true" in " ".join(self.settings) else "KWG (no word map)"
+        if self.sim is None:
+            how = "'cgp <position, both racks>' + 'generate' keeping the best move (-r1 best -r2 best, as its autoplay)"
+        else:
+            opts = " ".join(f"-{k} {v}" for k, v in {**SIM_DEFAULTS, **self.sim}.items())
+            how = f"'cgp <position, its rack only>' + 'gsimulate' ({opts}), its first play taken"
+        player = "static player" if self.sim is None else "simulation"
         return (
-            f"MAGPIE {self.version.strip()} ({self.root}): its static player, its defaults for {self.lexicon} "
-            f"({self.lexicon}.klv2 leaves, {wmp}); one process per worker on pipes; each turn 'cgp <position, "
-            f"both racks>' + 'generate' keeping the best move (-r1 best -r2 best, as its autoplay)"
+            f"MAGPIE {self.version.strip()} ({self.root}): its {player}, its defaults for {self.lexicon} "
+            f"({self.lexicon}.klv2 leaves, {wmp}); one process per worker on pipes; each turn {how}"
         )
 
     def close(self) -> None:
@@ -257,7 +312,8 @@ class GameRecord:
 
 @dataclass
 class Match:
-    """What a worker holds: its MAGPIE, the lexicon, lexiko's kind of player, the rules."""
+    """What a worker holds: its MAGPIE (its static player, or its simulation: ``opponent``),
+    the lexicon, lexiko's kind of player, the rules."""
 
     magpie: Magpie
     lexicon: Lexicon
@@ -266,33 +322,39 @@ class Match:
     seed: int
     options: dict[str, object] = field(default_factory=dict)  # keyword arguments of lexiko's player
     late: int | None = None  # lexiko's static player moves while the bag holds more tiles than this
+    opponent: str = "static"  # MAGPIE's player: "static", or "sim" (sent its own rack only)
 
 
 _match: Match | None = None
 
 
 def _start(
-    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None
+    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None,
+    sim: dict[str, str] | None = None,
 ) -> Match:
     global _match
     lexicon = Lexicon.load(rules.lexicon, rules.tile_set)
-    _match = Match(Magpie(root, rules.lexicon), lexicon, kind, rules, seed, options, late)
+    opponent = "static" if sim is None else "sim"
+    _match = Match(Magpie(root, rules.lexicon, sim), lexicon, kind, rules, seed, options, late, opponent)
     return _match
 
 
 def _start_worker(
-    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None
+    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None,
+    sim: dict[str, str] | None = None,
 ) -> None:
     """A worker's start: its own MAGPIE, ended when the worker ends."""
-    m = _start(root, kind, rules, seed, options, late)
+    m = _start(root, kind, rules, seed, options, late, sim)
     Finalize(None, m.magpie.close, exitpriority=10)
 
 
 def magpie_turn(game: Game, m: Match, where: str) -> None:
     """Ask MAGPIE for its move and apply it in ``game`` the checked way; raise
     :class:`MatchError` naming ``where`` if it cannot be read, is refused, forms a word
-    not in the lexicon, or scores otherwise by lexiko's rules."""
-    position = magpie_cgp(cgp.dumps(cgp.from_game(game)), True)
+    not in the lexicon, or scores otherwise by lexiko's rules. MAGPIE's static player is
+    sent both racks (it counts the bag from them, and reads the other rack only once the
+    bag is empty); its simulation only its own, as it would draw the other from the unseen tiles."""
+    position = magpie_cgp(cgp.dumps(cgp.from_game(game)), m.opponent == "static")
     try:
         line = m.magpie.best(position)
     except MatchError as e:
@@ -327,7 +389,7 @@ def magpie_turn(game: Game, m: Match, where: str) -> None:
 def play(m: Match, index: int) -> GameRecord:
     """Game ``index``: deal ``index // 2``, lexiko starting the even games, MAGPIE the odd."""
     deal, first = divmod(index, 2)
-    names = [f"lexiko {m.kind}", "MAGPIE static"]
+    names = [f"lexiko {m.kind}", f"MAGPIE {m.opponent}"]
     game = Game(names, m.rules, seed=game_seed(m.seed, deal), lexicon=m.lexicon, first_player=first)
     bot = make_player(m.kind, m.lexicon, seed=game_seed(m.seed, index, "player"), name=names[LEXIKO], **m.options)
     early = StaticBot(m.lexicon) if m.late is not None else None  # lexiko's moves before the late game
@@ -370,24 +432,25 @@ def play_games(indices: Sequence[int]) -> list[GameRecord]:
 
 def run(
     root: Path, kind: str, games: int, jobs: int, seed: int, rules: Rules, options: dict[str, object] | None = None,
-    late: int | None = None,
+    late: int | None = None, sim: dict[str, str] | None = None,
 ) -> Iterator[list[GameRecord]]:
     """The games' records, a chunk at a time as they finish: in this process with
     ``jobs`` 1, else on ``jobs`` worker processes, each with its own MAGPIE.
     ``options``: keyword arguments of lexiko's player (:func:`lexiko.bots.make_player`);
-    ``late``: lexiko's static player moves until the bag holds that many tiles or fewer."""
+    ``late``: lexiko's static player moves until the bag holds that many tiles or fewer;
+    ``sim``: MAGPIE plays its simulation with these options (:func:`magpie_settings`)."""
     options = dict(options or {})
     size = max(2, min(40, games // (jobs * 10)) // 2 * 2)  # whole deals
     chunks = [list(range(lo, min(games, lo + size))) for lo in range(0, games, size)]
     if jobs <= 1:
-        m = _start(root, kind, rules, seed, options, late)
+        m = _start(root, kind, rules, seed, options, late, sim)
         try:
             for c in chunks:
                 yield play_games(c)
         finally:
             m.magpie.close()
         return
-    init = (root, kind, rules, seed, options, late)
+    init = (root, kind, rules, seed, options, late, sim)
     with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=init) as pool:
         futures: list[Future[list[GameRecord]]] = [pool.submit(play_games, c) for c in chunks]
         try:
@@ -398,9 +461,9 @@ def run(
                 f.cancel()
 
 
-def describe_magpie(root: Path, lexicon: str) -> str:
+def describe_magpie(root: Path, lexicon: str, sim: dict[str, str] | None = None) -> str:
     """The one line on how MAGPIE was played (from a process started for the purpose)."""
-    magpie = Magpie(root, lexicon)
+    magpie = Magpie(root, lexicon, sim)
     try:
         return magpie.describe()
     finally:
@@ -408,6 +471,26 @@ def describe_magpie(root: Path, lexicon: str) -> str:
 
 
 # -- figures -------------------------------------------------------------------------------
+
+
+FIXED_BY_DRIVER = ("lex", "wmp", "r1", "r2", "s1", "s2", "threads", "mode", "hr", "shwithmoves", "shprompt",
+                   "savesettings")  # fmt: skip
+"""MAGPIE's options the match sets itself (:func:`magpie_settings`), not ``--magpie-set``'s to change."""
+
+
+def magpie_option(text: str) -> tuple[str, str]:
+    """``--magpie-set KEY=VALUE``: an option of MAGPIE's simulation, given to it as
+    ``-KEY VALUE`` (MAGPIE says what it does not know when it starts).
+
+    >>> magpie_option("tlim=1"), magpie_option("iterations = 100000")
+    (('tlim', '1'), ('iterations', '100000'))
+    """
+    key, eq, value = (x.strip() for x in text.partition("="))
+    if not eq or not re.fullmatch(r"[a-z][a-z0-9]*", key) or not value or any(c.isspace() for c in value):
+        raise argparse.ArgumentTypeError(f"{text!r}: give KEY=VALUE as MAGPIE names its options, e.g. tlim=1")
+    if key in FIXED_BY_DRIVER:
+        raise argparse.ArgumentTypeError(f"{text!r}: the match sets -{key} itself")
+    return key, value
 
 
 def player_option(text: str) -> tuple[str, object]:
@@ -434,11 +517,12 @@ def player_option(text: str) -> tuple[str, object]:
 
 
 def report(
-    records: Sequence[GameRecord], kind: str, rules: Rules, seconds: float, cpu: float, jobs: int, how: str
+    records: Sequence[GameRecord], kind: str, rules: Rules, seconds: float, cpu: float, jobs: int, how: str,
+    opponent: str = "static",
 ) -> list[str]:
-    """The figures as lines of text."""
+    """The figures as lines of text (``opponent``: MAGPIE's player, static or sim)."""
     n = len(records)
-    stats = Stats([f"lexiko {kind}", "MAGPIE static"])
+    stats = Stats([f"lexiko {kind}", f"MAGPIE {opponent}"])
     for r in records:
         stats.add(r.summary)
     lo, hi = stats.win_interval(LEXIKO)
@@ -457,7 +541,7 @@ def report(
     ms = [1000 * sum(r.seconds[s] for r in records) / max(1, sum(r.turns[s] for r in records)) for s in (0, 1)]
     lexiko_cpu = 1000 * sum(r.cpu for r in records) / max(1, sum(r.turns[LEXIKO] for r in records))
     return [
-        f"lexiko {kind} against MAGPIE static: {n} games ({n // 2} deals, each played twice, the starter swapped), "
+        f"lexiko {kind} against MAGPIE {opponent}: {n} games ({n // 2} deals, each played twice, the starter swapped), "
         f"{rules.name} rules, {rules.lexicon}",
         how,
         f"lexiko win rate {stats.win_rate(LEXIKO):.1%} (95% CI {lo:.1%}-{hi:.1%}): {stats.wins[LEXIKO]} won, "
@@ -491,9 +575,12 @@ def load_run(path: Path, what: dict[str, object]) -> dict[str, Any]:
         raise ValueError(f"{path}: not a run saved with --save ({e})") from None
     if not isinstance(before, dict) or not isinstance(before.get("games"), dict):
         raise ValueError(f"{path}: not a run saved with --save (no games in it)")
-    for key in ("seed", "late"):
-        if before.get(key) != what.get(key):
-            raise ValueError(f"{path} was saved with {key} {before.get(key)}, this run has {what.get(key)}")
+    # runs saved before --opponent were against MAGPIE's static player
+    for key, default in (("seed", None), ("late", None), ("opponent", "static")):
+        if before.get(key, default) != what.get(key, default):
+            raise ValueError(
+                f"{path} was saved with {key} {before.get(key, default)}, this run has {what.get(key, default)}"
+            )
     return before
 
 
@@ -540,10 +627,10 @@ def paired(records: Sequence[GameRecord], path: Path, what: dict[str, object]) -
 
 
 DESCRIPTION = """\
-Play a lexiko computer player against MAGPIE's static player and print lexiko's win
-rate. Every game is played in lexiko's Game (tournament rules, TWL06, a seeded bag);
-on MAGPIE's turns the position goes to a MAGPIE process (one per worker, kept on pipes)
-and its top move by static equity comes back, to be checked and scored by lexiko's
+Play a lexiko computer player against MAGPIE's static player (or its simulation) and
+print lexiko's win rate. Every game is played in lexiko's Game (tournament rules,
+TWL06, a seeded bag); on MAGPIE's turns the position goes to a MAGPIE process (one per
+worker, kept on pipes) and its top move comes back, to be checked and scored by lexiko's
 rules like any player's move. A move lexiko refuses, a word not in the lexicon, or a
 score that differs stops the run, naming the game, the turn and the position. Each
 deal is played twice, each player starting once, so that neither is dealt better.
@@ -555,6 +642,10 @@ adjustments, its word map when data/lexica/TWL06.wmp is there) and, on each of i
   cgp <board> <its rack>/<lexiko's rack> <scores> <scoreless turns>
   generate    its best move only (-r1 best -r2 best), as its autoplay's static player
   version     a known line that ends the answer
+With --opponent sim it is sent its own rack only and asked 'gsimulate' instead: its
+simulation of its 10 best plays, 2 plies, 100 play-outs each, stopping at 99%, no
+inference (-plies 2 -numplays 10 -iterations 1000 -minplayiterations 100 -scondition 99
+-sinfer false -tlim 60); --magpie-set KEY=VALUE changes one (-KEY VALUE).
 
 figures:
   win rate     lexiko's share of the games (a tie counts half) and its 95% Wilson interval
@@ -574,6 +665,11 @@ examples:
       --set finish=0 --save before.json                          # the late game alone, saved
   python benchmarks/strength.py --magpie ~/src/MAGPIE --games 800 --late 7 --players hard \\
       --against before.json                                      # compared game by game
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --jobs 2 --players hard \\
+      --opponent sim                                             # simulation against simulation, one size
+  python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200 --jobs 2 --players hard \\
+      --set iterations=5000 --set time_limit=1 --opponent sim \\
+      --magpie-set iterations=1000000 --magpie-set tlim=1      # both at 1 s a move
 """
 
 
@@ -598,6 +694,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="lexiko's static player moves until the bag holds K tiles or fewer on lexiko's turn, then "
                    "the player named: the games up to there are the same whatever the player, so two runs with "
                    "the same seed differ only in the late game (compare them with --save and --against)")
+    p.add_argument("--opponent", choices=("static", "sim"), default="static",
+                   help="MAGPIE's player: its static player, or its simulation (default: %(default)s)")
+    p.add_argument("--magpie-set", type=magpie_option, action="append", default=[], metavar="KEY=VALUE",
+                   dest="magpie_options",
+                   help="an option of MAGPIE's simulation (with --opponent sim; repeat for more), given to MAGPIE "
+                   "as -KEY VALUE, e.g. --magpie-set tlim=1 --magpie-set iterations=1000000")
     p.add_argument("--save", type=Path, metavar="FILE", help="write each game's final scores to FILE (JSON)")
     p.add_argument("--against", type=Path, metavar="FILE",
                    help="a run saved with --save (the same seed and --late): compare the two game by game")
@@ -608,7 +710,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"{args.magpie}: no bin/magpie or data/ there: build MAGPIE first (make magpie BUILD=release)")
     if "," in args.players:
         p.error("--players names lexiko's one player (MAGPIE is the other)")
-    what: dict[str, object] = {"seed": args.seed, "late": args.late, "players": args.players}
+    if args.magpie_options and args.opponent != "sim":
+        p.error("--magpie-set sets MAGPIE's simulation: give --opponent sim with it")
+    sim = dict(args.magpie_options) if args.opponent == "sim" else None
+    what: dict[str, object] = {"seed": args.seed, "late": args.late, "players": args.players, "opponent": args.opponent}
     if args.against is not None:
         try:
             load_run(args.against, what)  # refused now rather than after the games
@@ -624,7 +729,7 @@ def main(argv: list[str] | None = None) -> int:
         close = getattr(make_player(args.players, lexicon, **options), "close", None)  # a bad kind, table or option
         if close is not None:
             close()
-        how = describe_magpie(args.magpie, rules.lexicon)
+        how = describe_magpie(args.magpie, rules.lexicon, sim)
     except (LexikoError, MatchError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -638,7 +743,7 @@ def main(argv: list[str] | None = None) -> int:
         with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=args.games)
-            for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules, options, args.late):
+            for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules, options, args.late, sim):
                 records.extend(chunk)
                 bar.update(task, completed=len(records))
     except MatchError as e:
@@ -649,7 +754,7 @@ def main(argv: list[str] | None = None) -> int:
     kind = args.players + "".join(f" {k}={v}" for k, v in options.items())
     if args.late is not None:
         kind += f" (lexiko static until the bag holds {args.late} tiles or fewer)"
-    print("\n".join(report(records, kind, rules, seconds, cpu, jobs, how)))
+    print("\n".join(report(records, kind, rules, seconds, cpu, jobs, how, args.opponent)))
     status = 0
     if args.against is not None:  # before --save, which may name the same file
         try:

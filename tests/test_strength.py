@@ -63,6 +63,16 @@ def test_an_exchange_may_keep_or_change_blanks_and_a_pass_keeps_the_rack() -> No
     )
 
 
+def test_a_line_of_the_simulation_reads_with_its_win_percentage() -> None:
+    board = game_at(EMPTY).board
+    line = "1:  (exch UUVV)    QUW 0 - 43.80 3.7245 4.74  9.4400 -3.72 10 34.40 21.68 20.00 38.10 19.28 10.00 "
+    assert strength.parse_magpie_move(line, board) == strength.MagpieMove(
+        "(exch UUVV)", Exchange(parse_tiles("UUVV")), "QUW", 0, None, 43.8
+    )
+    mm = strength.parse_magpie_move("1:  E7 A(V)OWED IL 26 - 61.02 1.9 30.15 4.4 24.61 100 ", game_at(VEND).board)
+    assert (mm.move, mm.leave, mm.score, mm.equity, mm.win) == (parse_move("E7 A.OWED"), "IL", 26, None, 61.02)
+
+
 @pytest.mark.parametrize("line", ["Showing 1 of 1 plays", "1:  E7 A(V)OWED IL 26", "2:  E7 A(V)OWED IL 26 24.61"])
 def test_a_line_that_is_not_the_top_move_is_refused(line: str) -> None:
     with pytest.raises(NotationError, match="not a line of MAGPIE's move list"):
@@ -86,10 +96,10 @@ class CannedMagpie:
         return self.line
 
 
-def turn(line: str, lexicon: Lexicon, position: str = VEND) -> tuple[Game, CannedMagpie]:
+def turn(line: str, lexicon: Lexicon, position: str = VEND, opponent: str = "static") -> tuple[Game, CannedMagpie]:
     magpie = CannedMagpie(line)
     game = game_at(position, lexicon)
-    match = strength.Match(magpie, lexicon, "static", TOURNAMENT, 0)  # type: ignore[arg-type]
+    match = strength.Match(magpie, lexicon, "static", TOURNAMENT, 0, opponent=opponent)  # type: ignore[arg-type]
     strength.magpie_turn(game, match, "game 3 (deal 2, MAGPIE static started), turn 5")
     return game, magpie
 
@@ -98,6 +108,12 @@ def test_magpie_gets_both_racks_and_its_move_is_played(twl06: Lexicon) -> None:
     game, magpie = turn("1:  E7 A(V)OWED IL 26 24.61", twl06)
     assert magpie.positions == [VEND]
     assert game.scores == [26, 16] and game.history[-1].words == ("AVOWED",)
+
+
+def test_magpie_simulating_gets_its_own_rack_alone(twl06: Lexicon) -> None:
+    game, magpie = turn("1:  E7 A(V)OWED IL 26 - 61.02 1.9 30.15 4.4 24.61 100", twl06, opponent="sim")
+    assert magpie.positions == [VEND.replace("ADEILOW/ABLPRTV", "ADEILOW/")]
+    assert game.scores == [26, 16] and game.rack(1) == parse_tiles("ABLPRTV")
 
 
 @pytest.mark.parametrize(
@@ -174,13 +190,43 @@ def test_an_option_the_player_does_not_take_is_said_before_any_game(
     assert capsys.readouterr().err == "error: rank 'best': candidates are ranked by 'value' or 'win'\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["--magpie-set", "tlim=1"], "--magpie-set sets MAGPIE's simulation: give --opponent sim with it"),
+        (["--opponent", "sim", "--magpie-set", "threads=2"], "argument --magpie-set: 'threads=2': the match sets "
+         "-threads itself"),
+        (["--opponent", "sim", "--magpie-set", "tlim 1"], "argument --magpie-set: 'tlim 1': give KEY=VALUE as "
+         "MAGPIE names its options, e.g. tlim=1"),
+        (["--opponent", "simulation"], "argument --opponent: invalid choice: 'simulation' (choose from 'static', "
+         "'sim')"),
+    ],
+)
+def test_magpie_options_are_refused_before_any_game(
+    args: list[str], why: str, magpie_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        strength.main(["--magpie", str(magpie_dir), "--games", "2", *args])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f": error: {why}")
+
+
+def test_magpie_simulates_with_hard_s_size_unless_told_otherwise() -> None:
+    settings = strength.magpie_settings(Path("/nowhere"), "TWL06", {"iterations": "1000000", "tlim": "1"})
+    assert settings[settings.index("-r1") + 1] == "all" and settings.count("-iterations") == 1
+    assert " ".join(settings[settings.index("-plies"):]) == (
+        "-plies 2 -numplays 10 -iterations 1000000 -minplayiterations 100 -scondition 99 -tlim 1 -sinfer false"
+    )
+    assert "-plies" not in strength.magpie_settings(Path("/nowhere"), "TWL06")
+
+
 def test_the_module_examples_hold() -> None:
     """The examples in the script's docstrings (outside src, so not collected): among
     them a late-game run compared game by game with a saved one (``paired``)."""
     import doctest
 
     failed, tried = doctest.testmod(strength)
-    assert (failed, tried) == (0, 7)
+    assert (failed, tried) == (0, 13)
 
 
 def test_a_saved_run_of_another_seed_or_late_game_is_not_compared(tmp_path: Path) -> None:
@@ -191,6 +237,8 @@ def test_a_saved_run_of_another_seed_or_late_game_is_not_compared(tmp_path: Path
     strength.save([rec], path, {"seed": 1, "late": 7, "players": "hard"})
     with pytest.raises(ValueError, match=r"run.json was saved with late 7, this run has None$"):
         strength.paired([rec], path, {"seed": 1, "late": None})
+    with pytest.raises(ValueError, match=r"run.json was saved with opponent static, this run has sim$"):
+        strength.paired([rec], path, {"seed": 1, "late": 7, "opponent": "sim"})  # saved before --opponent: static
     with pytest.raises(ValueError, match=r"run.json shares 1 game\(s\) with this run: play the same games"):
         strength.paired([rec], path, {"seed": 1, "late": 7})
 
