@@ -252,3 +252,20 @@ def test_a_save_file_that_cannot_be_written_is_refused_before_any_game(
         assert stop.value.code == 2
         err = capsys.readouterr().err.splitlines()[-1]
         assert err.endswith(f": error: --save: {where} is not a file in a folder that exists")
+
+
+def test_a_magpie_that_stops_at_start_says_why_and_leaves_no_folder(
+    magpie_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = magpie_dir / "bin" / "magpie"
+    script.write_text("#!/bin/sh\nprintf \"(error 1) unrecognized command or argument 'bogus'\"\n")
+    script.chmod(0o755)
+    folders = tmp_path / "folders"
+    folders.mkdir()
+    monkeypatch.setattr(strength.tempfile, "tempdir", str(folders))
+    with pytest.raises(strength.MatchError) as err:
+        strength.Magpie(magpie_dir, sim={"bogus": "1"})
+    message = str(err.value)
+    assert message.startswith("MAGPIE did not start: ")
+    assert message.endswith("(error 1) unrecognized command or argument 'bogus'")
+    assert list(folders.iterdir()) == []
