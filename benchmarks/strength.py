@@ -567,8 +567,9 @@ def save(records: Sequence[GameRecord], path: Path, what: dict[str, object]) -> 
 
 
 def load_run(path: Path, what: dict[str, object]) -> dict[str, Any]:
-    """The run saved in ``path`` by :func:`save`, checked to be of the same seed and late
-    game as this one (``what``); a :class:`ValueError` saying what is wrong otherwise."""
+    """The run saved in ``path`` by :func:`save`, checked to be of the same seed, late
+    game and MAGPIE player as this one (``what``); a :class:`ValueError` saying what is
+    wrong otherwise."""
     try:
         before = json.loads(path.read_text())
     except (OSError, ValueError) as e:
@@ -702,7 +703,8 @@ def main(argv: list[str] | None = None) -> int:
                    "as -KEY VALUE, e.g. --magpie-set tlim=1 --magpie-set iterations=1000000")
     p.add_argument("--save", type=Path, metavar="FILE", help="write each game's final scores to FILE (JSON)")
     p.add_argument("--against", type=Path, metavar="FILE",
-                   help="a run saved with --save (the same seed and --late): compare the two game by game")
+                   help="a run saved with --save (the same seed, --late and --opponent): compare the two game by "
+                   "game")
     args = p.parse_args(argv)  # fmt: skip
     if args.games % 2:
         p.error(f"--games must be even (each deal is played twice), not {args.games}")
