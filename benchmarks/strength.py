@@ -208,7 +208,7 @@ class Magpie:
     def __init__(self, root: Path, lexicon: str = "TWL06", sim: dict[str, str] | None = None) -> None:
         self.root = root.resolve()
         self.lexicon = lexicon
-        self.sim = sim
+        self.sim = None if sim is None else {**SIM_DEFAULTS, **sim}  # the options it simulates with, all of them
         self.settings = magpie_settings(self.root, lexicon, sim)
         self.folder = tempfile.mkdtemp(prefix="lexiko-magpie-")
         os.symlink(self.root / "data", Path(self.folder) / "data")
@@ -272,7 +272,7 @@ class Magpie:
         if self.sim is None:
             how = "'cgp <position, both racks>' + 'generate' keeping the best move (-r1 best -r2 best, as its autoplay)"
         else:
-            opts = " ".join(f"-{k} {v}" for k, v in {**SIM_DEFAULTS, **self.sim}.items())
+            opts = " ".join(f"-{k} {v}" for k, v in self.sim.items())
             how = f"'cgp <position, its rack only>' + 'gsimulate' ({opts}), its first play taken"
         player = "static player" if self.sim is None else "simulation"
         return (
