@@ -540,8 +540,9 @@ def report(
     ]
     ms = [1000 * sum(r.seconds[s] for r in records) / max(1, sum(r.turns[s] for r in records)) for s in (0, 1)]
     lexiko_cpu = 1000 * sum(r.cpu for r in records) / max(1, sum(r.turns[LEXIKO] for r in records))
+    deals = f"{n // 2} deal{'s' if n // 2 != 1 else ''}"
     return [
-        f"lexiko {kind} against MAGPIE {opponent}: {n} games ({n // 2} deals, each played twice, the starter swapped), "
+        f"lexiko {kind} against MAGPIE {opponent}: {n} games ({deals}, each played twice, the starter swapped), "
         f"{rules.name} rules, {rules.lexicon}",
         how,
         f"lexiko win rate {stats.win_rate(LEXIKO):.1%} (95% CI {lo:.1%}-{hi:.1%}): {stats.wins[LEXIKO]} won, "
