@@ -86,7 +86,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from lexiko import cgp
 from lexiko.argtypes import non_negative_int, positive_int
@@ -97,6 +97,7 @@ from lexiko.errors import LexikoError, NotationError
 from lexiko.game import Accept, Game
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
+from lexiko.progress import WorkProgress
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.selfplay import GameSummary, Stats, game_seed, wilson_interval
 
@@ -743,7 +744,7 @@ def main(argv: list[str] | None = None) -> int:
     records: list[GameRecord] = []
     started, cpu = time.perf_counter(), time.process_time() + child_cpu()
     try:
-        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        with WorkProgress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=args.games)
             for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules, options, args.late, sim):

@@ -595,9 +595,11 @@ def _analyze_with_progress(
 ) -> list[AnalysisRow]:
     if not args.sim:
         return analyze_position(game, lexicon, top=args.top, leaves=leaves, sort=args.sort)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    with Progress(
+    from lexiko.progress import WorkProgress
+
+    with WorkProgress(
         TextColumn("simulating"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -605,7 +607,7 @@ def _analyze_with_progress(
         console=console,
         transient=True,
     ) as bar:
-        task = bar.add_task("sim", total=args.iterations)
+        task = bar.add_task("simulating", total=args.iterations)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -732,10 +734,11 @@ def _cmd_review(args: argparse.Namespace, console: Console) -> int:
 
 def _cmd_preendgame(args: argparse.Namespace, console: Console) -> int:
     """``lexiko analyze --preendgame``: the candidates' shares of the splits won."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
     from lexiko.bots.preendgame import preendgame
+    from lexiko.progress import WorkProgress
 
     if args.sim:
         raise LexikoError("--preendgame plays every split to the end: leave out --sim")
@@ -753,7 +756,7 @@ def _cmd_preendgame(args: argparse.Namespace, console: Console) -> int:
     lexicon = _lexicon_for(args, game, console)
     leaves = _leaves_from_args(args, game.tiles)
     _header(game, console, not args.no_board)
-    with Progress(TextColumn("splits"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+    with WorkProgress(TextColumn("splits"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
                   transient=True) as bar:
         task = bar.add_task("splits", total=None)
 

@@ -635,9 +635,10 @@ def _parse_kinds(text: str) -> list[str]:
 
 def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     """``lexiko autoplay``: play games between computer players and print the figures."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
+    from lexiko.progress import WorkProgress
     from lexiko.rules import preset
 
     kinds = _parse_kinds(args.players)
@@ -669,7 +670,7 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
         from lexiko.loading import load_lexicon
 
         lex = load_lexicon(rules.lexicon, rules.tile_set, console)
-        with Progress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        with WorkProgress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as bar:
             task = bar.add_task("games", total=args.games)
             dstats = autoplay_duplicate(
@@ -689,7 +690,7 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     from lexiko.executors import make_executor
 
     executor, release = make_executor(args.executor, args.address, jobs)
-    with Progress(
+    with WorkProgress(
         TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
     ) as bar:
         task = bar.add_task("games", total=args.games)

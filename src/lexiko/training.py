@@ -501,8 +501,9 @@ def _save_or_rescue(table: LeaveTable, out: Path, console: Console) -> Path:
 
 def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
     """``lexiko train-leaves``: train a table by self-play and save it."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
+    from lexiko.progress import WorkProgress
     from lexiko.rules import preset
 
     if args.games < 1 or args.rounds < 1:
@@ -525,7 +526,7 @@ def cmd_train_leaves(args: argparse.Namespace, console: Console) -> int:
 
     executor, release = make_executor(args.executor, args.address, jobs)
     started = time.perf_counter()
-    with Progress(
+    with WorkProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
     ) as bar:
         tasks: dict[str, Any] = {}

@@ -1,0 +1,83 @@
+"""Progress of long work: rich's bar on a terminal, and a plain line now and then
+everywhere else (a log file, ``nohup``, a pipe), where rich draws nothing until the end.
+
+>>> import io
+>>> from rich.console import Console
+>>> out = io.StringIO()
+>>> clock = iter([0.0, 30.0, 61.0, 62.0, 130.0]).__next__
+>>> with WorkProgress(console=Console(file=io.StringIO()), every=60, clock=clock, log=out) as bar:
+...     task = bar.add_task("games", total=200)
+...     for done in (10, 20, 30, 40):
+...         bar.update(task, completed=done)
+>>> print(out.getvalue(), end="")
+games: 20/200 (10%), 1:01 elapsed, about 9:09 left
+games: 40/200 (20%), 2:10 elapsed, about 8:40 left
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from rich.progress import Progress, TaskID
+
+__all__ = ["WorkProgress", "LOG_EVERY"]
+
+LOG_EVERY = 60.0
+"""Seconds between two plain progress lines when the output is not a terminal."""
+
+
+def _clock_text(seconds: float) -> str:
+    """``h:mm:ss`` or ``m:ss``.
+
+    >>> _clock_text(59.6), _clock_text(61), _clock_text(3725)
+    ('1:00', '1:01', '1:02:05')
+    """
+    s = round(seconds)
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class WorkProgress(Progress):
+    """:class:`rich.progress.Progress`, which also writes a line to ``log`` (standard
+    error unless given) at most every ``every`` seconds while its console is not a
+    terminal: the task's description, how much is done, the time taken and, with a
+    total, the time left at the pace so far. Short work writes no line at all.
+    """
+
+    def __init__(
+        self,
+        *columns: Any,
+        every: float = LOG_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+        log: TextIO | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*columns, **kwargs)
+        self._every = every
+        self._clock = clock
+        self._log = log
+        self._start = clock()
+        self._last = self._start
+
+    def update(self, task_id: TaskID, **kwargs: Any) -> None:
+        super().update(task_id, **kwargs)
+        if self.console.is_terminal:
+            return
+        now = self._clock()
+        if now - self._last < self._every:
+            return
+        self._last = now
+        task = self._tasks[task_id]
+        elapsed = now - self._start
+        line = f"{task.description}: {task.completed:,.0f}"
+        if task.total:
+            line += f"/{task.total:,.0f} ({100 * task.completed / task.total:.0f}%)"
+        line += f", {_clock_text(elapsed)} elapsed"
+        if task.total and 0 < task.completed < task.total:
+            line += f", about {_clock_text(elapsed * (task.total - task.completed) / task.completed)} left"
+        out = self._log if self._log is not None else sys.stderr
+        print(line, file=out, flush=True)
