@@ -46,6 +46,8 @@ started, exchanges and bingos a game for each side, games per second, and each s
 time a turn (lexiko's in processor seconds too). ``--set KEY=VALUE`` passes options to
 lexiko's player (``lexiko.bots.make_player``): the simulation's candidates,
 iterations, plies, prune, infer, rank, time_limit.
+While the games run, a bar shows how many are done; when standard error is not a
+terminal (``nohup``, a log), a line a minute says it instead.
 
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 200
     python benchmarks/strength.py --magpie ~/src/MAGPIE --games 2000 --jobs 2 --seed 1
