@@ -335,6 +335,19 @@ def test_autoplay_command(tmp_path: Path) -> None:
             _run(argv)
 
 
+def test_autoplay_into_a_log_says_how_far_it_is(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Not on a terminal (a log, nohup), rich draws no bar: a plain line on standard
+    error says how many games are done (every minute; here at every update)."""
+    import lexiko.progress
+
+    monkeypatch.setattr(lexiko.progress, "LOG_EVERY", 0.0)
+    status, out = _run(["autoplay", "--games", "4", "--players", "static,greedy", "--jobs", "1"])
+    assert status == 0 and "win rate (95% CI)" in out
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and lines[-1].startswith("games: 4/4 (100%), 0:0") and lines[-1].endswith(" elapsed")
+
+
 def test_autoplay_reads_a_leave_table_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--players static:FILE,static:FILE`` reads FILE once per process, not once per
     player and game (a full table takes seconds to read); a changed file is read again."""

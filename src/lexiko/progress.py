@@ -43,21 +43,22 @@ def _clock_text(seconds: float) -> str:
 
 class WorkProgress(Progress):
     """:class:`rich.progress.Progress`, which also writes a line to ``log`` (standard
-    error unless given) at most every ``every`` seconds while its console is not a
-    terminal: the task's description, how much is done, the time taken and, with a
-    total, the time left at the pace so far. Short work writes no line at all.
+    error unless given) at most every ``every`` seconds (:data:`LOG_EVERY` unless
+    given) while its console is not a terminal: the task's description, how much is
+    done, the time taken and, with a total, the time left at the pace so far. Short
+    work writes no line at all.
     """
 
     def __init__(
         self,
         *columns: Any,
-        every: float = LOG_EVERY,
+        every: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         log: TextIO | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*columns, **kwargs)
-        self._every = every
+        self._every = LOG_EVERY if every is None else every
         self._clock = clock
         self._log = log
         self._start = clock()
@@ -65,7 +66,7 @@ class WorkProgress(Progress):
 
     def update(self, task_id: TaskID, **kwargs: Any) -> None:
         super().update(task_id, **kwargs)
-        if self.console.is_terminal:
+        if self.console.is_terminal or self.console.is_jupyter:  # rich draws the bar there
             return
         now = self._clock()
         if now - self._last < self._every:
