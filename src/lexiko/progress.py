@@ -3,11 +3,10 @@ everywhere else (a log file, ``nohup``, a pipe), where rich draws nothing until 
 
 >>> import io
 >>> from rich.console import Console
->>> out = io.StringIO()
->>> clock = iter([0.0, 30.0, 61.0, 62.0, 130.0]).__next__
->>> with WorkProgress(console=Console(file=io.StringIO()), every=60, clock=clock, log=out) as bar:
+>>> now, out = [0.0], io.StringIO()
+>>> with WorkProgress(console=Console(file=io.StringIO()), every=60, get_time=lambda: now[0], log=out) as bar:
 ...     task = bar.add_task("games", total=200)
-...     for done in (10, 20, 30, 40):
+...     for now[0], done in ((30, 10), (61, 20), (62, 30), (130, 40)):
 ...         bar.update(task, completed=done)
 >>> print(out.getvalue(), end="")
 games: 20/200 (10%), 1:01 elapsed, about 9:09 left
@@ -17,8 +16,6 @@ games: 40/200 (20%), 2:10 elapsed, about 8:40 left
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from typing import Any, TextIO
 
 from rich.progress import Progress, TaskID
@@ -45,35 +42,26 @@ class WorkProgress(Progress):
     """:class:`rich.progress.Progress`, which also writes a line to ``log`` (standard
     error unless given) at most every ``every`` seconds (:data:`LOG_EVERY` unless
     given) while its console is not a terminal: the task's description, how much is
-    done, the time taken and, with a total, the time left at the pace so far. Short
-    work writes no line at all.
+    done, the time taken and, with a total, the time left at the pace so far (both
+    counted from when the task was added). Short work writes no line at all.
     """
 
-    def __init__(
-        self,
-        *columns: Any,
-        every: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        log: TextIO | None = None,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *columns: Any, every: float | None = None, log: TextIO | None = None, **kwargs: Any) -> None:
         super().__init__(*columns, **kwargs)
         self._every = LOG_EVERY if every is None else every
-        self._clock = clock
         self._log = log
-        self._start = clock()
-        self._last = self._start
+        self._last = self.get_time()
 
     def update(self, task_id: TaskID, **kwargs: Any) -> None:
         super().update(task_id, **kwargs)
         if self.console.is_terminal or self.console.is_jupyter:  # rich draws the bar there
             return
-        now = self._clock()
+        now = self.get_time()
         if now - self._last < self._every:
             return
         self._last = now
-        task = self._tasks[task_id]
-        elapsed = now - self._start
+        task = next(t for t in self.tasks if t.id == task_id)
+        elapsed = task.elapsed or 0.0  # since the task was added: each round of training has its own
         line = f"{task.description}: {task.completed:,.0f}"
         if task.total:
             line += f"/{task.total:,.0f} ({100 * task.completed / task.total:.0f}%)"
