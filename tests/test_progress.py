@@ -56,3 +56,19 @@ def test_a_terminal_gets_the_bar_and_no_lines() -> None:
 
 def test_short_work_writes_nothing() -> None:
     assert _run(Console(file=io.StringIO()), [(5, {"completed": 5}), (10, {"completed": 10})], 10) == ""
+
+
+def test_a_new_task_waits_its_own_minute() -> None:
+    """A second round's first games give no line (nor a wild guess of the time left)."""
+    now, out = [0.0], io.StringIO()
+    with WorkProgress(console=Console(file=io.StringIO()), every=60, get_time=lambda: now[0], log=out) as bar:
+        first = bar.add_task("round 1/2", total=100)
+        now[0] = 600
+        bar.update(first, completed=100)
+        second = bar.add_task("round 2/2", total=100)
+        for now[0], done in ((602, 1), (659, 40), (661, 41)):
+            bar.update(second, completed=done)
+    assert out.getvalue().splitlines() == [
+        "round 1/2: 100/100 (100%), 10:00 elapsed",
+        "round 2/2: 41/100 (41%), 1:01 elapsed, about 1:28 left",
+    ]

@@ -40,28 +40,30 @@ def _clock_text(seconds: float) -> str:
 
 class WorkProgress(Progress):
     """:class:`rich.progress.Progress`, which also writes a line to ``log`` (standard
-    error unless given) at most every ``every`` seconds (:data:`LOG_EVERY` unless
-    given) while its console is not a terminal: the task's description, how much is
-    done, the time taken and, with a total, the time left at the pace so far (both
-    counted from when the task was added). Short work writes no line at all.
+    error unless given) while its console is not a terminal: for a task that has run
+    ``every`` seconds (:data:`LOG_EVERY` unless given) since it was added or last
+    written, its description, how much is done, the time taken and, with a total, the
+    time left at the pace so far (both counted from when the task was added). Short
+    work writes no line at all.
     """
 
     def __init__(self, *columns: Any, every: float | None = None, log: TextIO | None = None, **kwargs: Any) -> None:
         super().__init__(*columns, **kwargs)
         self._every = LOG_EVERY if every is None else every
         self._log = log
-        self._last = self.get_time()
+        self._last: dict[TaskID, float] = {}  # when each task last wrote a line
 
     def update(self, task_id: TaskID, **kwargs: Any) -> None:
         super().update(task_id, **kwargs)
         if self.console.is_terminal or self.console.is_jupyter:  # rich draws the bar there
             return
         now = self.get_time()
-        if now - self._last < self._every:
-            return
-        self._last = now
         task = next(t for t in self.tasks if t.id == task_id)
-        elapsed = task.elapsed or 0.0  # since the task was added: each round of training has its own
+        since = self._last.get(task_id, task.start_time if task.start_time is not None else now)
+        if now - since < self._every:  # a new task (a training round) waits its own minute, not guessing from its start
+            return
+        self._last[task_id] = now
+        elapsed = task.elapsed or 0.0  # since the task was added
         line = f"{task.description}: {task.completed:,.0f}"
         if task.total:
             line += f"/{task.total:,.0f} ({100 * task.completed / task.total:.0f}%)"
