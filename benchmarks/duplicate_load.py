@@ -95,14 +95,14 @@ async def open_client(url: str, game_id: str, seat: int, token: str, timeout: fl
     return c
 
 
-async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids: list[int],
-              store: Store) -> int:
+async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids: list[int], store: Store) -> int:
     lex = Lexicon.load(RULES.lexicon, RULES.tile_set)
     t = args.timeout
     seats = [{"kind": "human", "name": "P0"}] + [{"kind": "human"}] * (args.players - 1)  # named as they join
     async with httpx.AsyncClient(base_url=http_url, timeout=t) as http:
-        r = await http.post("/api/games", json={"preset": "duplicate", "seats": seats,
-                                                "options": {"duplicate_seconds": None}})
+        r = await http.post(
+            "/api/games", json={"preset": "duplicate", "seats": seats, "options": {"duplicate_seconds": None}}
+        )
         if r.status_code != 200:
             sys.exit(f"creating the game failed: {r.status_code} {r.text}")
         created = r.json()
@@ -157,9 +157,11 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
             await asyncio.sleep(0.05)
         missing = [c.seat for c in clients if number not in c.result]
         if missing:
-            print(f"  round {number}: {len(missing)} clients had no result after {t:g} s "
-                  f"(errors: {sum(len(c.errors) for c in clients)}; first: "
-                  f"{next((c.errors[0] for c in clients if c.errors), '-')})")
+            print(
+                f"  round {number}: {len(missing)} clients had no result after {t:g} s "
+                f"(errors: {sum(len(c.errors) for c in clients)}; first: "
+                f"{next((c.errors[0] for c in clients if c.errors), '-')})"
+            )
             break
         closes = [a for a in store.load_game(gid).actions if a.text.startswith("close")]  # type: ignore[union-attr]
         end = closes[number - 1].at
@@ -167,10 +169,12 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
         ack = [1000 * (c.acked.get(number, c.result[number]) - sent[c.seat]) for c in clients]
         acks += ack
         results += lat
-        print(f"  round {number}: result after the round's end p50 {percentile(lat, 50):.0f} ms, "
-              f"p99 {percentile(lat, 99):.0f} ms, "
-              f"max {max(lat):.0f} ms; submission acknowledged p50 {percentile(ack, 50):.0f} ms, "
-              f"p99 {percentile(ack, 99):.0f} ms")
+        print(
+            f"  round {number}: result after the round's end p50 {percentile(lat, 50):.0f} ms, "
+            f"p99 {percentile(lat, 99):.0f} ms, "
+            f"max {max(lat):.0f} ms; submission acknowledged p50 {percentile(ack, 50):.0f} ms, "
+            f"p99 {percentile(ack, 99):.0f} ms"
+        )
         await asyncio.sleep(0.3)  # the next round's state reaches player 0's full copy
     cpu = sum(cpu_seconds(p) for p in pids) - cpu_before
     for c in clients:
@@ -178,11 +182,15 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
         if c.task is not None:
             c.task.cancel()
     if results:
-        print(f"  all rounds: result after the round's end p50 {percentile(results, 50):.0f} ms, "
-              f"p99 {percentile(results, 99):.0f} ms, max {max(results):.0f} ms")
+        print(
+            f"  all rounds: result after the round's end p50 {percentile(results, 50):.0f} ms, "
+            f"p99 {percentile(results, 99):.0f} ms, max {max(results):.0f} ms"
+        )
         print(f"  submissions acknowledged p50 {percentile(acks, 50):.0f} ms, p99 {percentile(acks, 99):.0f} ms")
-        print(f"  server CPU {cpu:.2f} s for {submissions} submissions: {1000 * cpu / submissions:.2f} ms each "
-              "(rounds' closes and results included)")
+        print(
+            f"  server CPU {cpu:.2f} s for {submissions} submissions: {1000 * cpu / submissions:.2f} ms each "
+            "(rounds' closes and results included)"
+        )
     errors = sum(len(c.errors) for c in clients)
     if errors:
         print(f"  {errors} errors; first: {next(c.errors[0] for c in clients if c.errors)}")
@@ -190,14 +198,18 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__
+    )
     ap.add_argument("--players", type=int, default=1000)
     ap.add_argument("--processes", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--proxy", action="store_true", help="every client through nginx in front of the processes")
-    ap.add_argument("--seat-links", action="store_true",
-                    help="join by each seat's own invitation (default: everybody by the game's one link)")
+    ap.add_argument(
+        "--seat-links",
+        action="store_true",
+        help="join by each seat's own invitation (default: everybody by the game's one link)",
+    )
     ap.add_argument("--timeout", type=float, default=120.0, help="longest wait for anything (seconds)")
     args = ap.parse_args()
     if not 1 <= args.players <= 2000 or args.processes < 1 or args.rounds < 1:
@@ -206,8 +218,20 @@ def main() -> int:
     pg = TemporaryPostgres()
     pg_url = pg.start()
     redis = RedisServer()
-    extra = ["--redis-url", redis.start(), "--games-per-hour", "0", "--connections-per-minute", "0",
-             "--requests-per-minute", "0", "--behind-proxy", "127.0.0.1", "--log-level", "warning"]
+    extra = [
+        "--redis-url",
+        redis.start(),
+        "--games-per-hour",
+        "0",
+        "--connections-per-minute",
+        "0",
+        "--requests-per-minute",
+        "0",
+        "--behind-proxy",
+        "127.0.0.1",
+        "--log-level",
+        "warning",
+    ]
     log_path = Path(tmp.name) / "server.log"
     apps = [ServerProcess(pg_url, log_path=log_path, extra=extra) for _ in range(args.processes)]
     proxy: NginxProxy | None = None
@@ -219,8 +243,10 @@ def main() -> int:
             proxy = NginxProxy([a.port for a in apps], Path(tmp.name)).start()
         ws_urls = [proxy.ws_url] if proxy is not None else [a.ws_url for a in apps]
         where = "through nginx" if proxy is not None else "spread over the processes in turn"
-        print(f"lexiko duplicate load: {args.players} players, {args.processes} processes in shared mode "
-              f"(PostgreSQL, Redis), clients {where}, loopback")
+        print(
+            f"lexiko duplicate load: {args.players} players, {args.processes} processes in shared mode "
+            f"(PostgreSQL, Redis), clients {where}, loopback"
+        )
         pids = [a.proc.pid for a in apps if a.proc is not None]
         code = asyncio.run(run(args, apps[0].url, ws_urls, pids, store))
     finally:

@@ -106,8 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes (default: %(default)s)")
     p.add_argument("--backend", choices=["auto", "c", "python"], default="auto")
     p.add_argument("--games", type=Path, default=GCG, help="folder of .gcg files (default: ../shared/gcg)")
-    p.add_argument("--only", action="append", default=[], metavar="TEXT",
-                   help="only the games whose file name holds TEXT (repeat for more)")
+    p.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="only the games whose file name holds TEXT (repeat for more)",
+    )
     args = p.parse_args(argv)
     files = sorted(f for f in args.games.glob("*.gcg") if not args.only or any(t in f.name for t in args.only))
     if not files:

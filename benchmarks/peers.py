@@ -66,8 +66,9 @@ def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, str]:
     return child_cpu() - before, out.stdout + out.stderr
 
 
-def magpie(root: Path, command: str, position: str | None, settings: list[str], stdin: str = "",
-           timeout: float | None = None) -> str:
+def magpie(
+    root: Path, command: str, position: str | None, settings: list[str], stdin: str = "", timeout: float | None = None
+) -> str:
     """Run one MAGPIE command (after loading a CGP position when given) and return its
     output, or nothing when it runs past ``timeout`` seconds (it is then killed)."""
     args = [str(root / "bin" / "magpie")]
@@ -78,8 +79,7 @@ def magpie(root: Path, command: str, position: str | None, settings: list[str], 
     else:
         args = args[:1] + command.split() + args[1:]
     try:
-        text = subprocess.run(args, cwd=root, input=stdin, capture_output=True, text=True, check=False,
-                              timeout=timeout)
+        text = subprocess.run(args, cwd=root, input=stdin, capture_output=True, text=True, check=False, timeout=timeout)
     except subprocess.TimeoutExpired:
         return ""
     return text.stdout + text.stderr
@@ -96,8 +96,18 @@ def magpie_cgp(game_cgp: str, both_racks: bool) -> str:
 def self_play(args: argparse.Namespace) -> None:
     n = args.games
     print(f"\n1. static self-play, {n} games, one thread (processor seconds, median of {args.repeat})")
-    lexiko_cmd = [sys.executable, "-c", "import sys; from lexiko.cli import main; sys.exit(main())", "autoplay",
-                  "--players", "static,static", "--games", str(n), "--jobs", "1"]
+    lexiko_cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from lexiko.cli import main; sys.exit(main())",
+        "autoplay",
+        "--players",
+        "static,static",
+        "--games",
+        str(n),
+        "--jobs",
+        "1",
+    ]
     runs: dict[str, list[float]] = {"lexiko": [], "MAGPIE (word map)": [], "MAGPIE (KWG only)": []}
     has_wmp = (args.magpie / "data" / "lexica" / "TWL06.wmp").exists()
     for _ in range(args.repeat):
@@ -105,8 +115,22 @@ def self_play(args: argparse.Namespace) -> None:
         for label, wmp in (("MAGPIE (word map)", "true"), ("MAGPIE (KWG only)", "false")):
             if wmp == "true" and not has_wmp:
                 continue
-            cmd = [str(args.magpie / "bin" / "magpie"), "autoplay", "games", str(n), "-lex", "TWL06", "-threads",
-                   "1", "-seed", "0", "-wmp", wmp, "-savesettings", "false"]
+            cmd = [
+                str(args.magpie / "bin" / "magpie"),
+                "autoplay",
+                "games",
+                str(n),
+                "-lex",
+                "TWL06",
+                "-threads",
+                "1",
+                "-seed",
+                "0",
+                "-wmp",
+                wmp,
+                "-savesettings",
+                "false",
+            ]
             runs[label].append(timed(cmd, cwd=args.magpie)[0])
     base = statistics.median(runs["lexiko"])
     for label, xs in runs.items():
@@ -124,9 +148,29 @@ def magpie_sim_rate(args: argparse.Namespace, position: str, iterations: int) ->
     done, cpu = [], []
     for n in (10, iterations):
         before = child_cpu()
-        text = magpie(args.magpie, "gsim", position,
-                      ["-lex", "TWL06", "-threads", "1", "-plies", "2", "-numplays", "10", "-sr", "rr", "-seed", "1",
-                       "-iterations", str(n), "-threshold", "none"])
+        text = magpie(
+            args.magpie,
+            "gsim",
+            position,
+            [
+                "-lex",
+                "TWL06",
+                "-threads",
+                "1",
+                "-plies",
+                "2",
+                "-numplays",
+                "10",
+                "-sr",
+                "rr",
+                "-seed",
+                "1",
+                "-iterations",
+                str(n),
+                "-threshold",
+                "none",
+            ],
+        )
         cpu.append(child_cpu() - before)
         m = re.search(r"Iters:\s+(\d+)", text)
         done.append(int(m.group(1)) if m else 0)
@@ -160,12 +204,24 @@ def endgame_pair(magpie_root: str, path: str, turn: int, limit: float) -> tuple[
         return None
     g, lex = found
     p = g.player_on_turn
-    res = solve_position(g.board, (g.rack(p), g.unseen(p)), lex, g.rules, scores=(g.scores[p], g.scores[1 - p]),
-                         scoreless_turns=g.scoreless_turns, time_limit=limit)
+    res = solve_position(
+        g.board,
+        (g.rack(p), g.unseen(p)),
+        lex,
+        g.rules,
+        scores=(g.scores[p], g.scores[1 - p]),
+        scoreless_turns=g.scoreless_turns,
+        time_limit=limit,
+    )
     racks = (g.tiles.format(g.tiles.rack_sort(g.rack(p))), g.tiles.format(g.tiles.rack_sort(g.unseen(p))))
     position = cgp.dumps(cgp.CGP(g.board, racks, (g.scores[p], g.scores[1 - p]), g.scoreless_turns, {}))
-    text = magpie(Path(magpie_root), "endgame", position,
-                  ["-lex", "TWL06", "-threads", "1", "-eplies", "25", "-ttfraction", "0.05"], timeout=limit + 15)
+    text = magpie(
+        Path(magpie_root),
+        "endgame",
+        position,
+        ["-lex", "TWL06", "-threads", "1", "-eplies", "25", "-ttfraction", "0.05"],
+        timeout=limit + 15,
+    )
     m = re.search(r"Endgame \(depth: (\d+), time: ([\d.]+)s, status: finished\)", text)
     their_time = float(m.group(2)) if m else float("nan")
     their_exact = m is not None and int(m.group(1)) >= 25 and their_time <= limit
@@ -174,8 +230,10 @@ def endgame_pair(magpie_root: str, path: str, turn: int, limit: float) -> tuple[
 
 def endgames(args: argparse.Namespace) -> None:
     limit = args.endgame_limit
-    print(f"\n3. endgames: the first bag-empty position of each TWL06 game, {limit} s each, one thread per engine,"
-          f" {args.jobs} position(s) at a time")
+    print(
+        f"\n3. endgames: the first bag-empty position of each TWL06 game, {limit} s each, one thread per engine,"
+        f" {args.jobs} position(s) at a time"
+    )
     ours: list[float] = []
     theirs: list[float] = []
     both = 0
@@ -192,8 +250,11 @@ def endgames(args: argparse.Namespace) -> None:
             if their_exact:
                 theirs.append(their_time)
             both += our_exact and their_exact
-            print(f"   {name[:44]:<44} lexiko {our_time:7.2f} s {'exact' if our_exact else 'not exact':<9}"
-                  f"  MAGPIE {their_time:7.2f} s {'exact' if their_exact else 'not exact'}", flush=True)
+            print(
+                f"   {name[:44]:<44} lexiko {our_time:7.2f} s {'exact' if our_exact else 'not exact':<9}"
+                f"  MAGPIE {their_time:7.2f} s {'exact' if their_exact else 'not exact'}",
+                flush=True,
+            )
     for label, xs in (("lexiko", ours), ("MAGPIE", theirs)):
         if xs:
             print(f"   {label}: {len(xs)} exact, median {statistics.median(xs):.2f} s, worst {max(xs):.2f} s")
@@ -211,8 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skip", action="append", default=[], choices=["selfplay", "simulation", "endgame"])
     args = p.parse_args(argv)
     if not (args.magpie / "bin" / "magpie").exists():
-        print(f"{args.magpie}/bin/magpie not found: build MAGPIE there first (make magpie BUILD=release)",
-              file=sys.stderr)
+        print(
+            f"{args.magpie}/bin/magpie not found: build MAGPIE there first (make magpie BUILD=release)", file=sys.stderr
+        )
         return 2
     print(f"lexiko and MAGPIE ({args.magpie}); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     lex = Lexicon.load("TWL06")

@@ -53,8 +53,10 @@ def main() -> None:
         steps += 1
     cpu = time.process_time() - start
     print(f"{steps} steps, {games} games finished, {cpu:.2f} CPU-s: {steps / cpu:,.0f} steps per CPU-second")
-    print(f"per step: {1e6 * t_step / steps:.0f} us to move and generate the next candidates, "
-          f"{1e6 * t_obs / steps:.0f} us to build the observation")
+    print(
+        f"per step: {1e6 * t_step / steps:.0f} us to move and generate the next candidates, "
+        f"{1e6 * t_obs / steps:.0f} us to build the observation"
+    )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,16 @@ def choose(rows: list[list[Any]], rack_faces: list[str], bag_count: int) -> dict
     return move_message(cand.move, rules.tile_set)
 
 
-async def seat_bot(ws_url: str, game_id: str, token: str, pool: ProcessPoolExecutor, stats: Stats,
-                   deadline: float, think: float = 0.0, start: float = 0.0) -> None:
+async def seat_bot(
+    ws_url: str,
+    game_id: str,
+    token: str,
+    pool: ProcessPoolExecutor,
+    stats: Stats,
+    deadline: float,
+    think: float = 0.0,
+    start: float = 0.0,
+) -> None:
     """One seat: play every turn until the game is over (joining ``start`` seconds late)."""
     await asyncio.sleep(start)
     async with connect(f"{ws_url}/ws/{game_id}", max_size=2**22, open_timeout=60) as ws:
@@ -129,7 +137,8 @@ async def seat_bot(ws_url: str, game_id: str, token: str, pool: ProcessPoolExecu
             elif can["play"]:
                 began = time.perf_counter()
                 action = await asyncio.get_running_loop().run_in_executor(
-                    pool, choose, state["board"], state["rack"], state["bag_count"])
+                    pool, choose, state["board"], state["rack"], state["bag_count"]
+                )
                 if think:  # the thinking time includes the move's generation
                     await asyncio.sleep(max(0.0, think - (time.perf_counter() - began)))
                 sent_version = state["version"]
@@ -151,16 +160,21 @@ async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) 
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         seats: list[tuple[str, str]] = []
         for i in range(args.games):
-            r = await http.post("/api/games", json={
-                "preset": args.rules, "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}],
-                "seed": args.seed + i,
-            })
+            r = await http.post(
+                "/api/games",
+                json={
+                    "preset": args.rules,
+                    "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}],
+                    "seed": args.seed + i,
+                },
+            )
             r.raise_for_status()
             d = r.json()
             invite = d["invites"][0]["path"].rsplit("/", 1)[1]
             j = await http.post(f"/api/games/{d['game_id']}/join", json={"invite": invite, "name": "B"})
             j.raise_for_status()
             seats += [(d["game_id"], d["token"]), (d["game_id"], j.json()["token"])]
+
     def cpu_now() -> float:
         return sum(cpu_seconds(p) for p in pids) if pids and all(pids) else float("nan")
 
@@ -172,8 +186,12 @@ async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) 
         # the games begin one after another over one thinking time (--all-at-once: in the
         # same instant, a herd of first moves that a server of people never sees)
         spread = 0.0 if args.all_at_once else args.think / max(1, args.games)
-        await asyncio.gather(*(seat_bot(server.ws_url, g, t, pool, stats, deadline, args.think, spread * (k // 2))
-                               for k, (g, t) in enumerate(seats)))
+        await asyncio.gather(
+            *(
+                seat_bot(server.ws_url, g, t, pool, stats, deadline, args.think, spread * (k // 2))
+                for k, (g, t) in enumerate(seats)
+            )
+        )
         wall = time.perf_counter() - t0
     return stats, wall, cpu_now() - cpu0
 
@@ -185,19 +203,33 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1, help="seed of the first game; the others follow (default: 1)")
     ap.add_argument("--database-url", help="database of the server (default: a SQLite file in a temporary folder)")
     ap.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL on loopback and use it")
-    ap.add_argument("--think", type=float, default=0.0,
-                    help="seconds a bot waits before each move (default: 0, as fast as the server goes)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a bot waits before each move (default: 0, as fast as the server goes)",
+    )
     ap.add_argument("--port", type=int, help="use a server already running on 127.0.0.1:PORT (e.g. under a profiler)")
     ap.add_argument("--pid", type=int, help="its process id, to report its CPU time")
     ap.add_argument("--timeout", type=float, default=300, help="stop after this many seconds (default: 300)")
-    ap.add_argument("--all-at-once", action="store_true",
-                    help="start every game in the same instant (default: one after another over one thinking time)")
-    ap.add_argument("--client-processes", type=int, default=1,
-                    help="processes that choose the client bots' moves (default: 1; this process only sends "
-                    "and receives)")
-    ap.add_argument("--processes", type=int, default=1,
-                    help="app processes in shared mode behind nginx (needs --postgres, redis-server and nginx; "
-                    "default: 1, no proxy)")
+    ap.add_argument(
+        "--all-at-once",
+        action="store_true",
+        help="start every game in the same instant (default: one after another over one thinking time)",
+    )
+    ap.add_argument(
+        "--client-processes",
+        type=int,
+        default=1,
+        help="processes that choose the client bots' moves (default: 1; this process only sends and receives)",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="app processes in shared mode behind nginx (needs --postgres, redis-server and nginx; "
+        "default: 1, no proxy)",
+    )
     args = ap.parse_args()
 
     tmp = tempfile.TemporaryDirectory(prefix="lexiko-load-")
@@ -229,7 +261,8 @@ def main() -> int:
         server.start()
     try:
         pids = [a.proc.pid for a in apps if a.proc is not None] or (
-            [args.pid or (server.proc.pid if server.proc is not None else 0)])
+            [args.pid or (server.proc.pid if server.proc is not None else 0)]
+        )
         stats, wall, cpu = asyncio.run(run(args, server, pids))
     finally:
         server.stop()
@@ -253,11 +286,15 @@ def main() -> int:
     print(f"  moves               {stats.actions} in {wall:.2f} s")
     print(f"  moves per second    {stats.actions / wall:.1f}")
     if lat:
-        print(f"  move latency (ms)   p50 {percentile(lat, 50):.1f}   p90 {percentile(lat, 90):.1f}"
-              f"   p99 {percentile(lat, 99):.1f}"
-              f"   max {max(lat):.1f}   mean {statistics.fmean(lat):.1f}")
-    print(f"  server CPU          {cpu:.2f} s ({100 * cpu / wall:.0f}% of one core), "
-          f"{1000 * cpu / max(1, stats.actions):.2f} ms per move")
+        print(
+            f"  move latency (ms)   p50 {percentile(lat, 50):.1f}   p90 {percentile(lat, 90):.1f}"
+            f"   p99 {percentile(lat, 99):.1f}"
+            f"   max {max(lat):.1f}   mean {statistics.fmean(lat):.1f}"
+        )
+    print(
+        f"  server CPU          {cpu:.2f} s ({100 * cpu / wall:.0f}% of one core), "
+        f"{1000 * cpu / max(1, stats.actions):.2f} ms per move"
+    )
     if stats.errors:
         print(f"  errors              {len(stats.errors)} (first: {stats.errors[0]})")
     log = log_path.read_text(errors="replace")

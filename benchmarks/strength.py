@@ -332,7 +332,12 @@ _match: Match | None = None
 
 
 def _start(
-    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None,
+    root: Path,
+    kind: str,
+    rules: Rules,
+    seed: int,
+    options: dict[str, object],
+    late: int | None = None,
     sim: dict[str, str] | None = None,
 ) -> Match:
     global _match
@@ -343,7 +348,12 @@ def _start(
 
 
 def _start_worker(
-    root: Path, kind: str, rules: Rules, seed: int, options: dict[str, object], late: int | None = None,
+    root: Path,
+    kind: str,
+    rules: Rules,
+    seed: int,
+    options: dict[str, object],
+    late: int | None = None,
     sim: dict[str, str] | None = None,
 ) -> None:
     """A worker's start: its own MAGPIE, ended when the worker ends."""
@@ -422,8 +432,14 @@ def play(m: Match, index: int) -> GameRecord:
     close = getattr(bot, "close", None)
     if close is not None:
         close()
-    return GameRecord(GameSummary.of(index, game), first, (exchanges[0], exchanges[1]), (turns[0], turns[1]),
-                      (seconds[0], seconds[1]), cpu)
+    return GameRecord(
+        GameSummary.of(index, game),
+        first,
+        (exchanges[0], exchanges[1]),
+        (turns[0], turns[1]),
+        (seconds[0], seconds[1]),
+        cpu,
+    )
 
 
 def play_games(indices: Sequence[int]) -> list[GameRecord]:
@@ -434,8 +450,15 @@ def play_games(indices: Sequence[int]) -> list[GameRecord]:
 
 
 def run(
-    root: Path, kind: str, games: int, jobs: int, seed: int, rules: Rules, options: dict[str, object] | None = None,
-    late: int | None = None, sim: dict[str, str] | None = None,
+    root: Path,
+    kind: str,
+    games: int,
+    jobs: int,
+    seed: int,
+    rules: Rules,
+    options: dict[str, object] | None = None,
+    late: int | None = None,
+    sim: dict[str, str] | None = None,
 ) -> Iterator[list[GameRecord]]:
     """The games' records, a chunk at a time as they finish: in this process with
     ``jobs`` 1, else on ``jobs`` worker processes, each with its own MAGPIE.
@@ -520,7 +543,13 @@ def player_option(text: str) -> tuple[str, object]:
 
 
 def report(
-    records: Sequence[GameRecord], kind: str, rules: Rules, seconds: float, cpu: float, jobs: int, how: str,
+    records: Sequence[GameRecord],
+    kind: str,
+    rules: Rules,
+    seconds: float,
+    cpu: float,
+    jobs: int,
+    how: str,
     opponent: str = "static",
 ) -> list[str]:
     """The figures as lines of text (``opponent``: MAGPIE's player, static or sim)."""
@@ -682,33 +711,74 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("--magpie", type=Path, required=True, metavar="DIR",
-                   help="a built MAGPIE checkout: bin/magpie and data/ (data/lexica/TWL06.kwg, TWL06.klv2)")
-    p.add_argument("--games", type=positive_int, default=200,
-                   help="games, an even number: N/2 deals played twice (default: %(default)s)")
-    p.add_argument("--players", default="static", metavar="KIND",
-                   help="lexiko's player, as 'lexiko autoplay --players' names kinds: static, static:FILE (a leave "
-                   "table: lexiko's .tsv.gz, or .klv2/.klv/.csv), sim or hard (default: %(default)s)")
-    p.add_argument("--set", type=player_option, action="append", default=[], metavar="KEY=VALUE", dest="options",
-                   help="an option of lexiko's player (repeat for more), e.g. for sim or hard: --set time_limit=1 "
-                   "--set candidates=20 --set iterations=2000 --set prune=2 --set infer=true")
-    p.add_argument("--jobs", type=non_negative_int, default=1,
-                   help="worker processes, each with its own MAGPIE; 0 for one per core (default: %(default)s)")
+    p.add_argument(
+        "--magpie",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="a built MAGPIE checkout: bin/magpie and data/ (data/lexica/TWL06.kwg, TWL06.klv2)",
+    )
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        default=200,
+        help="games, an even number: N/2 deals played twice (default: %(default)s)",
+    )
+    p.add_argument(
+        "--players",
+        default="static",
+        metavar="KIND",
+        help="lexiko's player, as 'lexiko autoplay --players' names kinds: static, static:FILE (a leave "
+        "table: lexiko's .tsv.gz, or .klv2/.klv/.csv), sim or hard (default: %(default)s)",
+    )
+    p.add_argument(
+        "--set",
+        type=player_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="options",
+        help="an option of lexiko's player (repeat for more), e.g. for sim or hard: --set time_limit=1 "
+        "--set candidates=20 --set iterations=2000 --set prune=2 --set infer=true",
+    )
+    p.add_argument(
+        "--jobs",
+        type=non_negative_int,
+        default=1,
+        help="worker processes, each with its own MAGPIE; 0 for one per core (default: %(default)s)",
+    )
     p.add_argument("--seed", type=int, default=0, help="the deals' seed: the same seed, the same games (default: 0)")
-    p.add_argument("--late", type=non_negative_int, metavar="K",
-                   help="lexiko's static player moves until the bag holds K tiles or fewer on lexiko's turn, then "
-                   "the player named: the games up to there are the same whatever the player, so two runs with "
-                   "the same seed differ only in the late game (compare them with --save and --against)")
-    p.add_argument("--opponent", choices=("static", "sim"), default="static",
-                   help="MAGPIE's player: its static player, or its simulation (default: %(default)s)")
-    p.add_argument("--magpie-set", type=magpie_option, action="append", default=[], metavar="KEY=VALUE",
-                   dest="magpie_options",
-                   help="an option of MAGPIE's simulation (with --opponent sim; repeat for more), given to MAGPIE "
-                   "as -KEY VALUE, e.g. --magpie-set tlim=1 --magpie-set iterations=1000000")
+    p.add_argument(
+        "--late",
+        type=non_negative_int,
+        metavar="K",
+        help="lexiko's static player moves until the bag holds K tiles or fewer on lexiko's turn, then "
+        "the player named: the games up to there are the same whatever the player, so two runs with "
+        "the same seed differ only in the late game (compare them with --save and --against)",
+    )
+    p.add_argument(
+        "--opponent",
+        choices=("static", "sim"),
+        default="static",
+        help="MAGPIE's player: its static player, or its simulation (default: %(default)s)",
+    )
+    p.add_argument(
+        "--magpie-set",
+        type=magpie_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        dest="magpie_options",
+        help="an option of MAGPIE's simulation (with --opponent sim; repeat for more), given to MAGPIE "
+        "as -KEY VALUE, e.g. --magpie-set tlim=1 --magpie-set iterations=1000000",
+    )
     p.add_argument("--save", type=Path, metavar="FILE", help="write each game's final scores to FILE (JSON)")
-    p.add_argument("--against", type=Path, metavar="FILE",
-                   help="a run saved with --save (the same seed, --late and --opponent): compare the two game by "
-                   "game")
+    p.add_argument(
+        "--against",
+        type=Path,
+        metavar="FILE",
+        help="a run saved with --save (the same seed, --late and --opponent): compare the two game by game",
+    )
     args = p.parse_args(argv)  # fmt: skip
     if args.games % 2:
         p.error(f"--games must be even (each deal is played twice), not {args.games}")
@@ -746,8 +816,15 @@ def main(argv: list[str] | None = None) -> int:
     records: list[GameRecord] = []
     started, cpu = time.perf_counter(), time.process_time() + child_cpu()
     try:
-        with WorkProgress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        with WorkProgress(
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
             task = bar.add_task("games", total=args.games)
             for chunk in run(args.magpie, args.players, args.games, jobs, args.seed, rules, options, args.late, sim):
                 records.extend(chunk)

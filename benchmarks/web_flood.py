@@ -41,8 +41,9 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def player(ws_url: str, gid: str, token: str, seat: int, stop: asyncio.Event, lat: list[float],
-                 think: float) -> None:
+async def player(
+    ws_url: str, gid: str, token: str, seat: int, stop: asyncio.Event, lat: list[float], think: float
+) -> None:
     """One person of a game: passes ``think`` seconds after their turn comes, timing each pass."""
     async with connect(f"{ws_url}/ws/{gid}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -101,8 +102,10 @@ def summary(lat: list[float]) -> str:
     if not lat:
         return "no moves"
     q = statistics.quantiles(lat, n=100)
-    return (f"{len(lat)} moves, p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * q[98]:.1f} ms, "
-            f"max {1000 * max(lat):.1f} ms")
+    return (
+        f"{len(lat)} moves, p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * q[98]:.1f} ms, "
+        f"max {1000 * max(lat):.1f} ms"
+    )
 
 
 async def run(args: argparse.Namespace, server: ServerProcess) -> None:
@@ -111,8 +114,9 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
     games = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for _ in range(args.games + 1):
-            r = await http.post("/api/games", json={"preset": "casual", "seats": seats,
-                                                    "options": {"scoreless_turn_limit": 0}})
+            r = await http.post(
+                "/api/games", json={"preset": "casual", "seats": seats, "options": {"scoreless_turn_limit": 0}}
+            )
             d = r.json()
             inv = d["invites"][0]["path"].rsplit("/", 1)[1]
             j = (await http.post(f"/api/games/{d['game_id']}/join", json={"invite": inv, "name": "Bob"})).json()
@@ -122,8 +126,11 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
         stop = asyncio.Event()
         lat: list[float] = []
         counts = {"big": 0, "tiny": 0, "closed": 0}
-        tasks = [asyncio.create_task(player(ws_url, g, t, s, stop, lat, args.think)) for g, t0, t1 in games
-                 for s, t in ((0, t0), (1, t1))]
+        tasks = [
+            asyncio.create_task(player(ws_url, g, t, s, stop, lat, args.think))
+            for g, t0, t1 in games
+            for s, t in ((0, t0), (1, t1))
+        ]
         if flood:
             tasks.append(asyncio.create_task(flooder(base, ws_url, fgid, ftoken, stop, counts)))
         await asyncio.sleep(seconds)
@@ -141,12 +148,19 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=20.0, help="time with the flood (default 20)")
     ap.add_argument("--quiet", type=float, default=10.0, help="time without it first (default 10)")
-    ap.add_argument("--think", type=float, default=0.5,
-                    help="seconds each player thinks before passing (default 0.5; 0 saturates the server)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="seconds each player thinks before passing (default 0.5; 0 saturates the server)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(str(Path(tmp) / "games.db"), log_path=Path(tmp) / "server.log",
-                               extra=["--games-per-hour", "0", "--connections-per-minute", "0"])
+        server = ServerProcess(
+            str(Path(tmp) / "games.db"),
+            log_path=Path(tmp) / "server.log",
+            extra=["--games-per-hour", "0", "--connections-per-minute", "0"],
+        )
         server.start()
         try:
             asyncio.run(run(args, server))

@@ -59,31 +59,33 @@ def rules_page() -> str:
         default = repr(getattr(base, f.name))
         rows.append(f"| `{f.name}` | `{_cell(tp)}` | `{_cell(default)}` | {_cell(meaning)} |")
     presets = [f"| `{name}` | {_cell(r.describe().split(': ', 1)[-1])} |" for name, r in sorted(PRESETS.items())]
-    return "\n".join([
-        "# Rules and options",
-        "",
-        "Every option of the game is a field of one frozen value, `lexiko.rules.Rules`; a preset is a",
-        "`Rules` with some fields changed. This page is generated from the code at every build.",
-        "",
-        "```python",
-        ">>> from lexiko.rules import Rules, preset",
-        ">>> preset(\"tournament\").replace(time_minutes=25).challenge_rule",
-        "'double'",
-        "```",
-        "",
-        "## Fields",
-        "",
-        "| field | type | default | meaning |",
-        "| --- | --- | --- | --- |",
-        *rows,
-        "",
-        "## Presets",
-        "",
-        "| preset | how it differs from `Rules()` |",
-        "| --- | --- |",
-        *presets,
-        "",
-    ])
+    return "\n".join(
+        [
+            "# Rules and options",
+            "",
+            "Every option of the game is a field of one frozen value, `lexiko.rules.Rules`; a preset is a",
+            "`Rules` with some fields changed. This page is generated from the code at every build.",
+            "",
+            "```python",
+            ">>> from lexiko.rules import Rules, preset",
+            '>>> preset("tournament").replace(time_minutes=25).challenge_rule',
+            "'double'",
+            "```",
+            "",
+            "## Fields",
+            "",
+            "| field | type | default | meaning |",
+            "| --- | --- | --- | --- |",
+            *rows,
+            "",
+            "## Presets",
+            "",
+            "| preset | how it differs from `Rules()` |",
+            "| --- | --- |",
+            *presets,
+            "",
+        ]
+    )
 
 
 def on_files(files: Files, config: Any) -> Files:

@@ -156,15 +156,47 @@ def test_cli_analyze_sim_cgp_and_rack() -> None:
         ["analyze", "--cgp", text, "--sim", "--iterations", "4", "--top", "3", "--seed", "1", "--no-board"]
     )
     assert status == 0 and "win %" in out and "sim value" in out
-    status, out = run(["analyze", str(GAME), "--turn", "10", "--sim", "--iterations", "400", "--top", "5",
-                       "--seed", "1", "--prune", "3", "--no-board"])
+    status, out = run(
+        [
+            "analyze",
+            str(GAME),
+            "--turn",
+            "10",
+            "--sim",
+            "--iterations",
+            "400",
+            "--top",
+            "5",
+            "--seed",
+            "1",
+            "--prune",
+            "3",
+            "--no-board",
+        ]
+    )
     rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
     assert status == 0 and rows[0][:3] == ["1", "6F", "PALET(T)ES"]
     assert len(rows) == 5 and all(int(r[-1]) == 16 for r in rows)  # the leader was clear after one batch
     status, out = run(["analyze", str(GAME), "--turn", "10", "--prune", "3", "--no-board"])
     assert status == 2 and "--prune stops a simulation early: give --sim too" in out
-    status, out = run(["analyze", str(GAME), "--turn", "22", "--sim", "--iterations", "12", "--top", "6",
-                       "--seed", "4", "--rank", "win", "--no-board"])
+    status, out = run(
+        [
+            "analyze",
+            str(GAME),
+            "--turn",
+            "22",
+            "--sim",
+            "--iterations",
+            "12",
+            "--top",
+            "6",
+            "--seed",
+            "4",
+            "--rank",
+            "win",
+            "--no-board",
+        ]
+    )
     rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0].isdigit()]
     assert status == 0 and len(rows) == 6
     assert [r[1:3] for r in rows[:2]] == [["7B", "EX"], ["7A", "GEM"]]  # by value, GEM first (9.7 to 8.4)
@@ -195,10 +227,14 @@ def test_cli_review_and_endgame() -> None:
         (["analyze", "--board-gcg", str(GAME)], "error: --board-gcg needs --rack"),
         (["endgame", str(GAME), "--turn", "3"], "error: the bag holds"),
         (["analyze", str(PARTIAL), "--rack", "QQQ"], "error: rack QQQ:"),
-        (["analyze", "--cgp", "/".join(["15"] * 15) + " /AEIOU 0/0 0"],
-         "error: the position has no rack for the player on turn: write it first in the racks field"),
-        (["endgame", "--cgp", "/".join(["15"] * 15) + " / 0/0 0"],
-         "error: the position has no rack for the player on turn"),
+        (
+            ["analyze", "--cgp", "/".join(["15"] * 15) + " /AEIOU 0/0 0"],
+            "error: the position has no rack for the player on turn: write it first in the racks field",
+        ),
+        (
+            ["endgame", "--cgp", "/".join(["15"] * 15) + " / 0/0 0"],
+            "error: the position has no rack for the player on turn",
+        ),
     ],
 )
 def test_cli_errors(argv: list[str], message: str) -> None:
@@ -224,10 +260,22 @@ def test_a_review_fits_80_columns_without_cutting_a_move() -> None:
 
     long_play = "8A (ABCDEFGH)IJKLMNO"  # 15 letters, 8 played through: 20 columns
     rows = [
-        TurnReview(turn=n, player=n % 2, name="Bartholomew Longname" if n % 2 else "Kai", rack="AEINRS?",
-                   played=long_play, played_score=1234, played_equity=0.0, best="O1 ZYZZYVAS", best_score=999,
-                   best_equity=123.4, equity_lost=123.4,
-                   rank=17, moves=40696, withdrawn=n == 3)
+        TurnReview(
+            turn=n,
+            player=n % 2,
+            name="Bartholomew Longname" if n % 2 else "Kai",
+            rack="AEINRS?",
+            played=long_play,
+            played_score=1234,
+            played_equity=0.0,
+            best="O1 ZYZZYVAS",
+            best_score=999,
+            best_equity=123.4,
+            equity_lost=123.4,
+            rank=17,
+            moves=40696,
+            withdrawn=n == 3,
+        )
         for n in range(1, 30)
     ]
     console = Console(record=True, width=80, color_system=None, file=io.StringIO())

@@ -377,9 +377,7 @@ def test_word_multipliers_compound() -> None:
     # triple x triple: A1 down to A8 covers two triple words (A4 is a DL); score() is
     # a pure function of board and play, no legality check
     m = parse_move("A1 QUIXOTIC")
-    assert [(w.text, w.score) for w in words_formed(e, m)] == [
-        ("QUIXOTIC", (10 + 1 + 1 + 8 * 2 + 1 + 1 + 1 + 3) * 9)
-    ]
+    assert [(w.text, w.score) for w in words_formed(e, m)] == [("QUIXOTIC", (10 + 1 + 1 + 8 * 2 + 1 + 1 + 1 + 3) * 9)]
     assert score(e, m, R) == 34 * 9 + 50
     # a triple word already covered counts nothing: through the A of ABSENTED on A8
     b = board_of("8A ABSENTED")

@@ -13,8 +13,7 @@ TSV = SHARED / "positions" / "movegen-twl06.tsv"
 LINES = [line.split("\t") for line in TSV.read_text().splitlines()[1:]] if TSV.exists() else []
 
 MANY = (
-    "7P7/7A7/7R7/7T7/7E7/7R7/4P2RETRACED/1ORDINEE3S3/4C6T3/4T6O3/4U6N3/4R6I3/4A6E3/4L6S3/15 "
-    "AEINS??/DEIKLYY 139/221 0"
+    "7P7/7A7/7R7/7T7/7E7/7R7/4P2RETRACED/1ORDINEE3S3/4C6T3/4T6O3/4U6N3/4R6I3/4A6E3/4L6S3/15 AEINS??/DEIKLYY 139/221 0"
 )
 
 
@@ -63,8 +62,14 @@ def test_super_board_by_row_count() -> None:
     ("text", "message"),
     [
         ("15/15 A/ 0/0 0", "the board has 2 rows; boards have 15, 21"),
-        ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/", "a CGP position has a board, racks, scores and a scoreless-turn count; got 2 field(s)"),
-        ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A1/ 0/0 0", "rack 'A1': '1' is not a letter of the english tile set"),
+        (
+            "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/",
+            "a CGP position has a board, racks, scores and a scoreless-turn count; got 2 field(s)",
+        ),
+        (
+            "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A1/ 0/0 0",
+            "rack 'A1': '1' is not a letter of the english tile set",
+        ),
         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/x 0", "scores '0/x' are not numbers separated by '/'"),
         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/B/ 0/0 0", "3 racks but 2 scores"),
         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 z", "the scoreless-turn count 'z' is not a number"),

@@ -17,7 +17,11 @@ def test_rule_operations_make_the_games_rules() -> None:
     g = cgp.to_game(pos, lexicon=None, seed=1)
     r = g.rules
     assert (r.lexicon, r.bingo_bonus, r.challenge_rule, r.exchange_min_bag, r.scoreless_turn_limit) == (
-        "NWL20", 35, "ten-point", 1, 4
+        "NWL20",
+        35,
+        "ten-point",
+        1,
+        4,
     )
     assert g.scoreless_turns == 3
     assert pos.ops["gid"] == "abc123" and pos.ops["lm"] == "8D WINDY"  # kept, change nothing
@@ -49,11 +53,20 @@ def test_wordsmog_is_clabbers() -> None:
 @pytest.mark.parametrize(
     ("ops", "message"),
     [
-        ("ld klingon;", "unknown letter distribution 'ld klingon'; known: catalan, english, english_super, french, "
-         "german, lexulous, mobile, polish, spanish, super-english"),
-        ("bdn Hexagon;", "unknown board 'bdn Hexagon'; known: CrosswordGame, SuperCrosswordGame, lexulous15, "
-         "mobile15, standard15, super21"),
-        ("var speedy;", "unknown variant 'var speedy'; known: classic, classic_super, wordsmog, wordsmog_super, clabbers"),
+        (
+            "ld klingon;",
+            "unknown letter distribution 'ld klingon'; known: catalan, english, english_super, french, "
+            "german, lexulous, mobile, polish, spanish, super-english",
+        ),
+        (
+            "bdn Hexagon;",
+            "unknown board 'bdn Hexagon'; known: CrosswordGame, SuperCrosswordGame, lexulous15, "
+            "mobile15, standard15, super21",
+        ),
+        (
+            "var speedy;",
+            "unknown variant 'var speedy'; known: classic, classic_super, wordsmog, wordsmog_super, clabbers",
+        ),
         ("cr triple;", "challenge rule 'cr triple' is not one lexiko plays; known: void, single, double, 5pt, 10pt"),
         ("bb lots;", "'bb lots': the bingo bonus must be a whole number of at least 0"),
         ("etl 0;", "'etl 0': the exchange tile limit must be a whole number of at least 1"),

@@ -98,8 +98,18 @@ def test_cross_words_are_anagrams(backend: movegen.Backend) -> None:
     assert on_row7 == [("7G OX", 19), ("7H XO", 19)]
     # the same below the I, and down on either side: eight two-tile plays, then the four X's
     assert [m for m, _ in moves2] == [
-        "7G OX", "G7 OX", "7H XO", "I7 OX", "G8 XO", "I8 XO", "9G OX", "9H XO",
-        "H7 X(I)", "8G X(I)", "8H (I)X", "H8 (I)X",
+        "7G OX",
+        "G7 OX",
+        "7H XO",
+        "I7 OX",
+        "G8 XO",
+        "I8 XO",
+        "9G OX",
+        "9H XO",
+        "H7 X(I)",
+        "8G X(I)",
+        "8H (I)X",
+        "H8 (I)X",
     ]
 
 

@@ -45,11 +45,20 @@ def test_replay_checks_a_record(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["judge", "--lexicon", "XYZ99", "QI"], "error: unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan or the path of a word-list file"),
-        (["judge", "--lexicon", "/bin/ls", "QI"], "error: /bin/ls is not a word list: it holds NUL bytes (a binary file?)"),
+        (
+            ["judge", "--lexicon", "XYZ99", "QI"],
+            "error: unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan or the path of a word-list file",
+        ),
+        (
+            ["judge", "--lexicon", "/bin/ls", "QI"],
+            "error: /bin/ls is not a word list: it holds NUL bytes (a binary file?)",
+        ),
         (["judge", "--lexicon", "/etc/passwd", "QI"], "error: /etc/passwd is not a word list for english tiles: "),
         (["replay", "/no/such.gcg"], "error: cannot read /no/such.gcg: No such file or directory"),
-        (["replay", str(SHARED / "broken" / "MAGPIE-DATA__malformed_play.gcg")], "error: line 11: '2' is not a letter of the english tile set"),
+        (
+            ["replay", str(SHARED / "broken" / "MAGPIE-DATA__malformed_play.gcg")],
+            "error: line 11: '2' is not a letter of the english tile set",
+        ),
         (["play", "--rules", "chess"], "error: unknown rules preset 'chess'; known: "),
         (["judge", "--tiles", "klingon", "QI"], "error: "),
     ],
@@ -64,17 +73,27 @@ def test_errors_are_one_line_messages(argv: list[str], message: str, capsys: pyt
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--rules", "duplicate", "--challenge", "single"],
-         "error: duplicate games have no challenges (every move is checked when it is made): leave out "
-         "--challenge single"),
-        (["play", "--players", "a,,b"],
-         "error: --players 'a,,b' has an empty name: give every player a name between the commas"),
-        (["play", "--players", "You,"],
-         "error: --players 'You,' has an empty name: give every player a name between the commas"),
-        (["play", "--lexicon", "/etc"],
-         "error: /etc is a directory, not a word-list file: give a file of words, one a line"),
-        (["judge", "--lexicon", "/etc", "QI"],
-         "error: /etc is a directory, not a word-list file: give a file of words, one a line"),
+        (
+            ["play", "--rules", "duplicate", "--challenge", "single"],
+            "error: duplicate games have no challenges (every move is checked when it is made): leave out "
+            "--challenge single",
+        ),
+        (
+            ["play", "--players", "a,,b"],
+            "error: --players 'a,,b' has an empty name: give every player a name between the commas",
+        ),
+        (
+            ["play", "--players", "You,"],
+            "error: --players 'You,' has an empty name: give every player a name between the commas",
+        ),
+        (
+            ["play", "--lexicon", "/etc"],
+            "error: /etc is a directory, not a word-list file: give a file of words, one a line",
+        ),
+        (
+            ["judge", "--lexicon", "/etc", "QI"],
+            "error: /etc is a directory, not a word-list file: give a file of words, one a line",
+        ),
     ],
 )
 def test_play_refuses_what_it_used_to_ignore(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,18 +131,54 @@ def test_brackets_in_a_message_are_not_taken_for_markup(capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--minutes", "0"], "error: lexiko play: argument --minutes: must be a number above 0, not '0' (see 'lexiko play --help')"),
-        (["play", "--minutes", "-5"], "error: lexiko play: argument --minutes: must be a number above 0, not '-5' (see 'lexiko play --help')"),
-        (["play", "--minutes", "1e308"], "error: lexiko play: argument --minutes: must be minutes above 0 and at most 1440 (a day), not '1e308' (see 'lexiko play --help')"),
-        (["serve", "--port", "99999"], "error: lexiko serve: argument --port: must be a port number from 1 to 65535, not '99999' (see 'lexiko serve --help')"),
-        (["autoplay", "--jobs", "-2"], "error: lexiko autoplay: argument --jobs: must be a whole number of at least 0, not '-2' (see 'lexiko autoplay --help')"),
-        (["autoplay", "--games", "0"], "error: lexiko autoplay: argument --games: must be a whole number of at least 1, not '0' (see 'lexiko autoplay --help')"),
-        (["find", "AB", "--min", "-1"], "error: lexiko find: argument --min: must be a whole number of at least 1, not '-1' (see 'lexiko find --help')"),
-        (["find", "AB", "--limit", "-1"], "error: lexiko find: argument --limit: must be a whole number of at least 0, not '-1' (see 'lexiko find --help')"),
-        (["analyze", "--plies", "-1"], "error: lexiko analyze: argument --plies: must be a whole number of at least 1, not '-1' (see 'lexiko analyze --help')"),
-        (["analyze", "--time-limit", "-3"], "error: lexiko analyze: argument --time-limit: must be a number above 0, not '-3' (see 'lexiko analyze --help')"),
-        (["endgame", "--time-limit", "nan"], "error: lexiko endgame: argument --time-limit: must be a number above 0, not 'nan' (see 'lexiko endgame --help')"),
-        (["train-leaves", "--games", "-10"], "error: lexiko train-leaves: argument --games: must be a whole number of at least 1, not '-10' (see 'lexiko train-leaves --help')"),
+        (
+            ["play", "--minutes", "0"],
+            "error: lexiko play: argument --minutes: must be a number above 0, not '0' (see 'lexiko play --help')",
+        ),
+        (
+            ["play", "--minutes", "-5"],
+            "error: lexiko play: argument --minutes: must be a number above 0, not '-5' (see 'lexiko play --help')",
+        ),
+        (
+            ["play", "--minutes", "1e308"],
+            "error: lexiko play: argument --minutes: must be minutes above 0 and at most 1440 (a day), not '1e308' (see 'lexiko play --help')",
+        ),
+        (
+            ["serve", "--port", "99999"],
+            "error: lexiko serve: argument --port: must be a port number from 1 to 65535, not '99999' (see 'lexiko serve --help')",
+        ),
+        (
+            ["autoplay", "--jobs", "-2"],
+            "error: lexiko autoplay: argument --jobs: must be a whole number of at least 0, not '-2' (see 'lexiko autoplay --help')",
+        ),
+        (
+            ["autoplay", "--games", "0"],
+            "error: lexiko autoplay: argument --games: must be a whole number of at least 1, not '0' (see 'lexiko autoplay --help')",
+        ),
+        (
+            ["find", "AB", "--min", "-1"],
+            "error: lexiko find: argument --min: must be a whole number of at least 1, not '-1' (see 'lexiko find --help')",
+        ),
+        (
+            ["find", "AB", "--limit", "-1"],
+            "error: lexiko find: argument --limit: must be a whole number of at least 0, not '-1' (see 'lexiko find --help')",
+        ),
+        (
+            ["analyze", "--plies", "-1"],
+            "error: lexiko analyze: argument --plies: must be a whole number of at least 1, not '-1' (see 'lexiko analyze --help')",
+        ),
+        (
+            ["analyze", "--time-limit", "-3"],
+            "error: lexiko analyze: argument --time-limit: must be a number above 0, not '-3' (see 'lexiko analyze --help')",
+        ),
+        (
+            ["endgame", "--time-limit", "nan"],
+            "error: lexiko endgame: argument --time-limit: must be a number above 0, not 'nan' (see 'lexiko endgame --help')",
+        ),
+        (
+            ["train-leaves", "--games", "-10"],
+            "error: lexiko train-leaves: argument --games: must be a whole number of at least 1, not '-10' (see 'lexiko train-leaves --help')",
+        ),
     ],
 )
 def test_bad_numbers_are_one_line_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,8 +42,14 @@ def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
     pytest.importorskip("mkdocs", reason="the site needs MkDocs (pip install 'lexiko[docs]')")
     pytest.importorskip("mkdocstrings", reason="the site needs mkdocstrings (pip install 'lexiko[docs]')")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT / "src")}
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert (tmp_path / "site" / "rules" / "index.html").exists()
     assert "lexiko.game.Game" in (tmp_path / "site" / "api" / "index.html").read_text()

@@ -119,8 +119,10 @@ def test_the_draw_rule_over_whole_games(twl06: Lexicon) -> None:
 
 
 def test_record_round_trip_and_master_sheet(twl06: Lexicon) -> None:
-    bots = {name: make_player(kind, twl06, seed=3) for name, kind in
-            [("Ann", "static"), ("Bob", "random"), ("computer (greedy)", "greedy")]}
+    bots = {
+        name: make_player(kind, twl06, seed=3)
+        for name, kind in [("Ann", "static"), ("Bob", "random"), ("computer (greedy)", "greedy")]
+    }
     g = duplicate.autoplay(bots, seed=3, lexicon=twl06)
     text = duplicate.dumps(g)
     assert text.startswith("#lexiko-duplicate 1\n#lexicon TWL06\n#tile-distribution english\n#seed 3\n#player Ann\n")
@@ -178,8 +180,15 @@ def test_a_close_taken_back_leaves_the_round_as_it_was_and_closes_again_the_same
     first = d.close_round()
     after = (d.rack_text, d.bag_count, d.board.cells, dict(d.totals))
     d.reopen_round()
-    assert (d.round_number, d.rack_text, d.bag_count, d.board.cells, dict(d.totals), d.top_total,
-            d.submitted()) == state
+    assert (
+        d.round_number,
+        d.rack_text,
+        d.bag_count,
+        d.board.cells,
+        dict(d.totals),
+        d.top_total,
+        d.submitted(),
+    ) == state
     assert d.submission("Ann") is not None and d.submission("Ann").score == 22  # type: ignore[union-attr]
     with pytest.raises(GameStateError, match="^no round to reopen: only the last close can be taken back$"):
         d.reopen_round()
@@ -240,8 +249,10 @@ def test_one_person_and_three_computers_play_duplicate_at_the_terminal(twl06: Le
     from lexiko.terminal import DuplicateTerminal
 
     rules = DUPLICATE.replace(duplicate_seconds=None)
-    bots = {name: make_player(kind, twl06, seed=7) for name, kind in
-            [("static", "static"), ("greedy", "greedy"), ("random", "random")]}
+    bots = {
+        name: make_player(kind, twl06, seed=7)
+        for name, kind in [("static", "static"), ("greedy", "greedy"), ("random", "random")]
+    }
     game = DuplicateGame(["You", *bots], rules, seed=7, lexicon=twl06)
     record = tmp_path / "game.dup"
     typed: list[str] = []
@@ -287,8 +298,9 @@ def test_autoplay_plays_duplicate_games_with_sane_totals(twl06: Lexicon, tmp_pat
     from lexiko.cli import main
     from lexiko.selfplay import autoplay_duplicate
 
-    stats = autoplay_duplicate(["static", "greedy", "random"], 20, seed=3, lexicon=twl06, rules=DUPLICATE,
-                               record_dir=tmp_path)
+    stats = autoplay_duplicate(
+        ["static", "greedy", "random"], 20, seed=3, lexicon=twl06, rules=DUPLICATE, record_dir=tmp_path
+    )
     assert stats.games == 20 and len(stats.tops) == 20
     for i in range(3):
         assert all(0 <= t <= top for t, top in zip(stats.totals[i], stats.tops, strict=True))
@@ -311,8 +323,9 @@ def test_a_person_too_late_at_the_terminal_scores_nothing_and_the_game_goes_on(t
     from lexiko.terminal import DuplicateTerminal
 
     now = [0.0]
-    game = DuplicateGame(["You", "greedy"], DUPLICATE.replace(duplicate_seconds=60), seed=2, lexicon=twl06,
-                         clock=lambda: now[0])
+    game = DuplicateGame(
+        ["You", "greedy"], DUPLICATE.replace(duplicate_seconds=60), seed=2, lexicon=twl06, clock=lambda: now[0]
+    )
     answers = iter(["8d faddy", "quit"])
 
     def ask(prompt: str) -> str:
@@ -320,8 +333,12 @@ def test_a_person_too_late_at_the_terminal_scores_nothing_and_the_game_goes_on(t
         return next(answers)
 
     console = Console(record=True, width=100, color_system=None, file=io.StringIO())
-    DuplicateTerminal(game, {"greedy": make_player("greedy", twl06, seed=2)}, console=console,  # type: ignore[dict-item]
-                      ask=ask).run()
+    DuplicateTerminal(
+        game,
+        {"greedy": make_player("greedy", twl06, seed=2)},
+        console=console,  # type: ignore[dict-item]
+        ask=ask,
+    ).run()
     out = console.export_text()
     assert "too late: the round closed after 60 seconds; You scores 0 this round" in out
     assert len(game.rounds) == 1 and game.rounds[0].submissions["You"] is None and game.totals["You"] == 0

@@ -263,8 +263,10 @@ def test_empty_rack_is_a_pass(small: Lexicon) -> None:
 
 #: A 7-tile endgame with a blank on each side of the board, found by seeded self-play: it
 #: takes far longer than a second to solve exactly.
-HARD = ("15/15/11XU2/7GODWIT2/4R2R6Z/4ACCORDS2MA/HA2M2K2T2OY/UP1JIVES2I2BI/EH2F5L3N/1O1AY2LEALTIES/"
-        "ON1R6E4/PIlOTAGE1VROUW1/TA1U11/ES1N1FONT6/D2DIENE7 ABEGLNR/AEEIIQ? 383/310 0 lex TWL06;")
+HARD = (
+    "15/15/11XU2/7GODWIT2/4R2R6Z/4ACCORDS2MA/HA2M2K2T2OY/UP1JIVES2I2BI/EH2F5L3N/1O1AY2LEALTIES/"
+    "ON1R6E4/PIlOTAGE1VROUW1/TA1U11/ES1N1FONT6/D2DIENE7 ABEGLNR/AEEIIQ? 383/310 0 lex TWL06;"
+)
 
 
 def test_an_endgame_stopped_by_the_clock_gives_its_best_line_so_far(twl06: Lexicon) -> None:
@@ -408,9 +410,26 @@ def _kernel_endgame(
     """The kernel's endgame() itself, with its lexicon cut to the endgame's words or not."""
     k = movegen.kernel_board(board, lexicon, rules)
     return movegen.compiled().endgame(  # type: ignore[no-any-return]
-        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
-        rules.bingo_tiles, k.bonuses, k.start[0], k.start[1], bytes(me), bytes(opp), scoreless,
-        rules.scoreless_turn_limit, -1, 0.0, None, cut,
+        k.kwg,
+        k.depths,
+        k.anagrams,
+        board.size,
+        board.cells,
+        k.letter_mult,
+        k.word_mult,
+        k.values,
+        rules.bingo_tiles,
+        k.bonuses,
+        k.start[0],
+        k.start[1],
+        bytes(me),
+        bytes(opp),
+        scoreless,
+        rules.scoreless_turn_limit,
+        -1,
+        0.0,
+        None,
+        cut,
     )
 
 

@@ -37,8 +37,7 @@ def test_a_cluster_plays_the_same_games_as_the_process_pool(kind: str, pooled: o
 
 def test_the_command_line_names_the_executor_and_its_problems(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["autoplay", "--games", "2", "--address", "tcp://127.0.0.1:9"]) == 2
-    assert capsys.readouterr().out == (
-        "error: --address is for --executor ray or dask (the process pool runs here)\n")
+    assert capsys.readouterr().out == ("error: --address is for --executor ray or dask (the process pool runs here)\n")
     pytest.importorskip("distributed", reason="distributed is not installed")
     assert main(["autoplay", "--games", "2", "--executor", "dask", "--address", "tcp://127.0.0.1:9"]) == 2
     assert capsys.readouterr().out.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")

@@ -251,7 +251,9 @@ def test_first_play_rules(game_factory: MakeGame, twl06: Lexicon, snap: Snap) ->
 def test_illegal_placements_are_refused(opened: Game, snap: Snap) -> None:
     g = opened
     refused(g, snap, lambda: g.play("2A ZATIS"), IllegalMoveError, "the play does not touch any tile on the board")
-    refused(g, snap, lambda: g.play(Place(7, 8, False, E.parse("ZA"))), IllegalMoveError, "square I8 is already occupied")
+    refused(
+        g, snap, lambda: g.play(Place(7, 8, False, E.parse("ZA"))), IllegalMoveError, "square I8 is already occupied"
+    )
     # a gap: an empty square inside the word
     refused(
         g,
@@ -332,13 +334,19 @@ def test_turn_and_game_state_errors(opened: Game, snap: Snap) -> None:
         "there are no challenges under these rules: words are checked when played",
     )
     refused(g, snap, lambda: g.accept(), GameStateError, "there is no play to accept")
-    refused(g, snap, lambda: g.apply("8D FASTENS", player=0), GameStateError, "it is not your turn: P2 is to play, not P1")
+    refused(
+        g, snap, lambda: g.apply("8D FASTENS", player=0), GameStateError, "it is not your turn: P2 is to play, not P1"
+    )
 
 
 def test_set_rack_errors(game_factory: MakeGame, snap: Snap) -> None:
     g = game_factory(["AEIOUQZ", "BCDFGHJ"])
     refused(
-        g, snap, lambda: g.set_rack(1, "QQ"), IllegalMoveError, "rack QQ is not available: no Q left among the unseen tiles"
+        g,
+        snap,
+        lambda: g.set_rack(1, "QQ"),
+        IllegalMoveError,
+        "rack QQ is not available: no Q left among the unseen tiles",
     )
     refused(g, snap, lambda: g.set_rack(0, "AEIOUQVX"), IllegalMoveError, "a rack holds at most 7 tiles, not 8")
     refused(g, snap, lambda: g.set_next_draws(E.parse("ZZ")), IllegalMoveError, "the bag has no ZZ to draw")
@@ -498,7 +506,13 @@ def test_challenging_a_play_that_goes_out(endgame_factory: MakeGame, twl06: Lexi
         return g
 
     g = out(Rules(challenge_rule="double"))
-    refused(g, snap, lambda: g.pass_turn(), GameStateError, "Player 1's last play would end the game: challenge it or accept it")
+    refused(
+        g,
+        snap,
+        lambda: g.pass_turn(),
+        GameStateError,
+        "Player 1's last play would end the game: challenge it or accept it",
+    )
     assert g.challenge() is None  # valid: the game ends, nobody loses a turn
     assert g.is_over and g.end_reason == "out"
     assert kinds(g) == [(0, "play", 8), (0, "end-rack-bonus", QZ), (1, "end-rack-penalty", -QZ)]
@@ -506,7 +520,12 @@ def test_challenging_a_play_that_goes_out(endgame_factory: MakeGame, twl06: Lexi
 
     g = out(Rules(challenge_rule="five-point"))
     g.challenge()
-    assert kinds(g) == [(0, "play", 8), (0, "challenge-bonus", 5), (0, "end-rack-bonus", QZ), (1, "end-rack-penalty", -QZ)]
+    assert kinds(g) == [
+        (0, "play", 8),
+        (0, "challenge-bonus", 5),
+        (0, "end-rack-bonus", QZ),
+        (1, "end-rack-penalty", -QZ),
+    ]
     assert g.scores == [133, 70]
 
     g = out(Rules(challenge_rule="single"))
@@ -533,7 +552,10 @@ def test_scoreless_turns_end_the_game(game_factory: MakeGame) -> None:
     assert g.is_over and g.end_reason == "scoreless"
     assert g.scores_before_end == [0, 0]
     # everybody subtracts their own rack, nobody adds
-    assert sorted(kinds(g)[6:]) == [(0, "end-rack-penalty", -E.rack_value(r0)), (1, "end-rack-penalty", -E.rack_value(r1))]
+    assert sorted(kinds(g)[6:]) == [
+        (0, "end-rack-penalty", -E.rack_value(r0)),
+        (1, "end-rack-penalty", -E.rack_value(r1)),
+    ]
     assert g.scores == [-E.rack_value(r0), -E.rack_value(r1)]
     assert [e.tiles for e in g.history[6:] if e.player == 1] == [r1]
 
@@ -741,7 +763,9 @@ def test_four_players_end_on_six_scoreless_turns_by_default(game_factory: MakeGa
 def test_team_scores_and_challenges(game_factory: MakeGame, clock: Clock, snap: Snap) -> None:
     g = game_factory(["AEFNSTX"], TEAMS, players=4, clock=clock)
     g.play("8D FASTEN")
-    refused(g, snap, lambda: g.challenge(player=2, ruling=True), GameStateError, "you cannot challenge your own team's play")
+    refused(
+        g, snap, lambda: g.challenge(player=2, ruling=True), GameStateError, "you cannot challenge your own team's play"
+    )
     ev = g.challenge(player=3, ruling=True)
     assert ev is not None and (ev.player, ev.kind, ev.score) == (3, "challenge-penalty", -5)
     assert g.scores == [26, 0, 0, -5] and g.team_scores() == [26, -5]
@@ -754,7 +778,13 @@ def test_team_scores_and_challenges(game_factory: MakeGame, clock: Clock, snap: 
 def test_team_exchanges(endgame_factory: MakeGame, snap: Snap) -> None:
     rules = TEAMS.replace(time_minutes=None, match_minutes=None)  # no clocks here
     g = endgame_factory(["AT", "QZ", "EE", "II"], bag="ABCDEFGHIJ", rules=rules)
-    refused(g, snap, lambda: g.exchange("A"), IllegalMoveError, "cannot exchange: the bag has 10 tiles and an exchange needs at least 11")
+    refused(
+        g,
+        snap,
+        lambda: g.exchange("A"),
+        IllegalMoveError,
+        "cannot exchange: the bag has 10 tiles and an exchange needs at least 11",
+    )
     g = endgame_factory(["AT", "QZ", "EEE", "II"], bag="ABCDEFGHIJK", rules=rules)
     g.pass_turn()
     g.pass_turn()
@@ -763,8 +793,13 @@ def test_team_exchanges(endgame_factory: MakeGame, snap: Snap) -> None:
     assert g.scoreless_turns == 0
     # the seeds' team rule: an exchange only with three or more tiles of one letter
     assert not g.can_exchange()  # P4 holds II
-    refused(g, snap, lambda: g.exchange("I"), IllegalMoveError,
-            "cannot exchange: the rules allow an exchange only with 3 or more tiles of one letter on the rack")
+    refused(
+        g,
+        snap,
+        lambda: g.exchange("I"),
+        IllegalMoveError,
+        "cannot exchange: the rules allow an exchange only with 3 or more tiles of one letter on the rack",
+    )
 
 
 def test_eight_passes_end_a_team_game(game_factory: MakeGame, clock: Clock) -> None:
@@ -951,8 +986,12 @@ def test_a_player_resigns_on_turn_or_not_and_loses_whatever_the_scores() -> None
 def test_a_resigned_team_loses_and_a_resignation_replays_from_gcg() -> None:
     from lexiko import gcg
 
-    g = Game(["A", "B", "C", "D"], Rules(teams=True, min_players=4, max_players=4, challenge_rule="void"),
-             seed=3, lexicon=None)
+    g = Game(
+        ["A", "B", "C", "D"],
+        Rules(teams=True, min_players=4, max_players=4, challenge_rule="void"),
+        seed=3,
+        lexicon=None,
+    )
     g.resign(2)  # A and C are a team
     assert g.winners() == [1]
     two = Game(["Ann", "Bob"], Rules(challenge_rule="void"), seed=1, lexicon=None, first_player=0)
@@ -987,9 +1026,7 @@ def test_a_challenge_never_resets_the_clock_of_the_player_on_turn(
     assert g.time_left(1) == 25 * 60 - 120
 
 
-def test_a_failed_double_challenge_charges_the_challenger(
-    twl06: Lexicon, game_factory: MakeGame, clock: Clock
-) -> None:
+def test_a_failed_double_challenge_charges_the_challenger(twl06: Lexicon, game_factory: MakeGame, clock: Clock) -> None:
     g = game_factory(["DINNVWY"], Rules(challenge_rule="double", time_minutes=25), lexicon=twl06, clock=clock)
     g.play("8D WINDY")
     clock.advance(300)
@@ -999,9 +1036,7 @@ def test_a_failed_double_challenge_charges_the_challenger(
     assert g.time_left(0) == 25 * 60 - 10
 
 
-def test_explicit_thinking_time_of_a_challenge_is_charged(
-    twl06: Lexicon, game_factory: MakeGame, clock: Clock
-) -> None:
+def test_explicit_thinking_time_of_a_challenge_is_charged(twl06: Lexicon, game_factory: MakeGame, clock: Clock) -> None:
     g = game_factory(["DINNVWY"], Rules(challenge_rule="single", time_minutes=25), lexicon=twl06, clock=clock)
     g.play("8D WINDY", elapsed=5)
     g.challenge(elapsed=600)
@@ -1012,8 +1047,9 @@ def test_explicit_thinking_time_of_a_challenge_is_charged(
 def test_a_challenge_by_a_player_not_on_turn_keeps_the_turns_clock_running(
     twl06: Lexicon, game_factory: MakeGame, clock: Clock
 ) -> None:
-    g = game_factory(["DINNVWY"], Rules(challenge_rule="single", time_minutes=25), players=3, lexicon=twl06,
-                     clock=clock)
+    g = game_factory(
+        ["DINNVWY"], Rules(challenge_rule="single", time_minutes=25), players=3, lexicon=twl06, clock=clock
+    )
     g.play("8D WINDY")
     clock.advance(50)
     g.challenge(player=2)  # P3 challenges while P2 is thinking
@@ -1032,7 +1068,12 @@ def test_going_out_past_the_overtime_limit_loses_on_time(endgame_factory: MakeGa
     g = endgame_factory(["AT", "QZ"], rules=rules, scores=[100, 90])
     g.play("9H AT", elapsed=100)
     assert g.end_reason == "out" and g.lost_on_time is None
-    assert kinds(g) == [(0, "play", 8), (0, "end-rack-bonus", QZ), (1, "end-rack-penalty", -QZ), (0, "time-penalty", -10)]
+    assert kinds(g) == [
+        (0, "play", 8),
+        (0, "end-rack-bonus", QZ),
+        (1, "end-rack-penalty", -QZ),
+        (0, "time-penalty", -10),
+    ]
 
 
 def test_going_out_past_the_limit_loses_on_time_in_challenge_modes_too(endgame_factory: MakeGame) -> None:

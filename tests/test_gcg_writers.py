@@ -45,18 +45,37 @@ BASE = (DATA / "corpus" / "static_vs_greedy.gcg").read_text(encoding="utf-8")
     ("name", "text", "scores"),
     [
         ("Windows line ends and a byte-order mark", "\ufeff" + BASE.replace("\n", "\r\n"), [499, 301]),
-        ("a note over two lines (Quackle)",
-         BASE.replace("+76 76\n", "+76 76\n#note a long note\nthat goes on to a second line\n"), [499, 301]),
-        ("Woogles and macondo pragmas",
-         BASE.replace("#lexicon TWL06", "#lexicon TWL06\n#id io.woogles abcd1234\n#game-type classic\n"
-                      "#board-layout CrosswordGame\n#title A game\n#description a description"), [499, 301]),
-        ("runs of spaces between fields", BASE.replace(">Bob: IILNORY 7C YON +25 25", ">Bob:  IILNORY  7C  YON  +25  25"),
-         [499, 301]),
-        ("time penalties after the end, with and without a rack",
-         BASE + ">Bob: BDE (time) -10 291\n>Ann: (time) -20 479\n", [479, 291]),
-        ("an exchange written as a count (the tiles unknown)",
-         (DATA / "corpus" / "phony_challenged_off.gcg").read_text(encoding="utf-8").replace(
-             ">Eve: ACORRS? -ACO +0 34", ">Eve: ACORRS? -3 +0 34"), [415, 490]),
+        (
+            "a note over two lines (Quackle)",
+            BASE.replace("+76 76\n", "+76 76\n#note a long note\nthat goes on to a second line\n"),
+            [499, 301],
+        ),
+        (
+            "Woogles and macondo pragmas",
+            BASE.replace(
+                "#lexicon TWL06",
+                "#lexicon TWL06\n#id io.woogles abcd1234\n#game-type classic\n"
+                "#board-layout CrosswordGame\n#title A game\n#description a description",
+            ),
+            [499, 301],
+        ),
+        (
+            "runs of spaces between fields",
+            BASE.replace(">Bob: IILNORY 7C YON +25 25", ">Bob:  IILNORY  7C  YON  +25  25"),
+            [499, 301],
+        ),
+        (
+            "time penalties after the end, with and without a rack",
+            BASE + ">Bob: BDE (time) -10 291\n>Ann: (time) -20 479\n",
+            [479, 291],
+        ),
+        (
+            "an exchange written as a count (the tiles unknown)",
+            (DATA / "corpus" / "phony_challenged_off.gcg")
+            .read_text(encoding="utf-8")
+            .replace(">Eve: ACORRS? -ACO +0 34", ">Eve: ACORRS? -3 +0 34"),
+            [415, 490],
+        ),
     ],
 )
 def test_conventions_of_real_writers_load(name: str, text: str, scores: list[int]) -> None:

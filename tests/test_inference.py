@@ -57,6 +57,7 @@ def test_inferred_tiles_are_dealt_alike_in_the_kernel_and_in_python(
 ) -> None:
     table = LeaveTable.default()
     g = Game(["a", "b"], seed=21, lexicon=twl06, first_player=0)
+
     def kept_some() -> bool:  # the last move a play that kept tiles (a bingo keeps none)
         last = g.history[-1] if g.history else None
         return last is not None and last.kind == "play" and last.move.tile_count < 7  # type: ignore[union-attr]

@@ -24,10 +24,19 @@ def node(tile: int, arc: int = 0, accepts: bool = False, end: bool = False) -> i
 def hand_made(values: list[float], fmt: str) -> bytes:
     """Leaves ?, A, AB (blank = 0, A = 1, B = 2): node 0 points at the list at 2; node 1
     is the unused second graph; the list [? A] at 2-3; A's child list [B] at 4."""
-    nodes = [node(0, 2, end=True), node(0, end=True), node(0, accepts=True), node(1, 4, accepts=True, end=True),
-             node(2, accepts=True, end=True)]
-    return (struct.pack("<I", len(nodes)) + struct.pack(f"<{len(nodes)}I", *nodes)
-            + struct.pack("<I", 3) + struct.pack(f"<3{fmt}", *values))
+    nodes = [
+        node(0, 2, end=True),
+        node(0, end=True),
+        node(0, accepts=True),
+        node(1, 4, accepts=True, end=True),
+        node(2, accepts=True, end=True),
+    ]
+    return (
+        struct.pack("<I", len(nodes))
+        + struct.pack(f"<{len(nodes)}I", *nodes)
+        + struct.pack("<I", 3)
+        + struct.pack(f"<3{fmt}", *values)
+    )
 
 
 def test_a_hand_made_klv2_and_klv_read_as_described() -> None:
@@ -42,13 +51,23 @@ def test_load_and_save_klv2_and_csv(tmp_path: Path) -> None:
     t = LeaveTable.load(path, ENGLISH)
     assert (t.value("?"), t.value("A"), t.value("BA"), t.value("Z")) == (25.0, 1.5, -2.0, 0.0)
     # the writer's graph reads back the same leaves (and is itself valid KLV2)
-    table = LeaveTable(ENGLISH, {ENGLISH.rack_sort(ENGLISH.parse(k)): v
-                                 for k, v in {"S": 8.0, "ERS": 12.5, "?S": 30.0, "QU": -4.0, "VV": -17.25}.items()})
+    table = LeaveTable(
+        ENGLISH,
+        {
+            ENGLISH.rack_sort(ENGLISH.parse(k)): v
+            for k, v in {"S": 8.0, "ERS": 12.5, "?S": 30.0, "QU": -4.0, "VV": -17.25}.items()
+        },
+    )
     out = tmp_path / "mine.klv2"
     table.save(out)
     again = LeaveTable.load(out, ENGLISH)
-    assert {ENGLISH.format(k): v for k, v in again._values.items()} == {"S": 8.0, "ERS": 12.5, "S?": 30.0,
-                                                                       "QU": -4.0, "VV": -17.25}
+    assert {ENGLISH.format(k): v for k, v in again._values.items()} == {
+        "S": 8.0,
+        "ERS": 12.5,
+        "S?": 30.0,
+        "QU": -4.0,
+        "VV": -17.25,
+    }
     csv = tmp_path / "mine.csv"
     table.save(csv)
     assert csv.read_text().splitlines()[0] == "S,8"

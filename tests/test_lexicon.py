@@ -27,7 +27,17 @@ def test_sowpods_has_words_twl06_lacks() -> None:
 
 
 def test_anagrams_partial_and_blanks(twl06: Lexicon) -> None:
-    assert twl06.anagrams("AEINRST") == ["ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS", "RETSINA", "STAINER", "STEARIN"]
+    assert twl06.anagrams("AEINRST") == [
+        "ANESTRI",
+        "ANTSIER",
+        "NASTIER",
+        "RATINES",
+        "RETAINS",
+        "RETINAS",
+        "RETSINA",
+        "STAINER",
+        "STEARIN",
+    ]
     assert twl06.anagrams("QI?") == ["QIS"]
     assert twl06.anagrams("ZQX", partial=True) == []
     assert twl06.anagrams("AEI?", partial=True, min_length=4)[:3] == ["AIDE", "AMIE", "IDEA"]
@@ -35,8 +45,27 @@ def test_anagrams_partial_and_blanks(twl06: Lexicon) -> None:
 
 def test_patterns(twl06: Lexicon) -> None:
     assert twl06.pattern("Q?I*Z") == ["QUIZ"]
-    assert twl06.pattern("??") [:3] == ["AA", "AB", "AD"]
-    assert twl06.pattern("*ZZ") == ["ABUZZ", "BEZAZZ", "BUZZ", "FIZZ", "FRIZZ", "FUZZ", "JAZZ", "PAZAZZ", "PIZAZZ", "PIZZAZZ", "RAZZ", "RAZZAMATAZZ", "RAZZMATAZZ", "SCHNOZZ", "SCUZZ", "SPAZZ", "WHIZZ", "ZZZ"]
+    assert twl06.pattern("??")[:3] == ["AA", "AB", "AD"]
+    assert twl06.pattern("*ZZ") == [
+        "ABUZZ",
+        "BEZAZZ",
+        "BUZZ",
+        "FIZZ",
+        "FRIZZ",
+        "FUZZ",
+        "JAZZ",
+        "PAZAZZ",
+        "PIZAZZ",
+        "PIZZAZZ",
+        "RAZZ",
+        "RAZZAMATAZZ",
+        "RAZZMATAZZ",
+        "SCHNOZZ",
+        "SCUZZ",
+        "SPAZZ",
+        "WHIZZ",
+        "ZZZ",
+    ]
 
 
 def test_has_anagram_for_clabbers(twl06: Lexicon) -> None:
@@ -134,8 +163,7 @@ def test_garbage_word_lists_are_refused_with_the_reason(tmp_path: Path) -> None:
     with pytest.raises(LexiconError) as e:
         Lexicon.load(prose, cache=False)
     assert str(e.value) == (
-        f"{prose} is not a word list for english tiles: 2 of its 3 words cannot be spelled with them "
-        f"(such as 'HELLO,')"
+        f"{prose} is not a word list for english tiles: 2 of its 3 words cannot be spelled with them (such as 'HELLO,')"
     )
     # a list with definitions after the word and a few foreign words is fine
     good = tmp_path / "defs.txt"

@@ -98,9 +98,7 @@ def test_best_n_is_a_prefix(twl06: Lexicon, n: int) -> None:
 # -- seeded games, kernel against reference, every move checked -------------------------
 
 
-def _game_positions(
-    lex: Lexicon, rules: Rules, seeds: range, turns: int
-) -> Iterator[tuple[Board, tuple[int, ...]]]:
+def _game_positions(lex: Lexicon, rules: Rules, seeds: range, turns: int) -> Iterator[tuple[Board, tuple[int, ...]]]:
     """Positions (board, rack of the player on turn) of seeded games where each player
     plays one of the generator's five best placements, chosen at random."""
     for seed in seeds:
@@ -374,7 +372,10 @@ def test_first_play_rules(twl06: Lexicon, backend: movegen.Backend) -> None:
     moves = generate(board, rack, twl06, placements_only=True, backend=backend)
     assert [c.notation() for c in moves] == ["8G QI", "8H QI"]
     assert [c.score for c in moves] == [22, 22]
-    assert generate(board, rack, twl06, TOURNAMENT.replace(first_play_min_tiles=3), placements_only=True, backend=backend) == []
+    assert (
+        generate(board, rack, twl06, TOURNAMENT.replace(first_play_min_tiles=3), placements_only=True, backend=backend)
+        == []
+    )
     both = generate(board, rack, twl06, placements_only=True, down_openings=True, backend=backend)
     assert [c.notation() for c in both] == ["H7 QI", "8G QI", "8H QI", "H8 QI"]
     assert count_placements(board, ENGLISH.parse("AEINRST"), twl06, backend=backend, down_openings=True) == 2 * 1116

@@ -52,7 +52,9 @@ def test_render_to_png_at_a_size(tmp_path: Path) -> None:
     try:
         import cairosvg  # noqa: F401
     except (ImportError, OSError):  # OSError: CairoSVG without the Cairo library
-        pytest.skip("PNG pictures need CairoSVG and the Cairo library (pip install 'lexiko[png]'; apt-get install libcairo2)")
+        pytest.skip(
+            "PNG pictures need CairoSVG and the Cairo library (pip install 'lexiko[png]'; apt-get install libcairo2)"
+        )
     out = tmp_path / "board.png"
     assert main(["render", str(GAME), "--turn", "0", "-o", str(out), "--size", "450"]) == 0
     assert png_size(out) == (450, 450)
@@ -66,8 +68,9 @@ def test_render_to_png_at_a_size(tmp_path: Path) -> None:
         (["-o", "no/such/dir/x.svg"], "error: cannot write no/such/dir/x.svg: No such file or directory"),
     ],
 )
-def test_render_errors_are_one_line(args: list[str], message: str, tmp_path: Path,
-                                    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_render_errors_are_one_line(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["render", str(GAME), *args]) == 2
     assert capsys.readouterr().out == message + "\n"
@@ -80,13 +83,16 @@ def test_autoplay_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert capsys.readouterr().out.endswith(f"plot written to {out}\n")
     assert png_size(out) == (1000, 400)
     assert main(["autoplay", "--games", "6", "--plot", str(tmp_path / "auto.txt")]) == 2
-    assert capsys.readouterr().out == f"error: cannot write {tmp_path / 'auto.txt'}: a plot is a .png, .svg or .pdf file\n"
+    assert (
+        capsys.readouterr().out == f"error: cannot write {tmp_path / 'auto.txt'}: a plot is a .png, .svg or .pdf file\n"
+    )
 
 
 def test_the_autoplay_figure_shows_the_numbers_it_is_given() -> None:
     pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'lexiko[plot]')")
-    fig = plots.autoplay_figure(["a", "b"], [[400, 420, 380, 500], [390, 410, 430, 300]], [0.75, 0.25],
-                                [(0.3, 0.95), (0.05, 0.7)])
+    fig = plots.autoplay_figure(
+        ["a", "b"], [[400, 420, 380, 500], [390, 410, 430, 300]], [0.75, 0.25], [(0.3, 0.95), (0.05, 0.7)]
+    )
     hist, bars = fig.axes
     assert sum(p.get_height() for p in hist.patches) == 8  # every game of both players counted once
     assert [round(p.get_height(), 2) for p in bars.patches] == [0.75, 0.25]

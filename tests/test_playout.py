@@ -38,7 +38,11 @@ def test_play_out_is_the_static_players_game(twl06: Lexicon, rules: Rules, seats
         start = Game([b.name for b in bots], rules, seed=seed, lexicon=None, first_player=i % seats)
         r = play_out(start, tables, twl06, log=True)
         assert [(t.player, t.move, t.score) for t in r.log] == _turns(g)
-        assert (r.scores, r.end_reason, r.scores_before_end) == (tuple(g.scores), g.end_reason, tuple(g.scores_before_end or ()))
+        assert (r.scores, r.end_reason, r.scores_before_end) == (
+            tuple(g.scores),
+            g.end_reason,
+            tuple(g.scores_before_end or ()),
+        )
         assert r.board == g.board and r.bag == () and r.racks == tuple(g.rack(p) for p in range(seats))
         bingos = [0] * seats
         for p, move, _ in _turns(g):
@@ -66,7 +70,11 @@ def test_whole_games_in_one_call_are_the_games_play_out_plays(
         start = Game([f"p{j}" for j in range(seats)], rules, seed=seed, lexicon=None, first_player=first)
         want = play_out(start, tables, twl06)
         assert (r.scores, r.scores_before_end, r.bingos, r.turns, r.end_reason) == (
-            want.scores, want.scores_before_end, want.bingos, want.turns, want.end_reason
+            want.scores,
+            want.scores_before_end,
+            want.bingos,
+            want.turns,
+            want.end_reason,
         )
     assert static_games([], [], tables, twl06, rules) == []
     with pytest.raises(ValueError, match="a seed below 0"):
@@ -167,7 +175,10 @@ def test_simulation_in_the_kernel_with_more_seats_and_no_placement_candidates(
     pos = g.position()
     found = movegen.generate(pos.board, pos.rack, twl06, pos.rules, bag_count=pos.bag_count, leaves=t.value)
     places = [c for c in found if not isinstance(c.move, (Exchange, Pass))][:5]
-    others = [next(c for c in found if isinstance(c.move, Exchange)), next(c for c in found if isinstance(c.move, Pass))]
+    others = [
+        next(c for c in found if isinstance(c.move, Exchange)),
+        next(c for c in found if isinstance(c.move, Pass)),
+    ]
     cands = places + others
 
     def run() -> list[tuple[str, float, float, float, int]]:
@@ -188,6 +199,7 @@ def test_training_in_the_kernel_learns_the_same_table(twl06: Lexicon, monkeypatc
     first = train(6, rounds=2, lexicon=twl06, seed=3)
     monkeypatch.setattr(playout, "unsupported", lambda *a: "the Python games, for the test")
     second = train(6, rounds=2, lexicon=twl06, seed=3)
+
     def table(t: LeaveTable) -> list[str]:  # the values and how they were made, not how long it took
         return [ln for ln in t.dumps().splitlines() if not ln.startswith(("#@seconds", "#@cpu-seconds"))]
 
@@ -241,8 +253,18 @@ def test_the_kernel_refuses_board_codes_it_has_no_value_for(twl06: Lexicon) -> N
     from lexiko.bots.playout import static_turns
 
     with pytest.raises(ValueError, match="a board cell holds a code of 128 or more"):
-        static_turns(bad, [ENGLISH.parse("AB"), ENGLISH.parse("C")], [], [0, 0], 0, 0,
-                     Game(["a", "b"], seed=1, lexicon=None).draw_state().rng_state, twl06, TOURNAMENT, [t, t])
+        static_turns(
+            bad,
+            [ENGLISH.parse("AB"), ENGLISH.parse("C")],
+            [],
+            [0, 0],
+            0,
+            0,
+            Game(["a", "b"], seed=1, lexicon=None).draw_state().rng_state,
+            twl06,
+            TOURNAMENT,
+            [t, t],
+        )
 
 
 def test_the_stopping_rule_drops_what_is_clearly_behind(twl06: Lexicon) -> None:
@@ -266,20 +288,25 @@ def test_the_stopping_rule_drops_what_is_clearly_behind(twl06: Lexicon) -> None:
     assert sum(counts) < sum(r.iterations for r in full) // 2
     assert all(c % 16 == 0 or c == 400 for c in counts) and min(counts) >= 16
     survivors = [r for r in pruned if r.iterations == counts[0]]
-    assert all(r.iterations < counts[0] for r in pruned[len(survivors):])  # the dropped, listed after
+    assert all(r.iterations < counts[0] for r in pruned[len(survivors) :])  # the dropped, listed after
     # a candidate's play-outs are those of the full run: the first dropped has the mean a
     # simulation of that many iterations gives it
     m = min(counts)
     short = {r.candidate: r.mean for r in simulation.simulate(pos, twl06, candidates=8, iterations=m, plies=2, seed=4)}
     assert all(r.mean == short[r.candidate] for r in pruned if r.iterations == m)
     with ThreadPoolExecutor(3) as ex:
-        spread = simulation.simulate(pos, twl06, candidates=8, iterations=400, plies=2, seed=4, prune=3.0,
-                                     executor=ex, jobs=3)
-    assert [(r.candidate, r.mean, r.iterations) for r in spread] == [(r.candidate, r.mean, r.iterations) for r in pruned]
+        spread = simulation.simulate(
+            pos, twl06, candidates=8, iterations=400, plies=2, seed=4, prune=3.0, executor=ex, jobs=3
+        )
+    assert [(r.candidate, r.mean, r.iterations) for r in spread] == [
+        (r.candidate, r.mean, r.iterations) for r in pruned
+    ]
     # a z no candidate can pass keeps them all to the end, with the full run's values
     patient = simulation.simulate(pos, twl06, candidates=8, iterations=64, plies=2, seed=4, prune=1e9)
     whole = simulation.simulate(pos, twl06, candidates=8, iterations=64, plies=2, seed=4)
-    assert [(r.candidate, r.mean, r.iterations) for r in patient] == [(r.candidate, r.mean, r.iterations) for r in whole]
+    assert [(r.candidate, r.mean, r.iterations) for r in patient] == [
+        (r.candidate, r.mean, r.iterations) for r in whole
+    ]
 
 
 def test_a_generators_candidate_is_applied_as_its_move(twl06: Lexicon) -> None:

@@ -96,14 +96,17 @@ def test_positions_without_a_pre_endgame_are_refused(lex: Lexicon) -> None:
 
 @needs_shared
 def test_the_command_lists_the_share_won(capsys: pytest.CaptureFixture[str]) -> None:
-    rc = main(["analyze", str(GAME), "--turn", "20", "--preendgame", "--top", "1", "--endgame-time", "30",
-               "--no-board"])
+    rc = main(
+        ["analyze", str(GAME), "--turn", "20", "--preendgame", "--top", "1", "--endgame-time", "30", "--no-board"]
+    )
     out = capsys.readouterr().out
     assert rc == 0
     assert "jvc to play with DEIISTY; scores Nick_BALLER 454, jvc 408; bag 1, unseen EEHLMSUU" in out
     rows = [ln.split() for ln in out.splitlines() if ln.strip()[:1].isdigit()]
-    assert rows == [["1", "D12", "TIDY", "36", "EIS", "0.0", "-25.5", "6", "6"],
-                    ["2", "-", "0", "DEIISTY", "0.0", "-46.4", "6", "6"]]
+    assert rows == [
+        ["1", "D12", "TIDY", "36", "EIS", "0.0", "-25.5", "6", "6"],
+        ["2", "-", "0", "DEIISTY", "0.0", "-46.4", "6", "6"],
+    ]
     rc = main(["analyze", str(GAME), "--turn", "21", "--preendgame", "--no-board"])
     err = capsys.readouterr()
     assert rc != 0 and "the bag is empty: solve the endgame (--endgame)" in err.out + err.err
@@ -119,8 +122,11 @@ def test_the_hard_level_plays_the_pre_endgame_with_one_tile_in_the_bag(lex: Lexi
     assert bot.choose(game).notation(game.tiles) == "B9 F.CTUR."  # +81.4 over the 6 splits, the pass +47.0
     hard = make_player("hard", lex, seed=1)
     assert isinstance(hard, SimulationBot)
-    assert (hard.endgame_time, hard.preendgame_time, hard.finish) == (
-        HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS, HARD_FINISH_BAG) == (5.0, 10.0, 7)
+    assert (
+        (hard.endgame_time, hard.preendgame_time, hard.finish)
+        == (HARD_ENDGAME_SECONDS, HARD_PREENDGAME_SECONDS, HARD_FINISH_BAG)
+        == (5.0, 10.0, 7)
+    )
     plain = make_player("sim", lex, seed=1)
     assert isinstance(plain, SimulationBot) and plain.preendgame_time is None and plain.finish == 0
 
@@ -128,5 +134,7 @@ def test_the_hard_level_plays_the_pre_endgame_with_one_tile_in_the_bag(lex: Lexi
 def test_the_endgame_time_is_refused_without_the_pre_endgame(capsys: pytest.CaptureFixture[str]) -> None:
     record = str(DATA / "gcg" / "corpus" / "phony_challenged_off.gcg")
     assert main(["analyze", record, "--turn", "22", "--endgame-time", "3"]) != 0
-    assert ("error: --endgame-time is the time of each endgame of --preendgame: give --preendgame too"
-            in capsys.readouterr().out)
+    assert (
+        "error: --endgame-time is the time of each endgame of --preendgame: give --preendgame too"
+        in capsys.readouterr().out
+    )

@@ -20,9 +20,11 @@ def _run(console: Console, steps: list[tuple[float, dict[str, float]]], total: f
 
 
 def test_a_log_gets_a_line_a_minute_with_the_time_left() -> None:
-    text = _run(Console(file=io.StringIO()),
-                [(59, {"completed": 1}), (60, {"completed": 1500}), (100, {"completed": 1600}),
-                 (125, {"completed": 3000})], 6000)
+    text = _run(
+        Console(file=io.StringIO()),
+        [(59, {"completed": 1}), (60, {"completed": 1500}), (100, {"completed": 1600}), (125, {"completed": 3000})],
+        6000,
+    )
     assert text == (
         "round 1/2: 1,500/6,000 (25%), 1:00 elapsed, about 3:00 left\n"
         "round 1/2: 3,000/6,000 (50%), 2:05 elapsed, about 2:05 left\n"

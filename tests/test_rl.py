@@ -227,8 +227,10 @@ def test_the_core_deals_as_a_game_of_the_same_seed_does(lex: Lexicon, players: i
     from lexiko.rl.core import Core
 
     env = LexikoAEC(players=players, lexicon=lex, candidates=8)
-    dealt, made = Core(env.rules, lex, env.observer.leaves, players, 8), Core(env.rules, lex, env.observer.leaves,
-                                                                              players, 8)
+    dealt, made = (
+        Core(env.rules, lex, env.observer.leaves, players, 8),
+        Core(env.rules, lex, env.observer.leaves, players, 8),
+    )
     for seed in [*range(40), -12345, 2**63 - 1, 2**100 + 7]:
         game = Game(env.possible_agents, env.rules, seed=seed, lexicon=lex)
         made.reset(game)

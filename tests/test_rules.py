@@ -91,9 +91,7 @@ def test_standard_equipment_matches_rules_md() -> None:
         "D": squares("B2 C3 D4 E5 K5 L4 M3 N2 B14 C13 D12 E11 K11 L12 M13 N14"),
         "*": squares("H8"),
         "t": squares("F2 J2 B6 F6 J6 N6 B10 F10 J10 N10 F14 J14"),
-        "d": squares(
-            "D1 L1 G3 I3 A4 H4 O4 C7 G7 I7 M7 D8 L8 C9 G9 I9 M9 A12 H12 O12 G13 I13 D15 L15"
-        ),
+        "d": squares("D1 L1 G3 I3 A4 H4 O4 C7 G7 I7 M7 D8 L8 C9 G9 I9 M9 A12 H12 O12 G13 I13 D15 L15"),
     }
     for kind, where in expected.items():
         got = {(r, c) for r in range(15) for c in range(15) if lay.premium(r, c) == kind}
@@ -257,7 +255,9 @@ def test_finish_line_defaults_and_errors() -> None:
     assert preset("finish-line").target_score == 120
     assert preset("finish-line", players=4).target_score == 90
     assert PRESETS["finish-line"].target_score == 120
-    with pytest.raises(ValueError, match="^Finish Line needs 2 to 4 players and a level of beginner, intermediate, expert$"):
+    with pytest.raises(
+        ValueError, match="^Finish Line needs 2 to 4 players and a level of beginner, intermediate, expert$"
+    ):
         finish_line(5, "expert")
     with pytest.raises(ValueError, match="Finish Line needs 2 to 4 players"):
         finish_line(2, "grandmaster")

@@ -52,7 +52,12 @@ def test_autoplay_independent_of_jobs_and_chunks(twl06: Lexicon, tmp_path: Path)
         threads = autoplay(["greedy", "static"], 6, seed=3, executor=ex, lexicon=twl06, chunk_size=1)
     for s in (pool, threads):
         assert (s.games, s.wins, s.ties, s.score_total, s.bingos, s.turns) == (
-            one.games, one.wins, one.ties, one.score_total, one.bingos, one.turns
+            one.games,
+            one.wins,
+            one.ties,
+            one.score_total,
+            one.bingos,
+            one.turns,
         )
     files = sorted(p.name for p in (tmp_path / "a").iterdir())
     assert files == [f"game-{i:06d}.gcg" for i in range(1, 7)]
@@ -70,7 +75,11 @@ def test_static_self_play_in_the_kernel_plays_the_games_of_game(twl06: Lexicon, 
         fast = autoplay(kinds, 8, seed=7, lexicon=twl06, chunk_size=3)
         slow = autoplay(kinds, 8, seed=7, lexicon=twl06, gcg_dir=tmp_path / str(len(kinds)))
         assert (fast.scores, fast.wins, fast.ties, fast.bingos, fast.turns) == (
-            slow.scores, slow.wins, slow.ties, slow.bingos, slow.turns
+            slow.scores,
+            slow.wins,
+            slow.ties,
+            slow.bingos,
+            slow.turns,
         )
 
 
@@ -154,7 +163,11 @@ def test_leave_table_round_trip(tmp_path: Path, name: str) -> None:
     u = LeaveTable.load(tmp_path / name)
     assert dict(u.items()) == dict(t.items())
     assert (u.tile_values, u.balance, u.offset, u.meta["games"], u.tiles) == (
-        t.tile_values, t.balance, t.offset, "12", E
+        t.tile_values,
+        t.balance,
+        t.offset,
+        "12",
+        E,
     )
     for leave in ["", "S", "?", "ERS", "EEEEE", "A??", "QU", "EES?"]:
         assert u.value(leave) == t.value(leave)
@@ -203,8 +216,13 @@ def test_default_table_is_sensible() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.lists(st.integers(0, 26), min_size=7, max_size=7), st.integers(-20, 90),
-                          st.integers(1, 5)), min_size=1, max_size=12))
+@given(
+    st.lists(
+        st.tuples(st.lists(st.integers(0, 26), min_size=7, max_size=7), st.integers(-20, 90), st.integers(1, 5)),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_the_kernel_values_leaves_from_racks_as_the_reference_does(rows: list[tuple[list[int], int, int]]) -> None:
     """lexiko.training.rack_leaves (Python) and the kernel's rack_leaves give every
     leave of every rack the same weighted equity, weight and moves."""
@@ -218,8 +236,13 @@ def test_the_kernel_values_leaves_from_racks_as_the_reference_does(rows: list[tu
         s[1] += n
     counts = [ENGLISH.count(c) if c <= ENGLISH.size else 0 for c in range(64)]
     ref = training.rack_leaves(racks, counts, 7)
-    keys, weighted, weights, seen = compiled(b"".join(racks), array("d", (v[0] for v in racks.values())),
-                                             array("d", (v[1] for v in racks.values())), bytes(counts), 7)
+    keys, weighted, weights, seen = compiled(
+        b"".join(racks),
+        array("d", (v[0] for v in racks.values())),
+        array("d", (v[1] for v in racks.values())),
+        bytes(counts),
+        7,
+    )
     got = {}
     for key, a, b, n in zip(array("Q", keys), array("d", weighted), array("d", weights), array("d", seen), strict=True):
         codes = []
@@ -336,8 +359,9 @@ def test_autoplay_command(tmp_path: Path) -> None:
             _run(argv)
 
 
-def test_autoplay_into_a_log_says_how_far_it_is(monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_autoplay_into_a_log_says_how_far_it_is(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Not on a terminal (a log, nohup), rich draws no bar: a plain line on standard
     error says how many games are done (every minute; here at every update)."""
     import lexiko.progress
@@ -386,15 +410,31 @@ def test_train_leaves_command(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["train-leaves", "--games", "5", "--out", "{tmp}"], "error: --out {tmp} is a folder: give a file name, such as {tmp}/leaves.tsv.gz"),
-        (["train-leaves", "--games", "5", "--out", "{tmp}/no/t.tsv"], "error: --out {tmp}/no/t.tsv: no such folder {tmp}/no"),
-        (["train-leaves", "--games", "5", "--out", "/proc/lexiko.tsv"], "error: --out /proc/lexiko.tsv: cannot write in /proc ("),
-        (["autoplay", "--games", "2", "--gcg-dir", "{tmp}/f.txt"], "error: --gcg-dir {tmp}/f.txt is a file, not a folder"),
-        (["autoplay", "--games", "2", "--gcg-dir", "{tmp}/old"], "error: --gcg-dir {tmp}/old already holds 1 such files (game-000001.gcg ...): give an empty or new folder"),
+        (
+            ["train-leaves", "--games", "5", "--out", "{tmp}"],
+            "error: --out {tmp} is a folder: give a file name, such as {tmp}/leaves.tsv.gz",
+        ),
+        (
+            ["train-leaves", "--games", "5", "--out", "{tmp}/no/t.tsv"],
+            "error: --out {tmp}/no/t.tsv: no such folder {tmp}/no",
+        ),
+        (
+            ["train-leaves", "--games", "5", "--out", "/proc/lexiko.tsv"],
+            "error: --out /proc/lexiko.tsv: cannot write in /proc (",
+        ),
+        (
+            ["autoplay", "--games", "2", "--gcg-dir", "{tmp}/f.txt"],
+            "error: --gcg-dir {tmp}/f.txt is a file, not a folder",
+        ),
+        (
+            ["autoplay", "--games", "2", "--gcg-dir", "{tmp}/old"],
+            "error: --gcg-dir {tmp}/old already holds 1 such files (game-000001.gcg ...): give an empty or new folder",
+        ),
     ],
 )
-def test_output_paths_are_checked_first(argv: list[str], message: str, tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_output_paths_are_checked_first(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from lexiko import training
     from lexiko.cli import main
 
@@ -407,8 +447,9 @@ def test_output_paths_are_checked_first(argv: list[str], message: str, tmp_path:
     assert out.startswith(message.replace("{tmp}", str(tmp_path)))
 
 
-def test_a_full_disk_at_the_end_does_not_lose_the_training(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_disk_at_the_end_does_not_lose_the_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import errno
 
     from rich.console import Console
@@ -440,7 +481,10 @@ def test_jobs_beyond_the_cores_are_cut_unless_forced() -> None:
     from lexiko.argtypes import bounded_jobs
 
     cores = os.cpu_count() or 1
-    assert bounded_jobs(1000) == (cores, f"--jobs 1000 is more than the {cores} cores here: using {cores} (--force-jobs to insist)")
+    assert bounded_jobs(1000) == (
+        cores,
+        f"--jobs 1000 is more than the {cores} cores here: using {cores} (--force-jobs to insist)",
+    )
     assert bounded_jobs(1000, force=True) == (1000, None)
 
 
@@ -462,7 +506,9 @@ def test_the_note_on_jobs_cut_to_the_cores_is_one_line(capsys: pytest.CaptureFix
         (["--players", "greedy,greedy,greedy,greedy,greedy"], "error: tournament rules need 2 to 4 players, not 5\n"),
     ],
 )
-def test_a_wrong_number_of_players_says_how_many(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_wrong_number_of_players_says_how_many(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     from lexiko.cli import main
 
     assert main(["autoplay", "--games", "1", *argv]) == 2

@@ -229,7 +229,14 @@ def test_a_play_out_is_worth_the_spread_plus_what_was_kept_less_what_the_opponen
     bag = list(g.draw_state().bag)
     reply = generate(board, g.rack(1), twl06, pos.rules, bag_count=len(bag) - 7 + len(cand.leave), best=1, leaves=t)[0]
     value, _ = _Playout(twl06, pos.rules, t.lookup, 1).run(
-        pos.board, [list(g.rack(0)), list(g.rack(1))], bag, (0, 0), 0, cand.move, cand.score, cand.leave,
+        pos.board,
+        [list(g.rack(0)), list(g.rack(1))],
+        bag,
+        (0, 0),
+        0,
+        cand.move,
+        cand.score,
+        cand.leave,
         random.Random(1),
     )
     assert value == pytest.approx(cand.score - reply.score + t.lookup(cand.leave) - t.lookup(reply.leave))

@@ -164,7 +164,11 @@ def test_a_game_is_played_to_its_end_and_recorded_by_seat(twl06: Lexicon) -> Non
 
 def test_player_options_are_read_as_numbers_words_or_text() -> None:
     assert [strength.player_option(t) for t in ("time_limit=1", "prune=2.5", "infer=True", "rank=win", "x= none")] == [
-        ("time_limit", 1), ("prune", 2.5), ("infer", True), ("rank", "win"), ("x", None)
+        ("time_limit", 1),
+        ("prune", 2.5),
+        ("infer", True),
+        ("rank", "win"),
+        ("x", None),
     ]
     for bad in ("time_limit", "=1", "time limit=1"):
         with pytest.raises(strength.argparse.ArgumentTypeError, match="give KEY=VALUE, e.g. time_limit=1"):
@@ -183,7 +187,10 @@ def magpie_dir(tmp_path: Path) -> Path:
 def test_an_option_the_player_does_not_take_is_said_before_any_game(
     magpie_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert strength.main(["--magpie", str(magpie_dir), "--games", "2", "--players", "static", "--set", "candidates=5"]) == 2
+    assert (
+        strength.main(["--magpie", str(magpie_dir), "--games", "2", "--players", "static", "--set", "candidates=5"])
+        == 2
+    )
     err = capsys.readouterr().err
     assert err == "error: --set: StaticBot.__init__() got an unexpected keyword argument 'candidates'\n"
     assert strength.main(["--magpie", str(magpie_dir), "--games", "2", "--players", "hard", "--set", "rank=best"]) == 2
@@ -194,12 +201,18 @@ def test_an_option_the_player_does_not_take_is_said_before_any_game(
     ("args", "why"),
     [
         (["--magpie-set", "tlim=1"], "--magpie-set sets MAGPIE's simulation: give --opponent sim with it"),
-        (["--opponent", "sim", "--magpie-set", "threads=2"], "argument --magpie-set: 'threads=2': the match sets "
-         "-threads itself"),
-        (["--opponent", "sim", "--magpie-set", "tlim 1"], "argument --magpie-set: 'tlim 1': give KEY=VALUE as "
-         "MAGPIE names its options, e.g. tlim=1"),
-        (["--opponent", "simulation"], "argument --opponent: invalid choice: 'simulation' (choose from 'static', "
-         "'sim')"),
+        (
+            ["--opponent", "sim", "--magpie-set", "threads=2"],
+            "argument --magpie-set: 'threads=2': the match sets -threads itself",
+        ),
+        (
+            ["--opponent", "sim", "--magpie-set", "tlim 1"],
+            "argument --magpie-set: 'tlim 1': give KEY=VALUE as MAGPIE names its options, e.g. tlim=1",
+        ),
+        (
+            ["--opponent", "simulation"],
+            "argument --opponent: invalid choice: 'simulation' (choose from 'static', 'sim')",
+        ),
     ],
 )
 def test_magpie_options_are_refused_before_any_game(
@@ -214,7 +227,7 @@ def test_magpie_options_are_refused_before_any_game(
 def test_magpie_simulates_with_hard_s_size_unless_told_otherwise() -> None:
     settings = strength.magpie_settings(Path("/nowhere"), "TWL06", {"iterations": "1000000", "tlim": "1"})
     assert settings[settings.index("-r1") + 1] == "all" and settings.count("-iterations") == 1
-    assert " ".join(settings[settings.index("-plies"):]) == (
+    assert " ".join(settings[settings.index("-plies") :]) == (
         "-plies 2 -numplays 10 -iterations 1000000 -minplayiterations 100 -scondition 99 -tlim 1 -sinfer false"
     )
     assert "-plies" not in strength.magpie_settings(Path("/nowhere"), "TWL06")

@@ -183,7 +183,7 @@ def test_a_lower_case_name_keeps_its_prompt_on_a_real_console(twl06: Lexicon, mo
 
 def test_a_file_that_is_not_a_game_and_an_empty_exchange_are_one_short_line(twl06: Lexicon, tmp_path: Path) -> None:
     junk = tmp_path / "junk.gcg"
-    junk.write_bytes(b"\x7fELF\x02\x01\x01" + b"\x00" * 20 + bytes(range(0x20, 0x7f)) * 2)
+    junk.write_bytes(b"\x7fELF\x02\x01\x01" + b"\x00" * 20 + bytes(range(0x20, 0x7F)) * 2)
     game = Game(["You", "computer"], seed=1, lexicon=twl06, first_player=0)
     out, _ = _play(game, twl06, [f"load {junk}", "exchange", "quit"])
     lines = [line for line in out.splitlines() if line.startswith(f"cannot load {junk}: line 1: ")]

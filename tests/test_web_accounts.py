@@ -62,13 +62,17 @@ def test_sign_up_sign_in_sign_out(server: Server) -> None:
     assert cookie and me["csrf"] and http.get("/api/me").json() == me
     other = server.client()
     assert other.post("/api/accounts", json={"name": "ANN", "password": "another one"}).json() == {
-        "error": "the name ANN is taken: choose another, or sign in"}
+        "error": "the name ANN is taken: choose another, or sign in"
+    }
     assert other.post("/api/accounts", json={"name": "Cy", "password": "short"}).json() == {
-        "error": "a password has 8 to 200 characters"}
+        "error": "a password has 8 to 200 characters"
+    }
     assert other.post("/api/session", json={"name": "Ann", "password": "wrong horse"}).json() == {
-        "error": "wrong name or password"}
+        "error": "wrong name or password"
+    }
     assert other.post("/api/session", json={"name": "Nobody", "password": "correct horse"}).json() == {
-        "error": "wrong name or password"}
+        "error": "wrong name or password"
+    }
     r = other.post("/api/session", json={"name": "ann", "password": "correct horse"})
     assert r.status_code == 200 and r.json()["name"] == "Ann" and r.json()["csrf"] != me["csrf"]
     # signing out needs the page's token too
@@ -82,8 +86,10 @@ def test_a_cookie_without_the_csrf_token_does_nothing(server: Server) -> None:
     http = server.client()
     sign_up(http, "Ann")
     r = http.post("/api/games", json={"preset": "casual", "seats": [{"kind": "human"}, {"kind": "greedy"}]})
-    assert (r.status_code, r.json()) == (403, {
-        "error": "this request did not come from lexiko's own page (no CSRF token): reload the page"})
+    assert (r.status_code, r.json()) == (
+        403,
+        {"error": "this request did not come from lexiko's own page (no CSRF token): reload the page"},
+    )
 
 
 def test_a_game_between_two_accounts_is_rated_once(tmp_path: Path) -> None:
@@ -92,24 +98,34 @@ def test_a_game_between_two_accounts_is_rated_once(tmp_path: Path) -> None:
     try:
         ann, bob = server.client(), server.client()
         a, b = sign_up(ann, "Ann"), sign_up(bob, "Bob")
-        r = ann.post("/api/games", headers={"X-CSRF-Token": a["csrf"]},
-                     json={"preset": "casual", "seats": [{"kind": "human", "name": "ignored"}, {"kind": "human"}]})
+        r = ann.post(
+            "/api/games",
+            headers={"X-CSRF-Token": a["csrf"]},
+            json={"preset": "casual", "seats": [{"kind": "human", "name": "ignored"}, {"kind": "human"}]},
+        )
         game = r.json()
         invite = game["invites"][0]["path"].rsplit("/", 1)[1]
-        j = bob.post(f"/api/games/{game['game_id']}/join", headers={"X-CSRF-Token": b["csrf"]},
-                     json={"invite": invite, "name": "whatever"}).json()
+        j = bob.post(
+            f"/api/games/{game['game_id']}/join",
+            headers={"X-CSRF-Token": b["csrf"]},
+            json={"invite": invite, "name": "whatever"},
+        ).json()
         ca = server.connect(game["game_id"], game["token"])
         cb = server.connect(game["game_id"], j["token"])
         st = ca.wait_state(lambda s: s["status"] == "active")
-        assert st["rated"] is True and [(p["name"], p["rating"]) for p in st["players"]] == [("Ann", 1500),
-                                                                                              ("Bob", 1500)]
+        assert st["rated"] is True and [(p["name"], p["rating"]) for p in st["players"]] == [
+            ("Ann", 1500),
+            ("Bob", 1500),
+        ]
         cb.act({"type": "resign"})
         st = ca.wait_state(lambda s: s["status"] == "over" and s["players"][0]["rating"] != 1500)
         ra, rb = after_game(Rating(), Rating(), 1.0)
         assert [p["rating"] for p in st["players"]] == [round(ra.rating), round(rb.rating)] == [1662, 1338]
         top = ann.get("/api/ratings").json()
-        assert top == [{"name": "Ann", "rating": 1662, "rd": round(ra.rd), "games": 1},
-                       {"name": "Bob", "rating": 1338, "rd": round(rb.rd), "games": 1}]
+        assert top == [
+            {"name": "Ann", "rating": 1662, "rd": round(ra.rd), "games": 1},
+            {"name": "Bob", "rating": 1338, "rd": round(rb.rd), "games": 1},
+        ]
     finally:
         server.close()
     again = Server(url)  # a restart replays the game: its result is not counted twice
@@ -124,8 +140,11 @@ def test_a_game_between_two_accounts_is_rated_once(tmp_path: Path) -> None:
 def test_invitation_by_link_needs_no_account_and_is_not_rated(server: Server) -> None:
     ann, bob = server.client(), server.client()
     a = sign_up(ann, "Ann")
-    r = ann.post("/api/games", headers={"X-CSRF-Token": a["csrf"]},
-                 json={"preset": "casual", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    r = ann.post(
+        "/api/games",
+        headers={"X-CSRF-Token": a["csrf"]},
+        json={"preset": "casual", "seats": [{"kind": "human"}, {"kind": "human"}]},
+    ).json()
     invite = r["invites"][0]["path"].rsplit("/", 1)[1]
     j = bob.post(f"/api/games/{r['game_id']}/join", json={"invite": invite, "name": "Bob"})  # no account
     assert j.status_code == 200

@@ -70,7 +70,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.db'}"
     if pg_url is None:
-        pytest.skip("PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset")
+        pytest.skip(
+            "PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset"
+        )
     return pg_url
 
 
@@ -115,7 +117,12 @@ def test_options_offer_presets_rules_and_bots(server: Server) -> None:
     assert {"challenge_rule", "time_minutes", "rack_size", "lexicon"} <= names
     assert all(f["help"] for f in data["schema"])  # every option explains itself
     most = {f["name"]: f["max"] for f in data["schema"]}  # the form's bounds, as the server checks them
-    assert (most["time_minutes"], most["bingo_bonus"], most["rack_size"], most["challenge_rule"]) == (1440, 1000, 15, None)
+    assert (most["time_minutes"], most["bingo_bonus"], most["rack_size"], most["challenge_rule"]) == (
+        1440,
+        1000,
+        15,
+        None,
+    )
     only_duplicate = {f["name"] for f in data["schema"] if f["for"] == "duplicate"}
     assert only_duplicate == {n for n in names if n.startswith("duplicate_")}  # the form shows them for duplicate
     assert "greedy" in data["bots"]
@@ -132,17 +139,41 @@ def test_options_offer_presets_rules_and_bots(server: Server) -> None:
         ({"preset": "nope", "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "unknown rules preset 'nope'"),
         ({"seats": [{"kind": "greedy"}, {"kind": "greedy"}]}, 400, "at least one person"),
         ({"seats": [{"name": "A"}, {"kind": "chess"}]}, 400, "unknown computer player 'chess'"),
-        ({"options": {"rack_size": "x"}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "rack_size must be a whole number"),
+        (
+            {"options": {"rack_size": "x"}, "seats": [{"name": "A"}, {"kind": "greedy"}]},
+            400,
+            "rack_size must be a whole number",
+        ),
         ({"options": {"colour": 1}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "unknown rule option 'colour'"),
-        ({"options": {"lexicon": "/etc/passwd"}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "lexicon must be one of"),
-        ({"preset": "teams", "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "teams rules need exactly 4 players, not 2"),
+        (
+            {"options": {"lexicon": "/etc/passwd"}, "seats": [{"name": "A"}, {"kind": "greedy"}]},
+            400,
+            "lexicon must be one of",
+        ),
+        (
+            {"preset": "teams", "seats": [{"name": "A"}, {"kind": "greedy"}]},
+            400,
+            "teams rules need exactly 4 players, not 2",
+        ),
         ({"seats": [{"name": "A"}, {"kind": "human", "name": "a"}]}, 400, "same name"),
         ({"seats": [{"name": ""}, {"kind": "greedy"}]}, 400, "give your name"),
         ({"seats": [{"name": "A"}, {"kind": "greedy"}], "seed": -1}, 400, "seed"),
         ({"seats": "two"}, 422, "invalid request: seats"),
-        ({"options": {"time_minutes": 1e308}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "time_minutes must be from 0 to 1440, not 1e+308"),
-        ({"options": {"time_increment": -5}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "time_increment must be from 0 to 3600, not -5"),
-        ({"options": {"bingo_bonus": -50}, "seats": [{"name": "A"}, {"kind": "greedy"}]}, 400, "bingo_bonus must be from 0 to 1000, not -50"),
+        (
+            {"options": {"time_minutes": 1e308}, "seats": [{"name": "A"}, {"kind": "greedy"}]},
+            400,
+            "time_minutes must be from 0 to 1440, not 1e+308",
+        ),
+        (
+            {"options": {"time_increment": -5}, "seats": [{"name": "A"}, {"kind": "greedy"}]},
+            400,
+            "time_increment must be from 0 to 3600, not -5",
+        ),
+        (
+            {"options": {"bingo_bonus": -50}, "seats": [{"name": "A"}, {"kind": "greedy"}]},
+            400,
+            "bingo_bonus must be from 0 to 1000, not -50",
+        ),
     ],
 )
 def test_create_game_refusals_are_clear(server: Server, body: dict[str, Any], status: int, message: str) -> None:
@@ -165,7 +196,9 @@ def test_invitation_join_and_start(server: Server) -> None:
     ann = server.connect(gid, d["token"])
     assert ann.state["status"] == "waiting" and ann.state["rack"] == []
     assert server.http.post(f"/api/games/{gid}/join", json={"invite": "wrong", "name": "Bob"}).status_code == 400
-    assert "same name" in server.http.post(f"/api/games/{gid}/join", json={"invite": key, "name": "ann"}).json()["error"]
+    assert (
+        "same name" in server.http.post(f"/api/games/{gid}/join", json={"invite": key, "name": "ann"}).json()["error"]
+    )
     j = server.http.post(f"/api/games/{gid}/join", json={"invite": key, "name": "Bob"})
     assert j.status_code == 200 and j.json()["seat"] == 1
     again = server.http.post(f"/api/games/{gid}/join", json={"invite": key, "name": "Eve"})
@@ -243,7 +276,9 @@ def test_blank_needs_a_letter_and_scores_zero(server: Server, lex: Lexicon) -> N
     # find a seed whose first player holds a blank
     from lexiko.game import Game
 
-    seed = next(s for s in range(500) if 0 in (g := Game(["Ann", "Bob"], rules, seed=s, lexicon=None)).rack(g.player_on_turn))
+    seed = next(
+        s for s in range(500) if 0 in (g := Game(["Ann", "Bob"], rules, seed=s, lexicon=None)).rack(g.player_on_turn)
+    )
     gid, tokens = new_game(server.http, seed=seed)
     a, b = server.connect(gid, tokens[0]), server.connect(gid, tokens[1])
     p, _ = on_turn([a, b])
@@ -251,11 +286,20 @@ def test_blank_needs_a_letter_and_scores_zero(server: Server, lex: Lexicon) -> N
     sr = sc = 7
     # a blank with no letter is refused with a message
     letter = next(f for f in p.state["rack"] if f != "?")
-    p.send({"type": "preview", "id": 1, "tiles": [{"row": sr, "col": sc, "letter": "", "blank": True},
-                                                   {"row": sr, "col": sc + 1, "letter": letter}]})
+    p.send(
+        {
+            "type": "preview",
+            "id": 1,
+            "tiles": [
+                {"row": sr, "col": sc, "letter": "", "blank": True},
+                {"row": sr, "col": sc + 1, "letter": letter},
+            ],
+        }
+    )
     assert "choose the letter the blank stands for" in p.recv("preview")["error"]
-    cands = movegen.generate(board_from_rows(p.state["board"], rules), codes(p.state, rules), lex, rules,
-                             placements_only=True)
+    cands = movegen.generate(
+        board_from_rows(p.state["board"], rules), codes(p.state, rules), lex, rules, placements_only=True
+    )
     with_blank = next(c for c in cands if isinstance(c.move, Place) and any(t & 0x40 for t in c.move.tiles))
     msg = move_message(with_blank.move, rules.tile_set)
     assert any(t["blank"] for t in msg["tiles"])
@@ -362,9 +406,7 @@ def test_clients_are_never_sent_other_racks_or_the_bag(server: Server, lex: Lexi
             for token in tokens:
                 assert token is not None and token not in raw
             keys = {k for k in _walk(msg) if isinstance(k, str)}
-            assert not {"seed", "bag", "racks", "token", "token_hash", "invite"} & set(
-                k for m in [msg] for k in m
-            )
+            assert not {"seed", "bag", "racks", "token", "token_hash", "invite"} & set(k for m in [msg] for k in m)
             if msg.get("type") != "state" or msg["status"] == "waiting":
                 continue
             assert "seed" not in keys
@@ -426,8 +468,10 @@ def test_whole_game_against_a_bot_then_gcg_and_review(server: Server, lex: Lexic
     gid, tokens = new_game(server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], seed=21)
     ann = server.connect(gid, tokens[0])
     for _ in range(60):
-        st = ann.wait_state(lambda s: s["status"] == "over" or (s["turn"] == 0 and not s["can"]["accept"])
-                            or s["can"]["accept"], timeout=30)
+        st = ann.wait_state(
+            lambda s: s["status"] == "over" or (s["turn"] == 0 and not s["can"]["accept"]) or s["can"]["accept"],
+            timeout=30,
+        )
         if st["status"] == "over":
             break
         if st["can"]["accept"]:
@@ -472,8 +516,12 @@ def test_three_players_with_two_kinds_of_bot(server: Server, lex: Lexicon) -> No
     bots = server.http.get("/api/options").json()["bots"]
     assert {"greedy", "random"} <= set(bots)
     rules = rules_of("tournament", challenge_rule="void")
-    gid, tokens = new_game(server.http, options={"challenge_rule": "void"}, seed=2, seats=[
-        {"kind": "human", "name": "Ann"}, {"kind": "random"}, {"kind": "greedy"}])
+    gid, tokens = new_game(
+        server.http,
+        options={"challenge_rule": "void"},
+        seed=2,
+        seats=[{"kind": "human", "name": "Ann"}, {"kind": "random"}, {"kind": "greedy"}],
+    )
     ann = server.connect(gid, tokens[0])
     assert [p["name"] for p in ann.state["players"]] == ["Ann", "Computer 2", "Computer 3"]
     for _ in range(60):
@@ -545,8 +593,11 @@ def test_stop_and_restart_rebuilds_every_game_exactly(tmp_path: Path, lex: Lexic
     a, b = srv.connect(gid, tokens[0]), srv.connect(gid, tokens[1])
     for step in range(5):
         p, _q = on_turn([a, b])
-        msg = {"type": "exchange", "tiles": p.state["rack"][:2]} if step == 1 else move_message(
-            best(p.state, lex, rules).move, rules.tile_set)
+        msg = (
+            {"type": "exchange", "tiles": p.state["rack"][:2]}
+            if step == 1
+            else move_message(best(p.state, lex, rules).move, rules.tile_set)
+        )
         assert p.act(msg)["type"] == "state"
     on_turn([a, b])
     before = [_comparable(a.state), _comparable(b.state)]
@@ -614,12 +665,15 @@ def test_a_clabbers_game_with_a_bot_plays_to_the_end(server: Server, lex: Lexico
     """Clabbers under double challenge: the bot neither gets stuck nor challenges valid
     anagrams (it once did, and lost every turn)."""
     rules = rules_of("clabbers")
-    gid, tokens = new_game(server.http, preset="clabbers", seats=[{"kind": "human", "name": "Ann"},
-                                                                   {"kind": "static"}], seed=5)
+    gid, tokens = new_game(
+        server.http, preset="clabbers", seats=[{"kind": "human", "name": "Ann"}, {"kind": "static"}], seed=5
+    )
     ann = server.connect(gid, tokens[0])
     for _ in range(80):
-        st = ann.wait_state(lambda s: s["status"] == "over" or (s["turn"] == 0 and not s["can"]["accept"])
-                            or s["can"]["accept"], timeout=30)
+        st = ann.wait_state(
+            lambda s: s["status"] == "over" or (s["turn"] == 0 and not s["can"]["accept"]) or s["can"]["accept"],
+            timeout=30,
+        )
         if st["status"] == "over":
             break
         if st["can"]["accept"]:

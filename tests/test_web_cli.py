@@ -19,7 +19,13 @@ def parse(*argv: str) -> argparse.Namespace:
 
 def test_serve_options() -> None:
     a = parse("--lexicon", "SOWPODS", "--lexicon", "TWL06", "--bot-delay", "0")
-    assert (a.host, a.port, a.database_url, a.lexicon, a.bot_delay) == ("127.0.0.1", 8000, None, ["SOWPODS", "TWL06"], 0)
+    assert (a.host, a.port, a.database_url, a.lexicon, a.bot_delay) == (
+        "127.0.0.1",
+        8000,
+        None,
+        ["SOWPODS", "TWL06"],
+        0,
+    )
     assert a.func is cmd_serve
 
 
@@ -54,9 +60,12 @@ def test_an_address_it_cannot_listen_on_is_one_line_before_any_start_up(
         taken = busy.getsockname()[1]
         assert main(["serve", "--port", str(taken), "--database-url", db]) == 2
     out = capsys.readouterr().out
-    assert out == (f"error: cannot listen on 127.0.0.1:{taken}: Address already in use "
-                   "(another server? choose another --port)\n")
+    assert out == (
+        f"error: cannot listen on 127.0.0.1:{taken}: Address already in use (another server? choose another --port)\n"
+    )
     assert not (tmp_path / "x.db").exists()  # refused before the database was touched
     assert main(["serve", "--host", "10.255.255.1", "--database-url", db]) == 2
-    assert capsys.readouterr().out == ("error: cannot listen on 10.255.255.1:8000: Cannot assign requested "
-                                       "address (not an address of this machine: see --host)\n")
+    assert capsys.readouterr().out == (
+        "error: cannot listen on 10.255.255.1:8000: Cannot assign requested "
+        "address (not an address of this machine: see --host)\n"
+    )

@@ -78,7 +78,8 @@ def test_a_round_moves_stay_private_until_it_closes(server: Server, lex: Lexicon
 
     # refused: what duplicate has not, and a phony
     assert ann.act({"type": "exchange", "tiles": st["rack"][:2]})["message"] == (
-        "duplicate has no exchanges: play a move or pass")
+        "duplicate has no exchanges: play a move or pass"
+    )
     assert ann.act({"type": "challenge"})["message"] == "duplicate has no challenges: play a move or pass"
 
     st = ann.act(move_message(second.move, RULES.tile_set))
@@ -106,12 +107,15 @@ def test_a_round_moves_stay_private_until_it_closes(server: Server, lex: Lexicon
 
     # the record has the closed round, never the seed while the game is on
     rec = server.http.get(f"/api/games/{gid}/duplicate")
-    assert rec.status_code == 200 and "#seed" not in rec.text and "seed" not in server.http.get(
-        f"/api/games/{gid}/gcg").text
+    assert (
+        rec.status_code == 200
+        and "#seed" not in rec.text
+        and "seed" not in server.http.get(f"/api/games/{gid}/gcg").text
+    )
     assert f"=Ann\t{ann_text} +{second.score}" in rec.text
     assert server.http.get(f"/api/games/{gid}/review").json() == {
-        "error": "duplicate games have no review: the master sheet shows every round's top and moves"}
-
+        "error": "duplicate games have no review: the master sheet shows every round's top and moves"
+    }
 
 
 def test_one_link_fills_the_open_seats_and_the_creator_starts_without_the_rest(server: Server) -> None:
@@ -138,8 +142,10 @@ def test_one_link_fills_the_open_seats_and_the_creator_starts_without_the_rest(s
     assert start(bob["token"]) == {"error": "only the player who created the game can start it"}
     info = server.http.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {ann}"}).json()
     assert info["can_start"] is True and info["open_path"] == made["open_path"]
-    assert server.http.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {bob['token']}"}).json()[
-        "can_start"] is False
+    assert (
+        server.http.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {bob['token']}"}).json()["can_start"]
+        is False
+    )
     assert start(ann) == {"game_id": gid, "players": 5}  # seat 4 (nobody came) is left out
 
     st = di_conn.wait_state(lambda s: s["status"] == "active")
@@ -156,14 +162,19 @@ def test_one_link_fills_the_open_seats_and_the_creator_starts_without_the_rest(s
     assert info["open_path"] is None and info["can_start"] is False
 
     # a game of 2-4 people has the one link too, but starts only when every seat is taken
-    made = server.http.post("/api/games", json={"preset": "casual", "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "human"}]}).json()
+    made = server.http.post(
+        "/api/games",
+        json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "human"}]},
+    ).json()
     gid = made["game_id"]
     assert made["open_path"] is not None
-    assert start(made["token"]) == {"error": "a game of 2 to 4 players starts when every seat is taken: "
-                                              "only a duplicate game starts with its open seats left out"}
-    two = server.http.post("/api/games", json={"preset": "casual", "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "human"}]}).json()
+    assert start(made["token"]) == {
+        "error": "a game of 2 to 4 players starts when every seat is taken: "
+        "only a duplicate game starts with its open seats left out"
+    }
+    two = server.http.post(
+        "/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]}
+    ).json()
     assert two["open_path"] is None  # one invitation: its own link is enough
 
 
@@ -238,8 +249,9 @@ def test_a_duplicate_game_takes_many_players_but_not_too_many(server: Server) ->
     assert r.status_code == 200 and len(r.json()["invites"]) == 5
     r = server.http.post("/api/games", json={"preset": "duplicate", "seats": seats + [{"kind": "human"}] * 1994})
     assert r.json() == {"error": "a duplicate game has 1 to 2000 players"}
-    r = server.http.post("/api/games", json={"preset": "duplicate", "options": {"variant": "clabbers"},
-                                             "seats": seats[:2]})
+    r = server.http.post(
+        "/api/games", json={"preset": "duplicate", "options": {"variant": "clabbers"}, "seats": seats[:2]}
+    )
     assert r.json() == {"error": "the duplicate preset plays duplicate: choose another preset for other variants"}
     options = server.http.get("/api/options").json()
     assert options["presets"]["duplicate"]["max_players"] == 2000

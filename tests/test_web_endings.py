@@ -94,9 +94,12 @@ def test_an_aborted_game_stays_aborted_after_a_restart(tmp_path: Path) -> None:
 
 
 def test_a_rematch_seats_the_same_players_with_their_keys(server: Server) -> None:
-    gid, tokens = new_game(server.http, seed=None, preset="casual",
-                           seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
-                                  {"kind": "greedy"}])
+    gid, tokens = new_game(
+        server.http,
+        seed=None,
+        preset="casual",
+        seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "greedy"}],
+    )
     ann, bob = server.connect(gid, tokens[0]), server.connect(gid, tokens[1])
     ann.send({"type": "rematch"})
     assert ann.recv("error")["message"] == "a rematch can be asked for once the game is over"
@@ -114,5 +117,6 @@ def test_a_rematch_seats_the_same_players_with_their_keys(server: Server) -> Non
     a2, b2 = server.connect(new_id, tokens[0]), server.connect(new_id, tokens[1])
     assert (a2.seat, b2.seat) == (0, 1)
     assert a2.state["status"] == "active" and [p["name"] for p in a2.state["players"]] == ["Ann", "Bob", "Computer"]
-    assert server.http.get(f"/api/games/{new_id}").json()["rules"] == server.http.get(
-        f"/api/games/{gid}").json()["rules"]
+    assert (
+        server.http.get(f"/api/games/{new_id}").json()["rules"] == server.http.get(f"/api/games/{gid}").json()["rules"]
+    )

@@ -46,9 +46,12 @@ ANN_BOB = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 def test_a_seed_is_refused_in_a_game_between_people(server: Server) -> None:
     r = server.http.post("/api/games", json={"preset": "casual", "seats": ANN_BOB, "seed": 7})
-    assert r.status_code == 400 and r.json() == {"error": (
-        "a seed is only for a game of one person against the computer: between people the server draws "
-        "the tiles from a secret seed (a seed tells every rack to come)")}
+    assert r.status_code == 400 and r.json() == {
+        "error": (
+            "a seed is only for a game of one person against the computer: between people the server draws "
+            "the tiles from a secret seed (a seed tells every rack to come)"
+        )
+    }
     # without one, the game's seed is secret: never in a state or the game's public facts
     gid, tokens = new_game(server.http, seats=ANN_BOB, preset="casual", seed=None)
     ann = server.connect(gid, tokens[0])
@@ -56,8 +59,9 @@ def test_a_seed_is_refused_in_a_game_between_people(server: Server) -> None:
 
 
 def test_a_seeded_game_shows_its_seed_to_everyone(server: Server, tmp_path: Path) -> None:
-    gid, tokens = new_game(server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}],
-                           preset="casual", seed=5)
+    gid, tokens = new_game(
+        server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], preset="casual", seed=5
+    )
     assert server.connect(gid, tokens[0]).state["seed"] == 5
     assert server.connect(gid, None).state["seed"] == 5  # a spectator too
     assert server.http.get(f"/api/games/{gid}").json()["seed"] == 5
@@ -76,8 +80,7 @@ def test_accept_is_only_for_a_play_that_ends_the_game(server: Server, lex: Lexic
     from lexiko.web.testing import board_from_rows, move_message
 
     rules = preset("tournament")
-    gid, tokens = new_game(server.http, seats=ANN_BOB, preset="tournament", seed=None,
-                           options={"time_minutes": 10})
+    gid, tokens = new_game(server.http, seats=ANN_BOB, preset="tournament", seed=None, options={"time_minutes": 10})
     ann, bob = server.connect(gid, tokens[0]), server.connect(gid, tokens[1])
     p, q = (ann, bob) if ann.state["turn"] == 0 else (bob, ann)
     rack = tuple(rules.tile_set.parse_token(f) for f in p.state["rack"])
@@ -86,8 +89,10 @@ def test_accept_is_only_for_a_play_that_ends_the_game(server: Server, lex: Lexic
     q.wait_version(st["version"])
     time.sleep(0.3)
     q.send({"type": "accept"})
-    assert q.recv("error")["message"] == ("there is nothing to accept: a play stands once the next player moves "
-                                          "(only a play that ends the game waits for an answer)")
+    assert q.recv("error")["message"] == (
+        "there is nothing to accept: a play stands once the next player moves "
+        "(only a play that ends the game waits for an answer)"
+    )
     assert not q.state["can"]["accept"]
     # the clock of the player thinking went on running (before: accept restarted it at 600)
     assert q.seat is not None

@@ -47,8 +47,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def a_game(server: Server) -> tuple[str, Connection]:
-    gid, tokens = new_game(server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-                           preset="casual", seed=None)
+    gid, tokens = new_game(
+        server.http,
+        seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        preset="casual",
+        seed=None,
+    )
     return gid, server.connect(gid, tokens[0])
 
 
@@ -115,28 +119,39 @@ def test_request_bodies_are_capped(server: Server) -> None:
 
 
 def test_games_requests_and_connections_per_address(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'games.db'}",
-                    limits=Limits(games="2/hour", connections="3/minute", requests="12/minute"))
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.db'}",
+        limits=Limits(games="2/hour", connections="3/minute", requests="12/minute"),
+    )
     try:
-        gid, tokens = new_game(server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}],
-                               preset="casual", seed=None)
+        gid, tokens = new_game(
+            server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], preset="casual", seed=None
+        )
         new_game(server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], preset="casual", seed=None)
-        r = server.http.post("/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "A"},
-                                                                              {"kind": "greedy"}]})
-        assert (r.status_code, r.json()) == (429, {
-            "error": "too many new games from your address (at most 2/hour): wait, or play the ones you have"})
+        r = server.http.post(
+            "/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "A"}, {"kind": "greedy"}]}
+        )
+        assert (r.status_code, r.json()) == (
+            429,
+            {"error": "too many new games from your address (at most 2/hour): wait, or play the ones you have"},
+        )
         for _ in range(3):
             server.connect(gid, tokens[0])
         from websockets.sync.client import connect
 
         with connect(f"{server.ts.ws_url}/ws/{gid}") as ws:  # the fourth is refused, saying why
             assert json.loads(ws.recv(timeout=5)) == {
-                "type": "error", "message": "too many connections from your address: wait a minute", "fatal": True}
+                "type": "error",
+                "message": "too many connections from your address: wait a minute",
+                "fatal": True,
+            }
             with pytest.raises(ConnectionClosed):
                 ws.recv(timeout=5)
         codes = [server.http.get(f"/api/games/{gid}").status_code for _ in range(12)]
         assert codes[-1] == 429 and codes[0] == 200
-        assert server.http.get(f"/api/games/{gid}").json() == {"error": "too many requests from your address: wait a minute"}
+        assert server.http.get(f"/api/games/{gid}").json() == {
+            "error": "too many requests from your address: wait a minute"
+        }
         assert server.http.get("/").status_code == 200  # pages are not counted
     finally:
         server.close()
@@ -145,8 +160,9 @@ def test_games_requests_and_connections_per_address(tmp_path: Path) -> None:
 def test_games_nobody_joins_expire(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'games.db'}", expire_hours=1 / 3600, clock_interval=0.1)
     try:
-        r = server.http.post("/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"},
-                                                                              {"kind": "human"}]})
+        r = server.http.post(
+            "/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]}
+        )
         gid = r.json()["game_id"]
         assert server.http.get(f"/api/games/{gid}").json()["status"] == "waiting"
         deadline = time.monotonic() + 10
@@ -154,8 +170,9 @@ def test_games_nobody_joins_expire(tmp_path: Path) -> None:
             time.sleep(0.2)
         assert server.http.get(f"/api/games/{gid}").json() == {"error": "no such game"}
         # a game that started is kept
-        gid, _ = new_game(server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}],
-                          preset="casual", seed=None)
+        gid, _ = new_game(
+            server.http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], preset="casual", seed=None
+        )
         time.sleep(2.5)
         assert server.http.get(f"/api/games/{gid}").json()["status"] == "active"
     finally:
@@ -181,11 +198,15 @@ def test_names_are_normalised_and_look_alikes_refused(server: Server) -> None:
     info = server.http.get(f"/api/games/{r.json()['game_id']}").json()
     assert [s["name"] for s in info["seats"]] == ["Ann", "Bob"]
     assert create("\u202eAnn", "Bob").json() == {
-        "error": "a name may not hold invisible or direction-changing characters"}
-    assert create("Ann", "\u0410nn").json() == {"error": "two players' names look alike (Ann, \u0410nn): choose another"}
+        "error": "a name may not hold invisible or direction-changing characters"
+    }
+    assert create("Ann", "\u0410nn").json() == {
+        "error": "two players' names look alike (Ann, \u0410nn): choose another"
+    }
     # joining with a look-alike of a name in the game
-    r = server.http.post("/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"},
-                                                                          {"kind": "human"}]})
+    r = server.http.post(
+        "/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]}
+    )
     gid, path = r.json()["game_id"], r.json()["invites"][0]["path"]
     j = server.http.post(f"/api/games/{gid}/join", json={"invite": path.rsplit("/", 1)[1], "name": "\u0410nn"})
     assert j.json() == {"error": "two players' names look alike (Ann, \u0410nn): choose another"}

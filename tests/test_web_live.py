@@ -73,8 +73,13 @@ def test_undo_of_a_duplicate_close_reopens_the_round_without_a_replay() -> None:
     assert d.round_number == 2 and live.actions[-1].text == "close 8F QAT"
     live.undo_last()
     assert live.duplicate is d  # taken back in place, not rebuilt by replaying the game
-    assert (d.round_number, d.rack_text, d.submitted(), live.actions, live.status) == (1, "AIQT", ["Ann", "Bob"], [],
-                                                                                        "active")
+    assert (d.round_number, d.rack_text, d.submitted(), live.actions, live.status) == (
+        1,
+        "AIQT",
+        ["Ann", "Bob"],
+        [],
+        "active",
+    )
     assert live.state_version == 2  # the two submissions still count
 
 
@@ -83,7 +88,11 @@ def test_undo_of_a_duplicate_close_reopens_the_round_without_a_replay() -> None:
     [
         ([], IllegalMoveError, "put some tiles on the board first"),
         ([{"row": 7, "col": 7}], NotationError, "each tile needs its letter"),
-        ([{"row": 7, "col": 7, "letter": "", "blank": True}], IllegalMoveError, "choose the letter the blank stands for"),
+        (
+            [{"row": 7, "col": 7, "letter": "", "blank": True}],
+            IllegalMoveError,
+            "choose the letter the blank stands for",
+        ),
         ([{"row": 15, "col": 7, "letter": "A"}], IllegalMoveError, "a tile is off the board"),
         ([{"row": "7", "col": 7, "letter": "A"}], NotationError, "each tile needs a row and a column"),
         ([{"row": 7, "col": 7, "letter": "%"}], NotationError, "not a letter of the english tile set"),
@@ -100,9 +109,14 @@ def test_placement_refusals(tiles: list[dict[str, object]], error: type[LexikoEr
 def test_placement_from_tiles_in_any_order_with_a_blank() -> None:
     live = new_live()
     assert live.game is not None
-    move = placement_from_tiles(live.game, [
-        {"row": 7, "col": 9, "letter": "T"}, {"row": 7, "col": 7, "letter": "c"}, {"row": 7, "col": 8, "letter": "A", "blank": True},
-    ])
+    move = placement_from_tiles(
+        live.game,
+        [
+            {"row": 7, "col": 9, "letter": "T"},
+            {"row": 7, "col": 7, "letter": "c"},
+            {"row": 7, "col": 8, "letter": "A", "blank": True},
+        ],
+    )
     assert move.notation(live.game.tiles) == "8H CaT"
 
 
@@ -111,8 +125,11 @@ def test_views_hide_other_racks_until_the_end() -> None:
     g = live.game
     assert g is not None
     seat = g.player_on_turn
-    live.apply_text(seat, canonical_action(g, {"type": "exchange", "tiles": "".join(g.tiles.face(x) for x in g.rack(seat)[:3])}),
-                    at=1002.0)
+    live.apply_text(
+        seat,
+        canonical_action(g, {"type": "exchange", "tiles": "".join(g.tiles.face(x) for x in g.rack(seat)[:3])}),
+        at=1002.0,
+    )
     mine, theirs, watcher = state_for(live, seat), state_for(live, 1 - seat), state_for(live, None)
     assert mine["history"][0]["move"].startswith("-") and mine["history"][0]["move"] != "-3"
     assert "rack" in mine["history"][0]

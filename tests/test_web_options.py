@@ -39,7 +39,10 @@ def test_a_client_may_send_bonus_tiers_as_text_or_pairs() -> None:
         ({"bonus_tiers": "8:fifty"}, "bonus_tiers must be tiles:bonus pairs such as 8:50, not '8:fifty'"),
         ({"bonus_tiers": "20:50"}, "bonus_tiers may give up to 1000 points for up to 15 tiles"),
         ({"bonus_tiers": "8:5000"}, "bonus_tiers may give up to 1000 points for up to 15 tiles"),
-        ({"bingo_tiles": 8}, "bonus_tiers must each be for more than bingo_tiles (8) tiles, no two for the same number"),
+        (
+            {"bingo_tiles": 8},
+            "bonus_tiers must each be for more than bingo_tiles (8) tiles, no two for the same number",
+        ),
     ],
 )
 def test_bad_bonus_tiers_are_refused_with_a_message(options: dict[str, object], message: str) -> None:

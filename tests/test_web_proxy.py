@@ -31,8 +31,10 @@ from lexiko.web.testing import (
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 ROOT = Path(__file__).resolve().parents[1]
 RULES = preset("casual")
-pytestmark = pytest.mark.skipif(NGINX is None or shutil.which("redis-server") is None,
-                                reason="nginx or redis-server is not installed (Debian: apt-get install nginx redis-server)")
+pytestmark = pytest.mark.skipif(
+    NGINX is None or shutil.which("redis-server") is None,
+    reason="nginx or redis-server is not installed (Debian: apt-get install nginx redis-server)",
+)
 
 from test_web_shared import pg_url, redis_url  # noqa: E402,F401  (the same PostgreSQL and Redis fixtures)
 
@@ -52,8 +54,11 @@ def proxied(pg_url: str, redis_url: str, tmp_path: Path) -> Iterator[tuple[str, 
     conf = tmp_path / "nginx.conf"
     conf.write_text(nginx_config(port, [a.port for a in apps], tmp_path))
     assert NGINX is not None
-    proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proxy = subprocess.Popen(
+        [NGINX, "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 10
         while True:
@@ -78,8 +83,9 @@ def best(state: dict[str, Any], lex: Lexicon) -> dict[str, Any]:
     return move_message(cand.move, RULES.tile_set)
 
 
-def test_players_through_the_proxy_survive_a_killed_process(proxied: tuple[str, list[ServerProcess]],
-                                                            lex: Lexicon) -> None:
+def test_players_through_the_proxy_survive_a_killed_process(
+    proxied: tuple[str, list[ServerProcess]], lex: Lexicon
+) -> None:
     host, apps = proxied
     with httpx.Client(base_url=f"http://{host}", timeout=20) as http:
         gid, tokens = new_game(http, preset="casual", seed=12, options={"time_minutes": None})

@@ -35,7 +35,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -
     if request.param == "sqlite":
         return str(tmp_path / "games.db")  # a plain path is a SQLite file
     if pg_url is None:
-        pytest.skip("PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset")
+        pytest.skip(
+            "PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset"
+        )
     return pg_url
 
 

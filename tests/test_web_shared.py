@@ -49,8 +49,12 @@ def run(coro: Any) -> Any:
     leave an event loop running in this one."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
 REDIS = shutil.which("redis-server")
-pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (Debian: apt-get install redis-server)")
+pytestmark = pytest.mark.skipif(
+    REDIS is None, reason="redis-server is not installed (Debian: apt-get install redis-server)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +65,11 @@ def lex() -> Lexicon:
 def start_redis(port: int) -> subprocess.Popen[bytes]:
     """A Redis server on 127.0.0.1:port, keeping nothing on disk, once it answers."""
     assert REDIS is not None
-    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     import redis
 
     deadline = time.monotonic() + 10
@@ -96,7 +103,9 @@ def redis_url() -> Iterator[str]:
 def pg_url() -> Iterator[str]:
     with test_postgres() as url:
         if url is None:
-            pytest.skip("PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset")
+            pytest.skip(
+                "PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset"
+            )
         yield url
 
 
@@ -136,8 +145,11 @@ def test_two_players_on_two_processes_play_one_game(servers: list[ServerProcess]
             assert st["type"] == "state", st
         v = max(ann.state["version"], bob.state["version"])
         sa, sb = ann.wait_version(v), bob.wait_version(v)
-        assert v == 6 and sa["board"] == sb["board"] and [p["score"] for p in sa["players"]] == [
-            p["score"] for p in sb["players"]]
+        assert (
+            v == 6
+            and sa["board"] == sb["board"]
+            and [p["score"] for p in sa["players"]] == [p["score"] for p in sb["players"]]
+        )
         # a third process, which never saw the game, serves it as it is
         with httpx.Client(base_url=servers[2].url, timeout=20) as http:
             assert http.get(f"/api/games/{gid}/state").json()["version"] == 6
@@ -194,7 +206,9 @@ def test_a_killed_process_hands_its_computer_player_over(servers: list[ServerPro
 
 
 @pytest.fixture
-def late_news(pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ThreadServer, ThreadServer]]:
+def late_news(
+    pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[ThreadServer, ThreadServer]]:
     """Two app processes in shared mode (in threads of this one); what the second (or
     any other) process does reaches the first only once the test is over: the news of
     a busy machine, which arrives whenever it arrives."""
@@ -225,17 +239,26 @@ def late_news(pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> I
 def _ann_and_bob(made_on: httpx.Client, joined_on: httpx.Client) -> tuple[str, str, str]:
     """A casual game without a clock made on one process and joined on another: its id,
     Ann's key and Bob's."""
-    made = made_on.post("/api/games", json={"preset": "casual", "options": {"time_minutes": None}, "seed": 3,
-                                            "seats": [{"kind": "human", "name": "Ann"},
-                                                      {"kind": "human", "name": "Bob"}]}).json()
-    bob = joined_on.post(f"/api/games/{made['game_id']}/join",
-                         json={"invite": made["invites"][0]["path"].rsplit("/", 1)[1], "name": "Bob"}).json()
+    made = made_on.post(
+        "/api/games",
+        json={
+            "preset": "casual",
+            "options": {"time_minutes": None},
+            "seed": 3,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        },
+    ).json()
+    bob = joined_on.post(
+        f"/api/games/{made['game_id']}/join",
+        json={"invite": made["invites"][0]["path"].rsplit("/", 1)[1], "name": "Bob"},
+    ).json()
     assert bob["seat"] == 1, bob
     return made["game_id"], made["token"], bob["token"]
 
 
 def test_a_player_who_joined_on_another_process_plays_before_its_news_arrives(
-        late_news: tuple[ThreadServer, ThreadServer]) -> None:
+    late_news: tuple[ThreadServer, ThreadServer],
+) -> None:
     """Ann creates a game on the first process (which keeps it in memory) and Bob takes
     his seat on the second. Bob, opening the game on the first before it has heard of
     him, is Bob there, not a spectator: on its WebSocket he sees the game started, with
@@ -270,7 +293,8 @@ def test_a_player_who_joined_on_another_process_plays_before_its_news_arrives(
 
 
 def test_a_game_opened_where_its_news_is_late_is_shown_as_the_database_has_it(
-        late_news: tuple[ThreadServer, ThreadServer]) -> None:
+    late_news: tuple[ThreadServer, ThreadServer],
+) -> None:
     """A game made and joined on the first process is played on the second; the first,
     which keeps it in memory, has heard of none of its moves. Opened there (over its
     HTTP API or its WebSocket) it is shown after those moves, and the player on turn
@@ -333,8 +357,10 @@ def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerP
             for i, c in enumerate(conns):  # everybody at once: the top, a lesser move or a pass
                 c.send(move_message(moves[i % 5].move, dup.tile_set) if i % 7 else {"type": "pass"})
             closed = [c.wait_state(lambda s, r=number: s["duplicate"]["round"] == r + 1) for c in conns]  # type: ignore[misc]
-            tops = {(s["duplicate"]["last_round"]["top"]["move"], s["duplicate"]["last_round"]["top"]["score"])
-                    for s in closed}
+            tops = {
+                (s["duplicate"]["last_round"]["top"]["move"], s["duplicate"]["last_round"]["top"]["score"])
+                for s in closed
+            }
             assert len(tops) == 1 and tops.pop()[1] == moves[0].score  # one top, the best score
             for i, s in enumerate(closed):
                 expected = 0 if i % 7 == 0 else moves[i % 5].score
@@ -348,6 +374,8 @@ def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerP
     finally:
         for c in conns:
             c.close()
+
+
 def test_people_taking_one_link_on_three_processes_get_different_seats(servers: list[ServerProcess]) -> None:
     """12 people open the game's one link at once, on three processes: 12 different
     seats. One more comes by the last seat's own link and waits on a third process; the
@@ -355,8 +383,9 @@ def test_people_taking_one_link_on_three_processes_get_different_seats(servers: 
     renumbered, where they are connected."""
     seats = [{"kind": "human", "name": "Host"}, *[{"kind": "human"}] * 19]
     with httpx.Client(base_url=servers[0].url, timeout=20) as http:
-        made = http.post("/api/games", json={"preset": "duplicate", "options": {"duplicate_seconds": None},
-                                             "seats": seats}).json()
+        made = http.post(
+            "/api/games", json={"preset": "duplicate", "options": {"duplicate_seconds": None}, "seats": seats}
+        ).json()
     gid, key = made["game_id"], made["open_path"].rsplit("/", 1)[1]
 
     def join(i: int, invite: str = key) -> dict[str, Any]:
@@ -372,8 +401,9 @@ def test_people_taking_one_link_on_three_processes_get_different_seats(servers: 
     try:
         assert waiting.state["you"] == 19
         with httpx.Client(base_url=servers[0].url, timeout=20) as http:
-            assert http.post(f"/api/games/{gid}/start", headers={"Authorization": f"Bearer {made['token']}"}
-                             ).json() == {"game_id": gid, "players": 14}
+            assert http.post(
+                f"/api/games/{gid}/start", headers={"Authorization": f"Bearer {made['token']}"}
+            ).json() == {"game_id": gid, "players": 14}
         st = waiting.wait_state(lambda s: s["status"] == "active")
         assert st["you"] == 13 and st["seat_count"] == 14
         st = waiting.act({"type": "pass"})
@@ -411,16 +441,19 @@ def test_two_processes_share_the_games_budget_of_an_address(pg_url: str, redis_u
 
 
 def test_rate_limits_on_one_redis_share_every_count_per_address(redis_url: str) -> None:
-    rates = Limits(messages="2/second", connections="2/minute", requests="2/minute", games="2/hour",
-                   signins="2/minute")
+    rates = Limits(messages="2/second", connections="2/minute", requests="2/minute", games="2/hour", signins="2/minute")
 
     async def scenario() -> None:
         a, b = RateLimits(rates, redis_url=redis_url), RateLimits(rates, redis_url=redis_url)
         try:
             for name in ("connection", "request", "game", "signin"):
                 on_a, on_b = getattr(a, name), getattr(b, name)
-                assert [await on_a("192.0.2.1"), await on_b("192.0.2.1"), await on_a("192.0.2.1"),
-                        await on_b("192.0.2.1")] == [True, True, False, False], name
+                assert [
+                    await on_a("192.0.2.1"),
+                    await on_b("192.0.2.1"),
+                    await on_a("192.0.2.1"),
+                    await on_b("192.0.2.1"),
+                ] == [True, True, False, False], name
                 assert await on_b("192.0.2.2") is True, name  # another address has its own budget
             # a connection lives in one process: its messages are counted there
             assert [a.message("c"), a.message("c"), a.message("c"), b.message("c")] == [True, True, False, True]
@@ -432,7 +465,8 @@ def test_rate_limits_on_one_redis_share_every_count_per_address(redis_url: str) 
 
 
 def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     monkeypatch.setattr(limits_module, "REDIS_PAUSE", 0.0)  # ask Redis again at once (the test's pace)
     caplog.set_level(logging.WARNING, logger="lexiko.web")
     port = free_port()
@@ -466,8 +500,9 @@ def test_a_server_whose_redis_stops_lets_requests_through(tmp_path: Path) -> Non
     port = free_port()
     proc = start_redis(port)
     try:
-        app = create_app(f"sqlite:///{tmp_path / 'games.db'}", redis_url=f"redis://127.0.0.1:{port}/0",
-                         limits=Limits(games="3/hour"))
+        app = create_app(
+            f"sqlite:///{tmp_path / 'games.db'}", redis_url=f"redis://127.0.0.1:{port}/0", limits=Limits(games="3/hour")
+        )
         with ThreadServer(app) as ts, httpx.Client(base_url=ts.url, timeout=20) as http:
             assert http.post("/api/games", json=A_GAME).status_code == 200
             stop_redis(proc)
@@ -530,7 +565,8 @@ def test_a_process_takes_and_renews_its_50_leases_in_one_round_trip_and_leaves_a
 
 
 def test_news_a_process_fails_to_act_on_does_not_stop_it_listening(
-        redis_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """Acting on a piece of news fails (the database away a moment): the log says so,
     and the next piece is heard (the listening once stopped there for good, silently,
     and the process's copies of its games fell behind for ever)."""
@@ -586,14 +622,14 @@ def test_each_clock_tick_takes_and_renews_the_leases_in_one_call(redis_url: str,
 
     async def scenario() -> None:
         bus = Spy(redis_url)
-        svc = GameService(Store(f"sqlite:///{tmp_path / 'games.db'}"), lexicons=["TWL06"], clock_interval=0.05,
-                          bus=bus)
+        svc = GameService(Store(f"sqlite:///{tmp_path / 'games.db'}"), lexicons=["TWL06"], clock_interval=0.05, bus=bus)
         await svc.open()
         try:
             games = []
             for _ in range(3):
-                d = await svc.create_game(preset="casual", options={}, seats=[SeatRequest("human", "Ann"),
-                                                                              SeatRequest("human", "Bob")])
+                d = await svc.create_game(
+                    preset="casual", options={}, seats=[SeatRequest("human", "Ann"), SeatRequest("human", "Bob")]
+                )
                 await svc.join(d["game_id"], d["invites"][0]["path"].rsplit("/", 1)[1], "Bob")
                 games.append(d["game_id"])
             await asyncio.sleep(1.0)  # some 20 ticks

@@ -61,7 +61,9 @@ def players(server: Server, **kw: Any) -> tuple[str, Connection, Connection]:
 
 def best(state: dict[str, Any], lex: Lexicon) -> Any:
     rack = tuple(RULES.tile_set.parse_token(f) for f in state["rack"])
-    return movegen.best_move(board_from_rows(state["board"], RULES), rack, lex, RULES, bag_count=state["bag_count"]).move
+    return movegen.best_move(
+        board_from_rows(state["board"], RULES), rack, lex, RULES, bag_count=state["bag_count"]
+    ).move
 
 
 def test_turn_numbers_time_used_and_a_banner_for_each_challenge(server: Server, lex: Lexicon) -> None:
@@ -90,7 +92,8 @@ def test_turn_numbers_time_used_and_a_banner_for_each_challenge(server: Server, 
     q.wait_version(st["version"])
     st = q.act({"type": "challenge"})
     assert st["banner"]["verdict"] == "good" and st["banner"]["text"].startswith(
-        f"Challenged: {', '.join(st['history'][-2]['words'])} ")
+        f"Challenged: {', '.join(st['history'][-2]['words'])} "
+    )
     assert st["banner"]["text"].endswith(" loses a turn.")
 
 
@@ -121,22 +124,28 @@ def test_spectators_are_counted_and_chat_reaches_everyone(server: Server) -> Non
 def test_word_lookup_is_for_the_board_during_a_game_and_anything_after(server: Server, lex: Lexicon) -> None:
     gid, p, q = players(server, preset="casual")
     assert server.http.get(f"/api/games/{gid}/lookup", params={"word": "QI"}).json() == {
-        "error": "while the game is on you may look up only the words on the board; any word once it is over"}
+        "error": "while the game is on you may look up only the words on the board; any word once it is over"
+    }
     st = p.act(move_message(best(p.state, lex), RULES.tile_set))
     word = st["history"][0]["words"][0]
     assert server.http.get(f"/api/games/{gid}/lookup", params={"word": word.lower()}).json() == {
-        "word": word, "valid": True, "lexicon": "TWL06"}
+        "word": word,
+        "valid": True,
+        "lexicon": "TWL06",
+    }
     q.wait_version(st["version"])
     q.act({"type": "resign"})
     r = server.http.get(f"/api/games/{gid}/lookup", params={"word": "AEINRST"}).json()
     assert r["valid"] is False and {"NASTIER", "RETAINS", "STAINER"} <= set(r["anagrams"])
     assert server.http.get(f"/api/games/{gid}/lookup", params={"word": "A"}).json() == {
-        "error": "a word has 2 to 15 letters"}
+        "error": "a word has 2 to 15 letters"
+    }
 
 
 def test_a_game_nobody_moves_in_ends_with_the_player_on_turn_losing(tmp_path: Path) -> None:
-    server = Server(f"sqlite:///{tmp_path / 'games.db'}", abandon_days=1 / 86400, expire_hours=1 / 3600,
-                    clock_interval=0.1)
+    server = Server(
+        f"sqlite:///{tmp_path / 'games.db'}", abandon_days=1 / 86400, expire_hours=1 / 3600, clock_interval=0.1
+    )
     try:
         gid, p, q = players(server, preset="casual")
         st = p.wait_state(lambda s: s["status"] == "over", timeout=15)
@@ -152,11 +161,13 @@ def test_the_lobby_lists_public_games_only_and_people_get_a_clock(server: Server
     assert [g["id"] for g in lobby["open"]] == [public["game_id"]] and lobby["live"] == []
     assert lobby["open"][0]["join"] == public["invites"][0]["path"]
     assert "time_minutes=25" in lobby["open"][0]["rules"]  # between people: a clock unless asked otherwise
-    untimed = server.http.post("/api/games", json={"preset": "casual", "seats": ANN_BOB,
-                                                   "options": {"time_minutes": None}}).json()
+    untimed = server.http.post(
+        "/api/games", json={"preset": "casual", "seats": ANN_BOB, "options": {"time_minutes": None}}
+    ).json()
     assert "time_minutes" not in server.http.get(f"/api/games/{untimed['game_id']}").json()["rules"]
-    solo = server.http.post("/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"},
-                                                                             {"kind": "greedy"}]}).json()
+    solo = server.http.post(
+        "/api/games", json={"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "greedy"}]}
+    ).json()
     assert "time_minutes" not in server.http.get(f"/api/games/{solo['game_id']}").json()["rules"]
     # taking the open seat starts the game: it moves to the games to watch
     path = lobby["open"][0]["join"]

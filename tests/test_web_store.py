@@ -36,7 +36,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'sub' / 'games.db'}"  # the folder is created
     elif pg_url is None:
-        pytest.skip("PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset")
+        pytest.skip(
+            "PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset"
+        )
     else:
         url = pg_url
     s = Store(url)
@@ -101,13 +103,17 @@ def test_database_urls() -> None:
     assert "secret" not in Store("postgresql://u:secret@localhost/db").describe()
 
 
-
 def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_out(store: Store) -> None:
     store.upgrade()
-    seats = [SeatSpec(0, "human", "Ann", "h0", None), SeatSpec(1, "human", None, None, "i1"),
-             SeatSpec(2, "static", "Computer", None, None), SeatSpec(3, "human", None, None, "i3"),
-             SeatSpec(4, "human", None, None, "i4"), SeatSpec(5, "human", None, None, "i5"),
-             SeatSpec(6, "human", "Kim", None, "i6")]  # kept for Kim: not given by the open link
+    seats = [
+        SeatSpec(0, "human", "Ann", "h0", None),
+        SeatSpec(1, "human", None, None, "i1"),
+        SeatSpec(2, "static", "Computer", None, None),
+        SeatSpec(3, "human", None, None, "i3"),
+        SeatSpec(4, "human", None, None, "i4"),
+        SeatSpec(5, "human", None, None, "i5"),
+        SeatSpec(6, "human", "Kim", None, "i6"),
+    ]  # kept for Kim: not given by the open link
     store.create_game("e1", rules_json="{}", seed=1, seats=seats, open_invite="open-key")
     with pytest.raises(ConflictError, match="^this invitation has been used or does not exist$"):
         store.claim_open_seat("e1", open_invite="wrong", name="Eve", token_hash="he")
@@ -117,9 +123,12 @@ def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_o
     with pytest.raises(ConflictError, match="^game nope is not waiting for players$"):
         store.start_with_seats_taken("nope", 10.0)
     assert store.start_with_seats_taken("e1", 10.0) == [
-        SeatSpec(0, "human", "Ann", "h0", None), SeatSpec(1, "human", "Bob", "hb", None),
-        SeatSpec(2, "static", "Computer", None, None), SeatSpec(3, "human", "Cy", "hc", None),
-        SeatSpec(4, "human", "Di", "hd", None)]  # seats 4 and 6 (open) left out: Di's 5 is now 4
+        SeatSpec(0, "human", "Ann", "h0", None),
+        SeatSpec(1, "human", "Bob", "hb", None),
+        SeatSpec(2, "static", "Computer", None, None),
+        SeatSpec(3, "human", "Cy", "hc", None),
+        SeatSpec(4, "human", "Di", "hd", None),
+    ]  # seats 4 and 6 (open) left out: Di's 5 is now 4
     g = store.load_game("e1")
     assert g is not None and g.status == "active" and g.started_at == 10.0 and g.open_invite is None
     assert [(x.seat, x.name) for x in g.seats] == [(0, "Ann"), (1, "Bob"), (2, "Computer"), (3, "Cy"), (4, "Di")]
@@ -127,8 +136,9 @@ def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_o
         store.claim_open_seat("e1", open_invite="open-key", name="Eve", token_hash="he")  # closed by the start
     with pytest.raises(ConflictError, match="^game e1 is not waiting for players$"):
         store.start_with_seats_taken("e1", 11.0)
-    store.create_game("e2", rules_json="{}", seed=1, seats=[*seats[:2], dataclasses.replace(seats[6], seat=2)],
-                      open_invite="k2")
+    store.create_game(
+        "e2", rules_json="{}", seed=1, seats=[*seats[:2], dataclasses.replace(seats[6], seat=2)], open_invite="k2"
+    )
     assert store.claim_open_seat("e2", open_invite="k2", name="Bob", token_hash="hb2") == 1
     with pytest.raises(ConflictError, match="^every open seat of this game is taken$"):  # Kim's is kept for Kim
         store.claim_open_seat("e2", open_invite="k2", name="Eve", token_hash="he")
@@ -136,7 +146,9 @@ def test_the_open_link_gives_the_lowest_open_seats_and_a_start_leaves_the_rest_o
 
 def test_duplicate_submissions_are_kept_per_round_and_seat_until_the_round_closes(store: Store) -> None:
     store.upgrade()
-    store.create_game("d1", rules_json="{}", seed=1, seats=[SeatSpec(i, "human", f"P{i}", f"h{i}", None) for i in range(3)])
+    store.create_game(
+        "d1", rules_json="{}", seed=1, seats=[SeatSpec(i, "human", f"P{i}", f"h{i}", None) for i in range(3)]
+    )
     store.start_game("d1", 100.0)
     assert store.submit("d1", SubmissionData(1, 0, "8D WINDY", 101.5)) == 1
     assert store.submit("d1", SubmissionData(1, 2, "-", 102.0)) == 1
@@ -166,11 +178,17 @@ def test_the_migration_puts_a_duplicate_game_stored_before_in_its_round(tmp_path
     store = Store(f"sqlite:///{tmp_path / 'games.db'}")
     store.upgrade("0004")  # a game of an older server: submissions and closes were actions
     with store.engine.begin() as conn:
-        conn.execute(text("INSERT INTO games (id, created_at, updated_at, status, rules, seed, seeded, listed, rated)"
-                          " VALUES ('old', '2026-11-01', '2026-11-01', 'active', '{}', 1, 0, 0, 0)"))
+        conn.execute(
+            text(
+                "INSERT INTO games (id, created_at, updated_at, status, rules, seed, seeded, listed, rated)"
+                " VALUES ('old', '2026-11-01', '2026-11-01', 'active', '{}', 1, 0, 0, 0)"
+            )
+        )
         for i, action in enumerate(["8D WINDY", "close 8D WINDY", "-", "close 9E AB"]):
-            conn.execute(text("INSERT INTO actions (game_id, seq, seat, text, at) VALUES ('old', :i, 0, :t, 0)"),
-                         {"i": i, "t": action})
+            conn.execute(
+                text("INSERT INTO actions (game_id, seq, seat, text, at) VALUES ('old', :i, 0, :t, 0)"),
+                {"i": i, "t": action},
+            )
     store.upgrade()
     with pytest.raises(ConflictError, match="round 1 is over"):
         store.submit("old", SubmissionData(1, 0, "-", 5.0))

@@ -63,19 +63,35 @@ def test_a_missing_list_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.M
 
 def test_presets_name_their_languages_lists() -> None:
     assert [r.lexicon for r in (SPANISH, FRENCH, GERMAN, POLISH, CATALAN)] == [
-        "wspanish", "wfrench", "wngerman", "wpolish", "wcatalan"
+        "wspanish",
+        "wfrench",
+        "wngerman",
+        "wpolish",
+        "wcatalan",
     ]
 
 
 @pytest.mark.parametrize(
     ("kw", "message"),
     [
-        ({"tiles": "spanish"}, "lexicon TWL06 is an English list: spanish tiles need a word list of their language "
-         "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)"),
-        ({"tiles": "spanish", "lexicon": "wngerman"}, "lexicon wngerman is a German list: it does not suit spanish tiles"),
-        ({"tiles": "english", "lexicon": "wspanish"}, "lexicon wspanish is a Spanish list: it does not suit english tiles"),
-        ({"tiles": "french"}, "lexicon TWL06 is an English list: french tiles need a word list of their language "
-         "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)"),
+        (
+            {"tiles": "spanish"},
+            "lexicon TWL06 is an English list: spanish tiles need a word list of their language "
+            "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)",
+        ),
+        (
+            {"tiles": "spanish", "lexicon": "wngerman"},
+            "lexicon wngerman is a German list: it does not suit spanish tiles",
+        ),
+        (
+            {"tiles": "english", "lexicon": "wspanish"},
+            "lexicon wspanish is a Spanish list: it does not suit english tiles",
+        ),
+        (
+            {"tiles": "french"},
+            "lexicon TWL06 is an English list: french tiles need a word list of their language "
+            "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)",
+        ),
     ],
 )
 def test_no_game_judges_with_another_languages_list(kw: dict[str, str], message: str) -> None:

@@ -444,17 +444,28 @@ def add_parsers(subparsers: Any) -> None:
     a.add_argument("--top", type=positive_int, default=10, metavar="N", help="moves to list (default: 10)")
     a.add_argument("--sort", choices=["equity", "score"], default="equity", help="order of the list (default: equity)")
     a.add_argument("--sim", action="store_true", help="simulate the top moves")
-    a.add_argument("--iterations", type=positive_int, default=200, metavar="N",
-                   help="play-outs per move (default: 200)")
+    a.add_argument(
+        "--iterations", type=positive_int, default=200, metavar="N", help="play-outs per move (default: 200)"
+    )
     a.add_argument("--plies", type=positive_int, default=2, help="turns played out after each move (default: 2)")
-    a.add_argument("--infer", action="store_true",
-                   help="with --sim: deal the opponent tiles that explain their last play (what they may have kept)")
-    a.add_argument("--prune", type=positive_float, metavar="Z",
-                   help="with --sim: drop a move once the leader is Z standard errors ahead of it on the same "
-                        "play-outs, and stop when one is left (3 is a safe choice)")
-    a.add_argument("--rank", choices=RANKS, default="value",
-                   help="with --sim: order the moves by simulated value (spread and leave) or by win rate "
-                        "(default: value)")
+    a.add_argument(
+        "--infer",
+        action="store_true",
+        help="with --sim: deal the opponent tiles that explain their last play (what they may have kept)",
+    )
+    a.add_argument(
+        "--prune",
+        type=positive_float,
+        metavar="Z",
+        help="with --sim: drop a move once the leader is Z standard errors ahead of it on the same "
+        "play-outs, and stop when one is left (3 is a safe choice)",
+    )
+    a.add_argument(
+        "--rank",
+        choices=RANKS,
+        default="value",
+        help="with --sim: order the moves by simulated value (spread and leave) or by win rate (default: value)",
+    )
     a.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes for --sim (default: 1)")
     from lexiko.executors import add_arguments
 
@@ -462,18 +473,29 @@ def add_parsers(subparsers: Any) -> None:
     a.add_argument("--seed", type=int, help="seed of the simulation, to repeat it")
     a.add_argument("--leaves", metavar="FILE", help="leave table file, or 'none' for the score alone")
     a.add_argument("--review", action="store_true", help="review every move of the game in FILE.gcg")
-    a.add_argument("--plot", metavar="FILE", help="with --review: draw the spread and the equity lost turn by turn "
-                   "into FILE (.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')")
+    a.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="with --review: draw the spread and the equity lost turn by turn "
+        "into FILE (.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')",
+    )
     a.add_argument("--endgame", action="store_true", help="solve the endgame (the bag must be empty)")
-    a.add_argument("--preendgame", action="store_true",
-                   help="play the --top placements and the pass in every split of the unseen tiles into the "
-                        "opponent's rack and the bag, to the end (two players, 1 to 7 tiles in the bag): the share "
-                        "of splits each wins")
-    a.add_argument("--endgame-time", type=positive_float, metavar="S",
-                   help="with --preendgame: seconds for each endgame reached "
-                        f"(default: {PREENDGAME_ENDGAME_SECONDS:g})")
-    a.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="seconds for --endgame, --sim or --preendgame")
+    a.add_argument(
+        "--preendgame",
+        action="store_true",
+        help="play the --top placements and the pass in every split of the unseen tiles into the "
+        "opponent's rack and the bag, to the end (two players, 1 to 7 tiles in the bag): the share "
+        "of splits each wins",
+    )
+    a.add_argument(
+        "--endgame-time",
+        type=positive_float,
+        metavar="S",
+        help=f"with --preendgame: seconds for each endgame reached (default: {PREENDGAME_ENDGAME_SECONDS:g})",
+    )
+    a.add_argument(
+        "--time-limit", type=positive_float, metavar="S", help="seconds for --endgame, --sim or --preendgame"
+    )
     a.add_argument("--max-depth", type=positive_int, metavar="D", help="plies for --endgame")
     a.set_defaults(func=cmd_analyze)
 
@@ -486,9 +508,14 @@ def add_parsers(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_position_options(e)
-    e.add_argument("--time-limit", type=positive_float, metavar="S", default=ENDGAME_SECONDS,
-                   help=f"stop after about S seconds and give the best line found so far (default: "
-                   f"{ENDGAME_SECONDS:g}; a 7-tile endgame with a blank may need minutes to solve exactly)")
+    e.add_argument(
+        "--time-limit",
+        type=positive_float,
+        metavar="S",
+        default=ENDGAME_SECONDS,
+        help=f"stop after about S seconds and give the best line found so far (default: "
+        f"{ENDGAME_SECONDS:g}; a 7-tile endgame with a blank may need minutes to solve exactly)",
+    )
     e.add_argument("--max-depth", type=positive_int, metavar="D", help="search at most D plies")
     e.set_defaults(func=cmd_endgame)
 
@@ -725,8 +752,9 @@ def _cmd_review(args: argparse.Namespace, console: Console) -> int:
     if args.plot:
         from lexiko import plots
 
-        fig = plots.review_figure(game.players, plots.review_series(game.history),
-                                  [(r.player, r.equity_lost) for r in turns])
+        fig = plots.review_figure(
+            game.players, plots.review_series(game.history), [(r.player, r.equity_lost) for r in turns]
+        )
         plots.save(fig, args.plot)
         console.print(f"plot written to {args.plot}", highlight=False, soft_wrap=True)
     return 0
@@ -750,33 +778,53 @@ def _cmd_preendgame(args: argparse.Namespace, console: Console) -> int:
     if not game.bag_count:
         raise LexikoError("the bag is empty: solve the endgame (--endgame)")
     if game.bag_count > game.rules.rack_size:
-        raise LexikoError(
-            f"the bag holds {game.bag_count} tiles: the pre-endgame takes 1 to {game.rules.rack_size}"
-        )
+        raise LexikoError(f"the bag holds {game.bag_count} tiles: the pre-endgame takes 1 to {game.rules.rack_size}")
     lexicon = _lexicon_for(args, game, console)
     leaves = _leaves_from_args(args, game.tiles)
     _header(game, console, not args.no_board)
-    with WorkProgress(TextColumn("splits"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                  transient=True) as bar:
+    with WorkProgress(
+        TextColumn("splits"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
+    ) as bar:
         task = bar.add_task("splits", total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
         results = preendgame(
-            game, lexicon, candidates=args.top, leaves=leaves,
+            game,
+            lexicon,
+            candidates=args.top,
+            leaves=leaves,
             endgame_time=args.endgame_time if args.endgame_time is not None else PREENDGAME_ENDGAME_SECONDS,
-            time_limit=args.time_limit, seed=args.seed or 0, progress=progress,
+            time_limit=args.time_limit,
+            seed=args.seed or 0,
+            progress=progress,
         )
     t = Table(show_header=True, header_style="bold", box=None)
-    for name, justify in (("#", "right"), ("move", "left"), ("score", "right"), ("leave", "left"),
-                          ("win %", "right"), ("mean spread", "right"), ("splits", "right"), ("exact", "right")):
+    for name, justify in (
+        ("#", "right"),
+        ("move", "left"),
+        ("score", "right"),
+        ("leave", "left"),
+        ("win %", "right"),
+        ("mean spread", "right"),
+        ("splits", "right"),
+        ("exact", "right"),
+    ):
         t.add_column(name, justify=justify, no_wrap=name == "move")  # type: ignore[arg-type]
     tiles = game.tiles
     for i, r in enumerate(results, 1):
         c = r.candidate
-        t.add_row(str(i), c.notation(tiles, game.board), str(c.score), tiles.format(c.leave) or "-",
-                  f"{100 * r.wins:.1f}", f"{r.spread:+.1f}", str(r.scenarios), str(r.exact))
+        t.add_row(
+            str(i),
+            c.notation(tiles, game.board),
+            str(c.score),
+            tiles.format(c.leave) or "-",
+            f"{100 * r.wins:.1f}",
+            f"{r.spread:+.1f}",
+            str(r.scenarios),
+            str(r.exact),
+        )
     console.print(t)
     return 0
 
@@ -805,8 +853,10 @@ def cmd_endgame(args: argparse.Namespace, console: Console) -> int:
             moves = r.notations()
             shown = " ".join(moves[:4]) + (" …" if len(moves) > 4 else "")
             status_line.update(
-                Text(f"depth {r.depth}: best {moves[0]} ({r.value:+d}), line {shown}; "
-                     f"{r.nodes:,} nodes, {r.elapsed:.1f} s of {limit:g}")
+                Text(
+                    f"depth {r.depth}: best {moves[0]} ({r.value:+d}), line {shown}; "
+                    f"{r.nodes:,} nodes, {r.elapsed:.1f} s of {limit:g}"
+                )
             )
 
         res = solve(game, max_depth=args.max_depth, time_limit=limit, lexicon=lexicon, progress=progress)

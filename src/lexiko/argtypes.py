@@ -21,8 +21,16 @@ from typing import NoReturn
 from lexiko.errors import LexikoError
 
 __all__ = [
-    "positive_int", "non_negative_int", "positive_float", "non_negative_float", "port", "clock_minutes", "Parser",
-    "bounded_jobs", "output_file", "output_folder",
+    "positive_int",
+    "non_negative_int",
+    "positive_float",
+    "non_negative_float",
+    "port",
+    "clock_minutes",
+    "Parser",
+    "bounded_jobs",
+    "output_file",
+    "output_folder",
 ]
 
 
@@ -152,6 +160,7 @@ def output_folder(text: str, option: str, pattern: str) -> Path:
         raise LexikoError(f"{option} {text}: cannot write there ({e.strerror})") from None
     old = sorted(path.glob(pattern))
     if old:
-        raise LexikoError(f"{option} {text} already holds {len(old)} such files ({old[0].name} ...): "
-                          f"give an empty or new folder")
+        raise LexikoError(
+            f"{option} {text} already holds {len(old)} such files ({old[0].name} ...): give an empty or new folder"
+        )
     return path

@@ -89,8 +89,15 @@ VARIANTS = {
     "clabbers": ("clabbers", False),
 }
 #: Challenge-rule names (``cr``).
-CHALLENGES = {"void": "void", "single": "single", "double": "double", "5pt": "five-point", "10pt": "ten-point",
-              "five-point": "five-point", "ten-point": "ten-point"}
+CHALLENGES = {
+    "void": "void",
+    "single": "single",
+    "double": "double",
+    "5pt": "five-point",
+    "10pt": "ten-point",
+    "five-point": "five-point",
+    "ten-point": "ten-point",
+}
 
 
 def _ops(text: str) -> dict[str, str]:
@@ -235,9 +242,7 @@ def from_game(game: Game, *, with_racks: bool = True) -> CGP:
     n = len(game.players)
     t = game.player_on_turn
     order = [(t + i) % n for i in range(n)]
-    racks = tuple(
-        game.tiles.format(game.tiles.rack_sort(game.rack(p))) if with_racks or p == t else "" for p in order
-    )
+    racks = tuple(game.tiles.format(game.tiles.rack_sort(game.rack(p))) if with_racks or p == t else "" for p in order)
     scores = tuple(game.scores[p] for p in order)
     return CGP(game.board, racks, scores, game.scoreless_turns, {"lex": game.rules.lexicon})
 
@@ -256,6 +261,12 @@ def to_game(
     base = rules_from_ops(pos.ops, rules).replace(tiles=pos.board.tiles.name, layout=pos.board.layout.name)
     racks = [pos.board.tiles.parse(r) for r in pos.racks]
     return Game.from_position(
-        pos.board, racks, list(pos.scores), players=players, rules=base,
-        scoreless_turns=pos.zeros, seed=seed, lexicon=lexicon,
+        pos.board,
+        racks,
+        list(pos.scores),
+        players=players,
+        rules=base,
+        scoreless_turns=pos.zeros,
+        seed=seed,
+        lexicon=lexicon,
     )

@@ -189,9 +189,7 @@ class _Reference:
         hit = self.by_len.get(length)
         if hit is None:
             counts = self.counts
-            hit = [
-                (sum(max(0, v - counts[c]) for c, v in wc.items()), w, wc) for w, wc in self.groups.get(length, ())
-            ]
+            hit = [(sum(max(0, v - counts[c]) for c, v in wc.items()), w, wc) for w, wc in self.groups.get(length, ())]
             hit.sort(key=lambda x: x[0])
             self.by_len[length] = hit
         return hit
@@ -219,9 +217,7 @@ class _Reference:
         self._fits[key] = out
         return out
 
-    def _splits(
-        self, need: list[tuple[int, int]], i: int, blanks: int, acc: list[int]
-    ) -> Iterator[tuple[int, ...]]:
+    def _splits(self, need: list[tuple[int, int]], i: int, blanks: int, acc: list[int]) -> Iterator[tuple[int, ...]]:
         """Every way to take the letters ``need[i:]`` from the rack: j real tiles and the
         rest blanks standing for the letter."""
         if i == len(need):
@@ -240,9 +236,7 @@ class _Reference:
         hit = self._cross.get(key)
         if hit is None:
             words = self.words
-            hit = frozenset(
-                t for t in range(1, 64) if bytes(sorted(cross_letters + [t])) in words
-            )
+            hit = frozenset(t for t in range(1, 64) if bytes(sorted(cross_letters + [t])) in words)
             self._cross[key] = hit
         return hit
 

@@ -196,33 +196,48 @@ def build_parser() -> Parser:
     lex_help = f"lexicon: {', '.join(BUILTIN)} or a word-list file (default: the rules' lexicon, TWL06)"
 
     p = sub.add_parser(
-        "play", help="play a game in the terminal", epilog=EPILOG_PLAY,
+        "play",
+        help="play a game in the terminal",
+        epilog=EPILOG_PLAY,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Play a game in the terminal against the computer or other people.",
     )
-    p.add_argument("--players", default="You,static",
-                   help="comma-separated names; random, greedy, static, sim (or beginner, easy, medium, "
-                   "hard) are computer players (default: You,static)")
-    p.add_argument("--rules", default="casual",
-                   help=f"rules preset: {', '.join(sorted(PRESETS))} (finish-line-beginner and finish-line-expert "
-                   "too; default: casual, where a word not in the lexicon is refused, not challenged off; "
-                   "tournament for double challenge)")
+    p.add_argument(
+        "--players",
+        default="You,static",
+        help="comma-separated names; random, greedy, static, sim (or beginner, easy, medium, "
+        "hard) are computer players (default: You,static)",
+    )
+    p.add_argument(
+        "--rules",
+        default="casual",
+        help=f"rules preset: {', '.join(sorted(PRESETS))} (finish-line-beginner and finish-line-expert "
+        "too; default: casual, where a word not in the lexicon is refused, not challenged off; "
+        "tournament for double challenge)",
+    )
     p.add_argument("--lexicon", help=lex_help)
-    p.add_argument("--challenge", choices=["void", "single", "double", "five-point", "ten-point"],
-                   help="challenge rule (default: the preset's)")
+    p.add_argument(
+        "--challenge",
+        choices=["void", "single", "double", "five-point", "ten-point"],
+        help="challenge rule (default: the preset's)",
+    )
     p.add_argument("--minutes", type=clock_minutes, help="minutes on each player's clock (default: no clock)")
     p.add_argument("--seed", type=int, help="seed for the bag, to replay the same game")
     p.set_defaults(func=cmd_play)
 
-    j = sub.add_parser("judge", help="say whether words are valid",
-                       description="Say whether each word is in the lexicon (exit status 1 if any is not).")
+    j = sub.add_parser(
+        "judge",
+        help="say whether words are valid",
+        description="Say whether each word is in the lexicon (exit status 1 if any is not).",
+    )
     j.add_argument("words", nargs="+", metavar="WORD")
     j.add_argument("--lexicon", default="TWL06", help=lex_help)
     j.add_argument("--tiles", default="english", help="tile set of the lexicon (default: english)")
     j.set_defaults(func=cmd_judge)
 
     f = sub.add_parser(
-        "find", help="find words from letters or a pattern",
+        "find",
+        help="find words from letters or a pattern",
         description="Find the words that can be made from LETTERS (? for a blank), longest first, "
         "or with --pattern the words matching a pattern (? one letter, * any letters).",
         epilog="examples:\n  lexiko find AEINRST\n  lexiko find 'QI?' --exact\n  lexiko find 'Q?I*' --pattern",
@@ -237,14 +252,18 @@ def build_parser() -> Parser:
     f.add_argument("--tiles", default="english", help="tile set of the lexicon (default: english)")
     f.set_defaults(func=cmd_find)
 
-    r = sub.add_parser("replay", help="check a GCG game record and show the game",
-                       description="Replay a GCG file through the rules engine, checking every score "
-                       "and running total, and show the moves and the final board.")
+    r = sub.add_parser(
+        "replay",
+        help="check a GCG game record and show the game",
+        description="Replay a GCG file through the rules engine, checking every score "
+        "and running total, and show the moves and the final board.",
+    )
     r.add_argument("file", type=Path, metavar="FILE.gcg")
     r.set_defaults(func=cmd_replay)
 
     d = sub.add_parser(
-        "render", help="draw the board of a GCG record as SVG or PNG",
+        "render",
+        help="draw the board of a GCG record as SVG or PNG",
         description="Draw the board of a GCG record after a move as a picture: premium squares, tiles "
         "with their values, blanks in another colour, the move's tiles highlighted. A .svg file is "
         "written by lexiko itself; a .png file needs CairoSVG (pip install 'lexiko[png]').",
@@ -255,12 +274,28 @@ def build_parser() -> Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     d.add_argument("file", type=Path, metavar="FILE.gcg")
-    d.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
-                   help="the picture to write: .svg, or .png with CairoSVG")
-    d.add_argument("--turn", type=non_negative_int, default=None, metavar="N",
-                   help="draw the board after move N (default: the end of the record)")
-    d.add_argument("--size", type=positive_int, default=None, metavar="PIXELS",
-                   help="width of the picture in pixels (default: the drawing's own size)")
+    d.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="the picture to write: .svg, or .png with CairoSVG",
+    )
+    d.add_argument(
+        "--turn",
+        type=non_negative_int,
+        default=None,
+        metavar="N",
+        help="draw the board after move N (default: the end of the record)",
+    )
+    d.add_argument(
+        "--size",
+        type=positive_int,
+        default=None,
+        metavar="PIXELS",
+        help="width of the picture in pixels (default: the drawing's own size)",
+    )
     d.add_argument("--no-coordinates", action="store_true", help="leave out the row numbers and column letters")
     d.set_defaults(func=cmd_render)
 

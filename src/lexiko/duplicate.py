@@ -323,8 +323,12 @@ class DuplicateGame:
         from lexiko.movegen import generate
 
         found = generate(
-            self.board, self._rack, self.lexicon, self.rules.replace(variant="classic"),
-            best=1, placements_only=True,
+            self.board,
+            self._rack,
+            self.lexicon,
+            self.rules.replace(variant="classic"),
+            best=1,
+            placements_only=True,
         )
         if not found:
             return None
@@ -342,8 +346,17 @@ class DuplicateGame:
         if best is None:
             self.over = True
             raise GameStateError("the rack can make no placement: the game is over")
-        before = _Snapshot(self.board, list(self._bag), list(self._rack), self._rng.getstate(), dict(self.totals),
-                           self.top_total, self._subs, self._redraws, self._round_started)
+        before = _Snapshot(
+            self.board,
+            list(self._bag),
+            list(self._rack),
+            self._rng.getstate(),
+            dict(self.totals),
+            self.top_total,
+            self._subs,
+            self._redraws,
+            self._round_started,
+        )
         scores = {p: (self._subs[p].score if p in self._subs else 0) for p in self.players}
         bonus: dict[str, int] = {}
         solo = self.rules.duplicate_solo_bonus
@@ -355,8 +368,13 @@ class DuplicateGame:
             self.totals[p] += scores[p] + bonus.get(p, 0)
         self.top_total += best.score
         result = RoundResult(
-            self.round_number, self.rack_text, best, {p: self._subs.get(p) for p in self.players},
-            scores, bonus, self._redraws,
+            self.round_number,
+            self.rack_text,
+            best,
+            {p: self._subs.get(p) for p in self.players},
+            scores,
+            bonus,
+            self._redraws,
         )
         self.rounds.append(result)
         assert isinstance(best.move, Place)
@@ -615,11 +633,16 @@ def bot_view(game: DuplicateGame) -> Game:
     the shared rack on turn (a copy: the duplicate game may go on while a bot thinks)."""
     from lexiko.game import Game
 
-    classic = game.rules.replace(variant="classic", min_players=2, max_players=4, challenge_rule="void",
-                                 duplicate_seconds=None)
+    classic = game.rules.replace(
+        variant="classic", min_players=2, max_players=4, challenge_rule="void", duplicate_seconds=None
+    )
     return Game.from_position(
-        game.board, [game.rack, ()], [game.totals[game.players[0]], 0], rules=classic,
-        seed=game.seed + game.round_number, lexicon=game.lexicon,
+        game.board,
+        [game.rack, ()],
+        [game.totals[game.players[0]], 0],
+        rules=classic,
+        seed=game.seed + game.round_number,
+        lexicon=game.lexicon,
     )
 
 

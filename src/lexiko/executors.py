@@ -48,8 +48,13 @@ class RayExecutor(Executor):
         self._started = False
         if not ray.is_initialized():
             try:
-                ray.init(address=address, num_cpus=None if address else num_cpus, include_dashboard=False,
-                         log_to_driver=False, ignore_reinit_error=True)
+                ray.init(
+                    address=address,
+                    num_cpus=None if address else num_cpus,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    ignore_reinit_error=True,
+                )
             except (ConnectionError, RuntimeError, ValueError) as e:
                 raise LexikoError(f"cannot reach the Ray cluster at {address}: {e}") from None
             self._started = True
@@ -90,12 +95,19 @@ def _dask(address: str | None, jobs: int) -> tuple[Executor, Callable[[], None]]
 
 def add_arguments(parser: Any) -> None:
     """``--executor`` and ``--address`` on a command that runs work in parallel."""
-    parser.add_argument("--executor", choices=EXECUTORS, default="process",
-                        help="where the work runs: process (a pool here, --jobs workers), ray or dask "
-                        "(a cluster: pip install 'lexiko[ray]' or distributed) (default: process)")
-    parser.add_argument("--address", metavar="ADDRESS",
-                        help="the cluster to use: ray://HOST:10001 or auto for Ray, tcp://HOST:8786 for Dask "
-                        "(default: a local one with --jobs workers)")
+    parser.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="process",
+        help="where the work runs: process (a pool here, --jobs workers), ray or dask "
+        "(a cluster: pip install 'lexiko[ray]' or distributed) (default: process)",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDRESS",
+        help="the cluster to use: ray://HOST:10001 or auto for Ray, tcp://HOST:8786 for Dask "
+        "(default: a local one with --jobs workers)",
+    )
 
 
 def make_executor(kind: str, address: str | None, jobs: int) -> tuple[Executor | None, Callable[[], None] | None]:

@@ -722,8 +722,7 @@ class Game:
         base = rules if rules is not None else Rules()
         if base.board_layout.size != board.size:
             raise GameStateError(f"a {board.size}x{board.size} board does not suit {base.name} rules")
-        g = cls(names, base.replace(draw_for_first=False), seed=seed, lexicon=lexicon,
-                first_player=turn, deal=False)
+        g = cls(names, base.replace(draw_for_first=False), seed=seed, lexicon=lexicon, first_player=turn, deal=False)
         st = g._s
         pool = Counter(st.bag)
         need = Counter(0 if c & BLANK else c for c in board.cells if c)
@@ -763,7 +762,11 @@ class Game:
         """
         s = self._s
         return DrawState(
-            tuple(s.bag), tuple(tuple(r) for r in s.racks), tuple(s.scores), s.turn, s.scoreless_run,
+            tuple(s.bag),
+            tuple(tuple(r) for r in s.racks),
+            tuple(s.scores),
+            s.turn,
+            s.scoreless_run,
             self._rng.getstate(),
         )
 
@@ -831,9 +834,7 @@ class Game:
             return self._accept(player)
         who = s.turn if player is None else player
         if who != s.turn:
-            raise GameStateError(
-                f"it is not your turn: {self.players[s.turn]} is to play, not {self.players[who]}"
-            )
+            raise GameStateError(f"it is not your turn: {self.players[s.turn]} is to play, not {self.players[who]}")
         if s.pending is not None and s.pending.ends_game:
             raise GameStateError(
                 f"{self.players[s.pending.player]}'s last play would end the game: challenge it or accept it"

@@ -632,9 +632,7 @@ class _Replay:
             if g.is_over:
                 raise RecordError(f"{_describe(ev)} after the end of the game", ev.line)
             if g.player_on_turn != p and not g.awaiting_final_challenge:
-                raise RecordError(
-                    f"{ev.nick} moves out of turn: it is {g.players[g.player_on_turn]}'s turn", ev.line
-                )
+                raise RecordError(f"{ev.nick} moves out of turn: it is {g.players[g.player_on_turn]}'s turn", ev.line)
             if g.awaiting_final_challenge and ev.kind == "pass" and ev.score == 0 and p != g.history[-1].player:
                 # macondo and Woogles write a failed challenge of the play that ended the game
                 # (double challenge) as the challenger's lost turn, "-" +0, before the end rack
@@ -642,9 +640,7 @@ class _Replay:
                 g.challenge(player=p, ruling=True)
                 return
             if g.awaiting_final_challenge:
-                raise RecordError(
-                    f"{_describe(ev)}: the last play ended the game and was not challenged off", ev.line
-                )
+                raise RecordError(f"{_describe(ev)}: the last play ended the game and was not challenged off", ev.line)
             rack = _parse_rack(ev.rack, self.tiles, ev.line)
             g.set_rack(p, rack)
         if ev.kind == "play":
@@ -858,9 +854,7 @@ def record_of(game: Game, names: Iterable[str] | None = None) -> GameRecord:
         elif ev.kind in ("challenge-bonus", "challenge-penalty", "time-penalty"):
             kind = ev.kind
         elif ev.kind == "end-rack-bonus":
-            events.append(
-                RecordEvent(i, nick, "end-rack-bonus", "", ev.score, ev.total, tiles=tiles.format(ev.tiles))
-            )
+            events.append(RecordEvent(i, nick, "end-rack-bonus", "", ev.score, ev.total, tiles=tiles.format(ev.tiles)))
             continue
         else:
             kind = "end-rack-penalty"
@@ -931,4 +925,3 @@ def dumps(game: Game | GameRecord) -> str:
 def write(game: Game | GameRecord, path: str | Path) -> None:
     """Write a game (or record) as a GCG file, UTF-8."""
     Path(path).write_text(dumps(game), encoding="utf-8")
-

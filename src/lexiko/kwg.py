@@ -334,8 +334,7 @@ class _Packer:
 
 def _too_big(n: int) -> LexiconError:
     return LexiconError(
-        f"the word list needs at least {n:,} arcs; the automaton format addresses at most "
-        f"{MAX_ARCS:,} (22-bit indexes)"
+        f"the word list needs at least {n:,} arcs; the automaton format addresses at most {MAX_ARCS:,} (22-bit indexes)"
     )
 
 

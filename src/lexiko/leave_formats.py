@@ -35,6 +35,7 @@ _ARC = 0x3FFFFF
 def read_klv(data: bytes, source: str = "<klv>") -> list[tuple[tuple[int, ...], float]]:
     """The leaves of a KLV2 or KLV file and their values, in the file's order (tiles
     in increasing order, 0 the blank)."""
+
     def bad(why: str) -> LexikoError:
         return LexikoError(f"{source}: not a KLV2/KLV leave file ({why})")
 
@@ -124,8 +125,12 @@ def write_klv2(leaves: Iterable[tuple[Sequence[int], float]]) -> bytes:
     walk(())
     if len(nodes) > _ARC:
         raise LexikoError("too many leaves for a KLV2 file")
-    return (struct.pack("<I", len(nodes)) + struct.pack(f"<{len(nodes)}I", *nodes)
-            + struct.pack("<I", len(values)) + struct.pack(f"<{len(values)}f", *values))
+    return (
+        struct.pack("<I", len(nodes))
+        + struct.pack(f"<{len(nodes)}I", *nodes)
+        + struct.pack("<I", len(values))
+        + struct.pack(f"<{len(values)}f", *values)
+    )
 
 
 def read_csv(text: str, source: str = "<csv>") -> list[tuple[str, float]]:

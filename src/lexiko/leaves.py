@@ -38,7 +38,6 @@ from lexiko.errors import LexikoError
 from lexiko.tiles import ENGLISH, TileSet, tile_set
 
 if TYPE_CHECKING:
-
     pass
 
 __all__ = ["Leave", "LeaveTable", "DATA_FILE"]
@@ -458,8 +457,9 @@ class _Shipped(LeaveTable):
 
     def __init__(self, text: str, tiles: TileSet, source: str, key: str) -> None:
         model = LeaveTable.loads(text, tiles, source, values=False)
-        super().__init__(model.tiles, tile_values=model.tile_values, balance=model.balance, offset=model.offset,
-                         meta=model.meta)
+        super().__init__(
+            model.tiles, tile_values=model.tile_values, balance=model.balance, offset=model.offset, meta=model.meta
+        )
         del self._values, self._memo, self.lookup  # read by __getattr__ when first needed
         self._text, self._source, self._key = text, source, key
 
@@ -512,9 +512,7 @@ def _pack(table: LeaveTable) -> bytes | None:
         return None
     if any(len(k) > _PACK_MAXLEN or any(not 0 <= c < 64 for c in k) for k in table._values):
         return None
-    if any(not 0 <= c < 64 for c in table.tile_values) or any(
-        a >= _PACK_B or b >= _PACK_B for a, b in table.balance
-    ):
+    if any(not 0 <= c < 64 for c in table.tile_values) or any(a >= _PACK_B or b >= _PACK_B for a, b in table.balance):
         return None
     keys = array("Q")
     vals = array("d")

@@ -215,17 +215,13 @@ class Lexicon:
                 raise LexiconError(f"{key} is a directory, not a word-list file: give a file of words, one a line")
             if not path.is_file():
                 known = ", ".join([*BUILTIN, *SYSTEM_LISTS])
-                raise LexiconError(
-                    f"unknown lexicon {key!r}: give {known} or the path of a word-list file"
-                )
+                raise LexiconError(f"unknown lexicon {key!r}: give {known} or the path of a word-list file")
             try:
                 text = path.read_bytes()
             except OSError as e:
                 raise LexiconError(f"cannot read {key}: {e.strerror}") from None
             name = path.stem
-        digest = hashlib.sha256(
-            _FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0" + text
-        ).hexdigest()[:24]
+        digest = hashlib.sha256(_FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0" + text).hexdigest()[:24]
         cached = cache_dir() / f"{name}-{digest}.kwg" if cache else None
         if cached is not None:
             lex = cls._read_cache(cached, name, tiles)
@@ -346,9 +342,7 @@ class Lexicon:
         }
         return sorted(found, key=lambda w: (len(w), w))
 
-    def _anagram_codes(
-        self, counts: list[int], blanks: int, total: int, *, exact: bool
-    ) -> Iterator[tuple[int, ...]]:
+    def _anagram_codes(self, counts: list[int], blanks: int, total: int, *, exact: bool) -> Iterator[tuple[int, ...]]:
         kwg = self.kwg
         path: list[int] = []
 

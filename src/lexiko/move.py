@@ -212,8 +212,7 @@ def parse_move(text: str, tiles: TileSet = ENGLISH, board: Board | None = None) 
             on_board = board.tile_at(r, c)
             if on_board & LETTER_MASK != code & LETTER_MASK:
                 raise NotationError(
-                    f"{text!r}: square {square_name(r, c)} holds {board.tiles.face(on_board)}, "
-                    f"not {tiles.face(code)}"
+                    f"{text!r}: square {square_name(r, c)} holds {board.tiles.face(on_board)}, not {tiles.face(code)}"
                 )
             out.append(0)
         elif through and board is not None and not board.tile_at(r, c):

@@ -176,9 +176,7 @@ class _Kernel(Protocol):
 
     def rl_log(self, core: object, start: int, /) -> list[tuple[int, int, int, int, bytes, int, float]]: ...
 
-    def rl_candidates(
-        self, core: object, /
-    ) -> list[tuple[tuple[int, int, int, int, bytes, int, float], bytes]]: ...
+    def rl_candidates(self, core: object, /) -> list[tuple[tuple[int, int, int, int, bytes, int, float], bytes]]: ...
 
 
 _KERNEL_ABI = 9  # the calling convention of _kernel.generate; bumped on every change
@@ -262,8 +260,11 @@ def _prune_data(kwg: object) -> tuple[Blob, Blob]:
     if hit is None or hit[0] is not kwg:
         k = _kernel
         assert k is not None
-        hit = (kwg, _disk_cached(kwg, "depths", lambda: k.depths(kwg)),
-               _disk_cached(kwg, "anagrams", lambda: k.anagrams(kwg)))
+        hit = (
+            kwg,
+            _disk_cached(kwg, "depths", lambda: k.depths(kwg)),
+            _disk_cached(kwg, "anagrams", lambda: k.anagrams(kwg)),
+        )
         if len(_prune_cache) > 8:
             _prune_cache.clear()
         _prune_cache[id(kwg)] = hit
@@ -586,8 +587,16 @@ def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
     lm, wm = _multipliers(board.layout)
     bonuses = array("i", [rules.bonus(k) for k in range(KERNEL_MAX_SIZE + 1)])
     return KernelBoard(
-        lexicon.kwg, depths, anagrams, lm, wm, _values(board.tiles), bonuses,
-        board.layout.start, _directions(board), _wordmap_data(lexicon.kwg),
+        lexicon.kwg,
+        depths,
+        anagrams,
+        lm,
+        wm,
+        _values(board.tiles),
+        bonuses,
+        board.layout.start,
+        _directions(board),
+        _wordmap_data(lexicon.kwg),
     )
 
 

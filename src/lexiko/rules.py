@@ -290,6 +290,7 @@ class Rules:
     def describe(self) -> str:
         """One line naming the options that differ from ``Rules()``."""
         base = Rules()
+
         def shown(name: str) -> object:
             value = getattr(self, name)
             return format_bonus_tiers(value) if name == "bonus_tiers" else value
@@ -311,8 +312,14 @@ EIGHT_TILE = Rules(name="eight-tile", rack_size=8, bingo_tiles=8)
 #: Lexulous-style games (docs/variants.md): 8-tile racks, its board and 89 tiles, 40
 #: points for playing 7 tiles and 50 for all 8, words checked as they are played.
 LEXULOUS = Rules(
-    name="lexulous", rack_size=8, layout="lexulous15", tiles="lexulous", bingo_tiles=7, bingo_bonus=40,
-    bonus_tiers=((8, 50),), challenge_rule="void",
+    name="lexulous",
+    rack_size=8,
+    layout="lexulous15",
+    tiles="lexulous",
+    bingo_tiles=7,
+    bingo_bonus=40,
+    bonus_tiers=((8, 50),),
+    challenge_rule="void",
 )
 SUPER = Rules(name="super", layout="super21", tiles="super-english", end_rack_rule="double")
 MOBILE = Rules(name="mobile", layout="mobile15", tiles="mobile", bingo_bonus=35, challenge_rule="void")
@@ -337,7 +344,11 @@ TEAMS = Rules(
 )
 CLABBERS = Rules(name="clabbers", variant="clabbers")
 DUPLICATE = Rules(
-    name="duplicate", variant="duplicate", min_players=1, max_players=10_000, challenge_rule="void",
+    name="duplicate",
+    variant="duplicate",
+    min_players=1,
+    max_players=10_000,
+    challenge_rule="void",
     duplicate_seconds=180,
 )
 # Languages play with Debian's spelling lists by default (casual lists: lexiko.wordlists)
@@ -345,9 +356,7 @@ SPANISH = Rules(name="spanish", tiles="spanish", lexicon="wspanish", exchange_mi
 POLISH = Rules(
     name="polish", tiles="polish", lexicon="wpolish", max_exchanges_per_player=3, exchange_is_scoreless=False
 )
-GERMAN = Rules(
-    name="german", tiles="german", lexicon="wngerman", scoreless_turn_limit=4, scoreless_passes_only=True
-)
+GERMAN = Rules(name="german", tiles="german", lexicon="wngerman", scoreless_turn_limit=4, scoreless_passes_only=True)
 FRENCH = Rules(name="french", tiles="french", lexicon="wfrench")
 CATALAN = Rules(name="catalan", tiles="catalan", lexicon="wcatalan")
 
@@ -378,9 +387,7 @@ def finish_line(players: int = 2, level: str = "intermediate") -> Rules:
     try:
         target = _FINISH_TARGETS[level][players]
     except KeyError:
-        raise ValueError(
-            f"Finish Line needs 2 to 4 players and a level of {', '.join(_FINISH_TARGETS)}"
-        ) from None
+        raise ValueError(f"Finish Line needs 2 to 4 players and a level of {', '.join(_FINISH_TARGETS)}") from None
     return Rules(name=f"finish-line-{level}", target_score=target, challenge_rule="void")
 
 

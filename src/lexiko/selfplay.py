@@ -422,8 +422,16 @@ def _play_chunk(task: _PlayTask) -> _PlayResult:
             seeds = [game_seed(task.seed, i) for i in task.games]
             results = static_games(seeds, [i % n for i in task.games], tables, lexicon, task.rules)
             for i, r in zip(task.games, results, strict=True):
-                out.append(GameSummary(i, r.scores, _winners(r.scores, r.scores_before_end, task.rules), r.bingos,
-                                       r.turns, r.end_reason))
+                out.append(
+                    GameSummary(
+                        i,
+                        r.scores,
+                        _winners(r.scores, r.scores_before_end, task.rules),
+                        r.bingos,
+                        r.turns,
+                        r.end_reason,
+                    )
+                )
             return _PlayResult(out, time.process_time() - t0)
     for i in task.games:
         players = [
@@ -432,8 +440,13 @@ def _play_chunk(task: _PlayTask) -> _PlayResult:
         ]
         tables = _kernel_tables(players, lexicon, task.rules) if task.gcg_dir is None else None
         if tables is not None:  # the same game, played in the kernel
-            start = Game(_unique([p.name for p in players]), task.rules, seed=game_seed(task.seed, i),
-                         lexicon=None, first_player=i % n)
+            start = Game(
+                _unique([p.name for p in players]),
+                task.rules,
+                seed=game_seed(task.seed, i),
+                lexicon=None,
+                first_player=i % n,
+            )
             out.append(GameSummary.of_playout(i, play_out(start, tables, lexicon), task.rules))
             continue
         game = play_game(players, task.rules, seed=game_seed(task.seed, i), first_player=i % n)
@@ -561,8 +574,10 @@ def autoplay_duplicate(
     started = time.perf_counter()
     for i in range(games):
         s = game_seed(seed, i, "duplicate")
-        bots = {name: make_player(kind, lexicon, seed=s + j) for j, (name, kind) in enumerate(zip(names, kinds,
-                                                                                              strict=True))}
+        bots = {
+            name: make_player(kind, lexicon, seed=s + j)
+            for j, (name, kind) in enumerate(zip(names, kinds, strict=True))
+        }
         game = duplicate.autoplay(bots, rules.replace(duplicate_seconds=None), seed=s, lexicon=lexicon)
         stats.add(game)
         if record_dir is not None:
@@ -589,8 +604,11 @@ def _print_duplicate(stats: DuplicateStats, rules: Rules, console: Console) -> N
     console.print(table)
     mean_top = sum(stats.tops) / max(1, stats.games)
     mean_rounds = sum(stats.rounds) / max(1, stats.games)
-    console.print(f"mean top {mean_top:.1f} in {mean_rounds:.1f} rounds; {stats.seconds:.1f} s "
-                  f"({stats.games / max(stats.seconds, 1e-9):.1f} games/s)", highlight=False)
+    console.print(
+        f"mean top {mean_top:.1f} in {mean_rounds:.1f} rounds; {stats.seconds:.1f} s "
+        f"({stats.games / max(stats.seconds, 1e-9):.1f} games/s)",
+        highlight=False,
+    )
 
 
 def _display(kind: str) -> str:
@@ -670,11 +688,22 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
         from lexiko.loading import load_lexicon
 
         lex = load_lexicon(rules.lexicon, rules.tile_set, console)
-        with WorkProgress(TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, transient=True) as bar:
+        with WorkProgress(
+            TextColumn("playing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as bar:
             task = bar.add_task("games", total=args.games)
             dstats = autoplay_duplicate(
-                kinds, args.games, args.seed, lexicon=lex, rules=rules, record_dir=args.gcg_dir,
+                kinds,
+                args.games,
+                args.seed,
+                lexicon=lex,
+                rules=rules,
+                record_dir=args.gcg_dir,
                 progress=lambda phase, done, total: bar.update(task, completed=done),
             )
         _print_duplicate(dstats, rules, console)
@@ -740,8 +769,12 @@ def cmd_autoplay(args: argparse.Namespace, console: Console) -> int:
     if args.plot:
         from lexiko import plots
 
-        fig = plots.autoplay_figure(stats.players, stats.scores, [stats.win_rate(i) for i in range(len(stats.players))],
-                                    [stats.win_interval(i) for i in range(len(stats.players))])
+        fig = plots.autoplay_figure(
+            stats.players,
+            stats.scores,
+            [stats.win_rate(i) for i in range(len(stats.players))],
+            [stats.win_interval(i) for i in range(len(stats.players))],
+        )
         plots.save(fig, args.plot)
         console.print(f"plot written to {args.plot}", highlight=False, soft_wrap=True)
     return 0
@@ -772,9 +805,12 @@ def add_parsers(subparsers: Any) -> None:
     from lexiko.executors import add_arguments
 
     add_arguments(p)
-    p.add_argument("--plot", metavar="FILE", help="draw the score distributions and win rates into FILE "
-                   "(.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the score distributions and win rates into FILE "
+        "(.png, .svg or .pdf; needs matplotlib: pip install 'lexiko[plot]')",
+    )
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
     p.add_argument("--rules", default="tournament", help="rules preset (default: tournament)")
     p.set_defaults(func=cmd_autoplay)
-

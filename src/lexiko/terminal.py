@@ -112,8 +112,9 @@ def render_game(
         unseen = game.tiles.format(game.tiles.rack_sort(game.unseen(viewer)))
         side.append(Text(f"unseen: {unseen}", style="dim", overflow="fold"))
         rack = list(rack_order) if rack_order is not None else list(game.rack(viewer))
-        side.append(Text.assemble(Text(f"rack of {game.players[viewer]}:\n", overflow="ellipsis"),
-                                  _rack_text(game, rack)))
+        side.append(
+            Text.assemble(Text(f"rack of {game.players[viewer]}:\n", overflow="ellipsis"), _rack_text(game, rack))
+        )
     board = render_board(game.board, lit)
     board_width = 3 + 3 * game.board.size
     if width >= SIDE_PANEL_WIDTH and width - board_width >= 26:
@@ -320,8 +321,9 @@ class TerminalGame:
         out = Table(title="best moves (equity = score + leave value)", box=None)
         for name in ("move", "score", "leave", "value", "equity"):
             out.add_column(name, justify="left" if name in ("move", "leave") else "right")
-        for cand in generate(pos.board, pos.rack, self.lexicon, pos.rules, bag_count=pos.bag_count,
-                             best=5, leaves=table):
+        for cand in generate(
+            pos.board, pos.rack, self.lexicon, pos.rules, bag_count=pos.bag_count, best=5, leaves=table
+        ):
             m = cand.move
             if isinstance(m, Place):
                 text = m.notation(self.game.tiles, pos.board)
@@ -330,8 +332,13 @@ class TerminalGame:
             else:
                 assert isinstance(m, Pass)
                 text = "pass"
-            out.add_row(text, str(cand.score), self.game.tiles.format(cand.leave),
-                        f"{cand.equity - cand.score:+.1f}", f"{cand.equity:.1f}")
+            out.add_row(
+                text,
+                str(cand.score),
+                self.game.tiles.format(cand.leave),
+                f"{cand.equity - cand.score:+.1f}",
+                f"{cand.equity:.1f}",
+            )
         self.console.print(out)
 
     def _undo(self, p: int) -> None:
@@ -372,8 +379,12 @@ class TerminalGame:
         win = g.winners()
         names = " and ".join(g.players[i] for i in win)
         scores = ", ".join(f"{n} {s}" for n, s in zip(g.players, g.scores, strict=True))
-        self.console.print(Text.assemble(("Game over", "bold"), f" ({g.end_reason}): {scores}. "
-                                         f"{'Winner' if len(win) == 1 else 'Tied'}: {names}."), soft_wrap=True)
+        self.console.print(
+            Text.assemble(
+                ("Game over", "bold"), f" ({g.end_reason}): {scores}. {'Winner' if len(win) == 1 else 'Tied'}: {names}."
+            ),
+            soft_wrap=True,
+        )
 
 
 # -- duplicate ------------------------------------------------------------------------
@@ -427,8 +438,14 @@ class DuplicateTerminal:
             self._result(g.close_round())
         self.console.print(Text(master_sheet(g)), soft_wrap=True)
         best = g.standings()[0]
-        self.console.print(Text(f"Game over after {len(g.rounds)} rounds. Best: {best[0]} with {best[1]} "
-                                f"({best[2]:.1f}% of the top {g.top_total}).", style="bold"), soft_wrap=True)
+        self.console.print(
+            Text(
+                f"Game over after {len(g.rounds)} rounds. Best: {best[0]} with {best[1]} "
+                f"({best[2]:.1f}% of the top {g.top_total}).",
+                style="bold",
+            ),
+            soft_wrap=True,
+        )
 
     def _show(self) -> None:
         g = self.game
@@ -437,8 +454,11 @@ class DuplicateTerminal:
         self.console.print(render_board(g.board, lit))
         left = g.time_left()
         clock = "" if left is None else f", {int(left)} s to answer"
-        self.console.print(Text.assemble(Text(f"round {g.round_number}, bag {g.bag_count}{clock}; rack: "),
-                                         _rack_text_of(g.tiles, g.rack)))
+        self.console.print(
+            Text.assemble(
+                Text(f"round {g.round_number}, bag {g.bag_count}{clock}; rack: "), _rack_text_of(g.tiles, g.rack)
+            )
+        )
 
     def _person(self, name: str) -> bool:
         """Ask ``name`` until a move is accepted; False to quit."""
@@ -466,8 +486,14 @@ class DuplicateTerminal:
                 else:
                     left = g.time_left()
                     if left is not None and left < 0:
-                        self.console.print(Text(f"too late: the round closed after {g.rules.duplicate_seconds:g} "
-                                                f"seconds; {name} scores 0 this round", style="red"), soft_wrap=True)
+                        self.console.print(
+                            Text(
+                                f"too late: the round closed after {g.rules.duplicate_seconds:g} "
+                                f"seconds; {name} scores 0 this round",
+                                style="red",
+                            ),
+                            soft_wrap=True,
+                        )
                         return True
                     sub = g.submit(name, "-" if low in ("pass", "-") else as_typed(line))
                     self.console.print(Text(f"{name}: {sub.notation} for {sub.score}, noted"), soft_wrap=True)
@@ -484,8 +510,10 @@ class DuplicateTerminal:
             sub = r.submissions[name]
             what = "no move" if sub is None else sub.notation
             bonus = f" +{r.bonus[name]} solo" if name in r.bonus else ""
-            self.console.print(Text(f"  {name}: {what} {r.scores[name]}{bonus}  total {g.totals[name]} "
-                                    f"({g.percentage(name):.1f}%)"), soft_wrap=True)
+            self.console.print(
+                Text(f"  {name}: {what} {r.scores[name]}{bonus}  total {g.totals[name]} ({g.percentage(name):.1f}%)"),
+                soft_wrap=True,
+            )
 
 
 def _rack_text_of(tiles: TileSet, rack: Sequence[int]) -> Text:

@@ -39,9 +39,10 @@ TrainProgress = Callable[[str, int, int], None]
 """``progress(phase, done, total)``: called as games finish (phase ``"round 2/4"``)
 and once per fitting pass (phase ``"fitting"``)."""
 
-def _features(leave: Leave, vowel: Sequence[bool], tile_index: Mapping[int, int], balance_index: int) -> list[
-    tuple[int, float]
-]:
+
+def _features(
+    leave: Leave, vowel: Sequence[bool], tile_index: Mapping[int, int], balance_index: int
+) -> list[tuple[int, float]]:
     """(feature, x) pairs of the fallback model for a leave: the constant, each tile's
     copies, the vowel/consonant balance (``balance_index`` + a pair number)."""
     out: list[tuple[int, float]] = [(0, 1.0)]
@@ -187,12 +188,16 @@ def _leave_values(data: _Racks, tiles: TileSet, size: int) -> tuple[dict[Leave, 
         compiled = None
     if compiled is not None and size <= _PACK_MAXLEN:  # every rack recorded is full (_add_move)
         keys, weighted, weights, seen = compiled(
-            b"".join(data.stats), array("d", (s[0] for s in data.stats.values())),
-            array("d", (s[1] for s in data.stats.values())), bytes(min(c, 255) for c in counts), size,
+            b"".join(data.stats),
+            array("d", (s[0] for s in data.stats.values())),
+            array("d", (s[1] for s in data.stats.values())),
+            bytes(min(c, 255) for c in counts),
+            size,
         )
         raw = {}
-        for key, a, b, n in zip(array("Q", keys), array("d", weighted), array("d", weights), array("d", seen),
-                                strict=True):
+        for key, a, b, n in zip(
+            array("Q", keys), array("d", weighted), array("d", weights), array("d", seen), strict=True
+        ):
             codes = []
             while key > 1:
                 codes.append(key & 63)
@@ -494,8 +499,13 @@ def _save_or_rescue(table: LeaveTable, out: Path, console: Console) -> Path:
         table.save(rescue)
     except OSError as e2:
         raise LexikoError(f"cannot write {out} ({reason}) nor {rescue} ({e2.strerror}): the table is lost") from None
-    console.print(f"warning: cannot write {out} ({reason}); the table is saved in {rescue}",
-                  style="yellow", markup=False, highlight=False, soft_wrap=True)
+    console.print(
+        f"warning: cannot write {out} ({reason}); the table is saved in {rescue}",
+        style="yellow",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
     return rescue
 
 
@@ -594,9 +604,14 @@ def add_parsers(subparsers: Any) -> None:
     add_arguments(p)
     p.add_argument("--seed", type=int, default=0, help="seed of the games (default: 0)")
     p.add_argument("--start", metavar="FILE", help="table to start from (default: none, greedy play)")
-    p.add_argument("--min-seen", type=positive_int, default=20, metavar="N",
-                   help="store the leaves whose value rests on N moves or more; a model values the others "
-                   "(default: 20; larger, a smaller table)")
+    p.add_argument(
+        "--min-seen",
+        type=positive_int,
+        default=20,
+        metavar="N",
+        help="store the leaves whose value rests on N moves or more; a model values the others "
+        "(default: 20; larger, a smaller table)",
+    )
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the rules')")
     p.add_argument("--rules", default="tournament", help="rules preset (default: tournament)")
     p.set_defaults(func=cmd_train_leaves)

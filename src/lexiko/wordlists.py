@@ -38,8 +38,14 @@ from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import TileSet, tile_set
 
 __all__ = [
-    "SystemList", "SYSTEM_LISTS", "LANGUAGE_LISTS", "ENGLISH_LISTS", "ENGLISH_TILE_SETS", "game_words",
-    "system_list_text", "dict_dir",
+    "SystemList",
+    "SYSTEM_LISTS",
+    "LANGUAGE_LISTS",
+    "ENGLISH_LISTS",
+    "ENGLISH_TILE_SETS",
+    "game_words",
+    "system_list_text",
+    "dict_dir",
 ]
 
 ENGLISH_LISTS = ("TWL06", "SOWPODS")
@@ -95,8 +101,9 @@ def _fold(word: str, letters: frozenset[str], keep: frozenset[str]) -> str:
     return "".join(out)
 
 
-def game_words(words: Iterable[str], tiles: TileSet, *, capitalized_nouns: bool = False,
-               max_tiles: int = 15) -> list[str]:
+def game_words(
+    words: Iterable[str], tiles: TileSet, *, capitalized_nouns: bool = False, max_tiles: int = 15
+) -> list[str]:
     """The words of a spelling list a game with ``tiles`` can use (see the module's rules),
     upper case, in the list's order, without repeats."""
     letters = frozenset(face for face in tiles.letters if len(face) == 1)

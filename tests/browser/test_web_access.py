@@ -55,8 +55,9 @@ def right_edge(page: Any, selector: str) -> float:
 def test_a_phone_shows_everything_and_every_control_answers_a_tap(
     browser: Any, server: ThreadServer, artifacts: Path
 ) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                              bypass_csp=True, accept_downloads=True)
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True, accept_downloads=True
+    )
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT)
     try:
@@ -84,8 +85,10 @@ def test_a_phone_shows_everything_and_every_control_answers_a_tap(
         # tap a tile, then a square: the tile goes there; Recall takes it back
         page.locator("#rack .tile").first.tap()
         assert "selected" in (page.locator("#rack .tile").first.get_attribute("class") or "")
-        r, c = page.evaluate("(() => { const e = [...document.querySelectorAll('#board .cell')]"
-                             ".find(x => !x.querySelector('.tile')); return [+e.dataset.r, +e.dataset.c]; })()")
+        r, c = page.evaluate(
+            "(() => { const e = [...document.querySelectorAll('#board .cell')]"
+            ".find(x => !x.querySelector('.tile')); return [+e.dataset.r, +e.dataset.c]; })()"
+        )
         page.locator(f'#board .cell[data-r="{r}"][data-c="{c}"]').tap()
         page.locator(f'#board .cell[data-r="{r}"][data-c="{c}"] .tile.placed').wait_for()
         assert page.locator("#rack .tile").count() == 6
@@ -145,12 +148,16 @@ def test_a_turn_with_the_keyboard_alone_and_labels_for_screen_readers(
         # labels: tiles, squares and scores say what they are
         faces = page.eval_on_selector_all("#rack .tile", "els => els.map(e => e.getAttribute('aria-label'))")
         rack = [RULES.tile_set.face(t) for t in mirror.rack(0)]
-        assert sorted(faces) == sorted("blank" if f == "?" else
-                                       f"{f}, {RULES.tile_set.value(RULES.tile_set.code(f))} point"
-                                       + ("" if RULES.tile_set.value(RULES.tile_set.code(f)) == 1 else "s")
-                                       for f in rack)
+        assert sorted(faces) == sorted(
+            "blank"
+            if f == "?"
+            else f"{f}, {RULES.tile_set.value(RULES.tile_set.code(f))} point"
+            + ("" if RULES.tile_set.value(RULES.tile_set.code(f)) == 1 else "s")
+            for f in rack
+        )
         assert page.locator('#players [role="listitem"]').first.get_attribute("aria-label") == (
-            "Ann (you): 0 points, 7 tiles, to play")
+            "Ann (you): 0 points, 7 tiles, to play"
+        )
 
         # Tab reaches the board at the start square
         for _ in range(30):
@@ -160,8 +167,9 @@ def test_a_turn_with_the_keyboard_alone_and_labels_for_screen_readers(
         focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
         assert focused == "8H: start, double word, typing across"
 
-        found = movegen.generate(mirror.board, mirror.rack(0), lex, RULES, bag_count=mirror.bag_count,
-                                 placements_only=True)
+        found = movegen.generate(
+            mirror.board, mirror.rack(0), lex, RULES, bag_count=mirror.bag_count, placements_only=True
+        )
         move = next(m.move for m in found if isinstance(m.move, Place) and not any(t & BLANK for t in m.move.tiles))
         assert isinstance(move, Place)
         squares = list(move.new_tiles())
@@ -194,7 +202,8 @@ def test_a_turn_with_the_keyboard_alone_and_labels_for_screen_readers(
         name = f"{squares[0][0] + 1}{chr(65 + squares[0][1])}"
         assert first.get_attribute("aria-label") == (
             f"{name}: {letter}, {RULES.tile_set.value(squares[0][2])} point"
-            f"{'' if RULES.tile_set.value(squares[0][2]) == 1 else 's'}, your tile, not played yet")
+            f"{'' if RULES.tile_set.value(squares[0][2]) == 1 else 's'}, your tile, not played yet"
+        )
         page.keyboard.press("Escape")  # every tile back to the rack
         page.wait_for_function("document.querySelectorAll('#board .tile.placed').length === 0")
         assert page.evaluate("document.activeElement.classList.contains('cell')")
@@ -250,8 +259,9 @@ def test_resign_then_a_rematch_in_the_browser(browser: Any, server: ThreadServer
 
 def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, server: ThreadServer) -> None:
     with httpx.Client(base_url=server.url, timeout=20) as http:
-        gid, tokens = new_game(http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-                               seed=None)
+        gid, tokens = new_game(
+            http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], seed=None
+        )
     pages = []
     try:
         for t in (tokens[0], tokens[1], None):
@@ -273,7 +283,9 @@ def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, serve
         bob.locator("#chat-muted button", has_text="unmute Ann").wait_for()
         watcher.fill("#lookup-word", "qi")
         watcher.click("#lookup-form button")
-        watcher.locator("#lookup-result", has_text="while the game is on you may look up only the words on the board").wait_for()
+        watcher.locator(
+            "#lookup-result", has_text="while the game is on you may look up only the words on the board"
+        ).wait_for()
     finally:
         for p in pages:
             p.context.close()

@@ -128,8 +128,9 @@ def best_placement(g: Game, lex: Lexicon, seat: int, *, blank: bool | None) -> P
     raise AssertionError("no placement found")
 
 
-def test_two_players_play_a_game_in_two_browsers(browser: Any, server: ThreadServer, artifacts: Path,
-                                                   lex: Lexicon) -> None:
+def test_two_players_play_a_game_in_two_browsers(
+    browser: Any, server: ThreadServer, artifacts: Path, lex: Lexicon
+) -> None:
     seed = seed_with_a_blank_first()
     mirror = Game(["Ann", "Bob"], RULES, seed=seed, lexicon=lex)  # what the engine says should happen
     # bypass_csp: the app forbids eval, which Playwright's wait_for_function uses
@@ -276,8 +277,9 @@ def test_review_of_a_finished_game(browser: Any, server: ThreadServer, artifacts
         ctx.close()
 
 
-def test_a_duplicate_game_in_two_browsers_with_bots(browser: Any, server: ThreadServer, artifacts: Path,
-                                                     lex: Lexicon) -> None:
+def test_a_duplicate_game_in_two_browsers_with_bots(
+    browser: Any, server: ThreadServer, artifacts: Path, lex: Lexicon
+) -> None:
     """Ann creates a duplicate game (Bob invited, two computer players), untimed rounds; in
     round 1 Ann types a move and Bob, who never sees it, passes; then both pass until the
     game ends, and both pages show the master sheet the downloaded record replays to."""
@@ -317,11 +319,14 @@ def test_a_duplicate_game_in_two_browsers_with_bots(browser: Any, server: Thread
         assert sorted(ann.rack()) == sorted(bob.rack())  # one rack for everybody
 
         # round 1: Ann types the best placement's letters; Bob never sees her move
-        board = board_from_rows([ann.board()[i * 15:(i + 1) * 15] for i in range(15)], dup)
+        board = board_from_rows([ann.board()[i * 15 : (i + 1) * 15] for i in range(15)], dup)
         rack = dup.tile_set.parse("".join(ann.rack()))
         found = movegen.generate(board, rack, lex, dup.replace(variant="classic"), placements_only=True)
-        best = next(m for m in sorted(found, key=lambda m: -m.score)
-                    if isinstance(m.move, Place) and not any(t & BLANK for t in m.move.tiles))
+        best = next(
+            m
+            for m in sorted(found, key=lambda m: -m.score)
+            if isinstance(m.move, Place) and not any(t & BLANK for t in m.move.tiles)
+        )
         assert isinstance(best.move, Place)
         ann.type_move(best.move)
         ann.expect_preview(best.score)
@@ -348,7 +353,8 @@ def test_a_duplicate_game_in_two_browsers_with_bots(browser: Any, server: Thread
             for p in (ann, bob):
                 p.page.wait_for_function(
                     f"document.getElementById('round-title').textContent !== 'Round {n}' ||"
-                    " !document.getElementById('master-sheet').hidden")
+                    " !document.getElementById('master-sheet').hidden"
+                )
         sheets = [p.page.locator("#master-sheet").inner_text() for p in (ann, bob)]
         record = httpx.get(f"{server.url}/api/games/{game_id}/duplicate", timeout=20).text
         replayed = duplicate.loads(record, lex)  # every round's top and every move scored again
@@ -361,8 +367,9 @@ def test_a_duplicate_game_in_two_browsers_with_bots(browser: Any, server: Thread
         ctx_b.close()
 
 
-def test_a_duplicate_event_by_one_link_started_by_its_creator(browser: Any, server: ThreadServer,
-                                                              artifacts: Path) -> None:
+def test_a_duplicate_event_by_one_link_started_by_its_creator(
+    browser: Any, server: ThreadServer, artifacts: Path
+) -> None:
     """Ann creates a duplicate game (the page's computer player and three invited
     seats); Bob comes by the one link for everybody; Ann's waiting page shows that link
     and a start button, and starting leaves the two open seats out: both pages show a

@@ -19,8 +19,10 @@ from lexiko.rules import preset
 from lexiko.tiles import BLANK, LETTER_MASK
 from lexiko.web.testing import RedisServer, ServerProcess, board_from_rows, new_game, test_postgres
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed"),
+]
 
 RULES = preset("casual")
 TIMEOUT = 15_000
@@ -54,8 +56,9 @@ def state_of(page: Any) -> tuple[list[str], list[list[str]]]:
     cells = page.eval_on_selector_all(
         "#board .cell",
         "els => els.map(e => { const t = e.querySelector('.tile.fixed');"
-        " return t ? (t.classList.contains('blank') ? t.dataset.letter.toLowerCase() : t.dataset.letter) : '' })")
-    return rack, [cells[i * 15:(i + 1) * 15] for i in range(15)]
+        " return t ? (t.classList.contains('blank') ? t.dataset.letter.toLowerCase() : t.dataset.letter) : '' })",
+    )
+    return rack, [cells[i * 15 : (i + 1) * 15] for i in range(15)]
 
 
 def type_best(page: Any, lex: Lexicon) -> bool:
@@ -63,8 +66,7 @@ def type_best(page: Any, lex: Lexicon) -> bool:
     rack, rows = state_of(page)
     board = board_from_rows(rows, RULES)
     found = movegen.generate(board, RULES.tile_set.parse("".join(rack)), lex, RULES, placements_only=True)
-    move = next((m.move for m in found if isinstance(m.move, Place) and not any(t & BLANK for t in m.move.tiles)),
-                None)
+    move = next((m.move for m in found if isinstance(m.move, Place) and not any(t & BLANK for t in m.move.tiles)), None)
     if move is None:
         return False
     squares = list(move.new_tiles())
@@ -78,8 +80,9 @@ def type_best(page: Any, lex: Lexicon) -> bool:
     return True
 
 
-def test_two_browsers_on_two_processes_play_to_the_end(browser: Any, two_processes: list[ServerProcess],
-                                                       lex: Lexicon) -> None:
+def test_two_browsers_on_two_processes_play_to_the_end(
+    browser: Any, two_processes: list[ServerProcess], lex: Lexicon
+) -> None:
     a, b = two_processes
     with httpx.Client(base_url=a.url, timeout=20) as http:
         gid, tokens = new_game(http, preset="casual", seed=3, options={"time_minutes": None})
@@ -102,8 +105,10 @@ def test_two_browsers_on_two_processes_play_to_the_end(browser: Any, two_process
                 on.locator("#pass").click()
             moves += 1
             for p in pages:
-                p.wait_for_function(f"document.querySelectorAll('#moves li').length >= {moves}"
-                                    " || !!document.querySelector('#result h2')")
+                p.wait_for_function(
+                    f"document.querySelectorAll('#moves li').length >= {moves}"
+                    " || !!document.querySelector('#result h2')"
+                )
         results = [p.locator("#result h2").inner_text() for p in pages]
         assert results[0] == results[1] and results[0]
         scores = [[int(x) for x in p.locator(".player .score").all_inner_texts()] for p in pages]

@@ -39,8 +39,17 @@ def phony_for(g: Game, lex: Lexicon) -> Place | None:
     return None
 
 
-def play(lex: Lexicon, out: Path, name: str, players: list[str], kinds: list[str], rules: Rules, seed: int,
-         phony_turn: int | None = None, exchange_turn: int | None = None) -> None:
+def play(
+    lex: Lexicon,
+    out: Path,
+    name: str,
+    players: list[str],
+    kinds: list[str],
+    rules: Rules,
+    seed: int,
+    phony_turn: int | None = None,
+    exchange_turn: int | None = None,
+) -> None:
     g = Game(players, rules, seed=seed, lexicon=lex)
     bots = [make_player(k, lex, seed=seed + i) for i, k in enumerate(kinds)]
     turn = 0
@@ -71,14 +80,47 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     play(lex, out, "static_vs_greedy", ["Ann", "Bob"], ["static", "greedy"], TOURNAMENT, 1)
     play(lex, out, "greedy_vs_static", ["Cleo", "Dev"], ["greedy", "static"], TOURNAMENT, 2)
-    play(lex, out, "phony_challenged_off", ["Eve", "Finn"], ["static", "static"], TOURNAMENT, 3,
-         phony_turn=4, exchange_turn=2)
-    play(lex, out, "five_point_challenge", ["Gus", "Hana"], ["static", "greedy"], Rules(challenge_rule="five-point"),
-         4, phony_turn=6)
-    play(lex, out, "three_players", ["Ida", "Jon", "Kit"], ["static", "greedy", "random"], preset("casual"), 5,
-         exchange_turn=1)
-    play(lex, out, "single_challenge_single_end_rack", ["Lou", "Mae"], ["static", "static"],
-         Rules(challenge_rule="single"), 6, phony_turn=3)
+    play(
+        lex,
+        out,
+        "phony_challenged_off",
+        ["Eve", "Finn"],
+        ["static", "static"],
+        TOURNAMENT,
+        3,
+        phony_turn=4,
+        exchange_turn=2,
+    )
+    play(
+        lex,
+        out,
+        "five_point_challenge",
+        ["Gus", "Hana"],
+        ["static", "greedy"],
+        Rules(challenge_rule="five-point"),
+        4,
+        phony_turn=6,
+    )
+    play(
+        lex,
+        out,
+        "three_players",
+        ["Ida", "Jon", "Kit"],
+        ["static", "greedy", "random"],
+        preset("casual"),
+        5,
+        exchange_turn=1,
+    )
+    play(
+        lex,
+        out,
+        "single_challenge_single_end_rack",
+        ["Lou", "Mae"],
+        ["static", "static"],
+        Rules(challenge_rule="single"),
+        6,
+        phony_turn=3,
+    )
 
 
 if __name__ == "__main__":

@@ -416,8 +416,15 @@ def _solve_in_kernel(
             Place(row, col, bool(down), tuple(tiles)) if kind == 0 else Pass() for kind, row, col, down, tiles, _ in raw
         ) or (Pass(),)
         return EndgameResult(
-            best_move=line[0], spread=spread_now + value, line=line, nodes=nodes, value=value, depth=depth,
-            complete=bool(complete), elapsed=time.perf_counter() - start, board=board,
+            best_move=line[0],
+            spread=spread_now + value,
+            line=line,
+            nodes=nodes,
+            value=value,
+            depth=depth,
+            complete=bool(complete),
+            elapsed=time.perf_counter() - start,
+            board=board,
         )
 
     def report(*found: object) -> None:
@@ -425,12 +432,29 @@ def _solve_in_kernel(
         progress(result(*found))  # type: ignore[arg-type]
 
     k = movegen.kernel_board(board, lexicon, rules)
-    return result(*movegen.compiled().endgame(
-        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
-        rules.bingo_tiles, k.bonuses, k.start[0], k.start[1], bytes(me), bytes(opp), scoreless_turns,
-        rules.scoreless_turn_limit, -1 if max_depth is None else max_depth,
-        0.0 if time_limit is None else max(time_limit, 1e-6), None if progress is None else report,
-    ))
+    return result(
+        *movegen.compiled().endgame(
+            k.kwg,
+            k.depths,
+            k.anagrams,
+            board.size,
+            board.cells,
+            k.letter_mult,
+            k.word_mult,
+            k.values,
+            rules.bingo_tiles,
+            k.bonuses,
+            k.start[0],
+            k.start[1],
+            bytes(me),
+            bytes(opp),
+            scoreless_turns,
+            rules.scoreless_turn_limit,
+            -1 if max_depth is None else max_depth,
+            0.0 if time_limit is None else max(time_limit, 1e-6),
+            None if progress is None else report,
+        )
+    )
 
 
 def _first_ply(

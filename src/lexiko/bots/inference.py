@@ -64,8 +64,15 @@ class _Judge:
 
     def __call__(self, leave: tuple[int, ...]) -> bool:
         lv = self.lv
-        best = generate(self.before, self.played + list(leave), self.lexicon, self.game.rules,
-                        bag_count=self.bag_before, best=1, leaves=lv)
+        best = generate(
+            self.before,
+            self.played + list(leave),
+            self.lexicon,
+            self.game.rules,
+            bag_count=self.bag_before,
+            best=1,
+            leaves=lv,
+        )
         theirs = self.score + (lv(leave) if lv is not None else 0.0)
         return bool(best) and theirs >= best[0].equity - self.tolerance
 

@@ -39,7 +39,14 @@ from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import Rules
 
 __all__ = [
-    "GameResult", "Playout", "Turn", "play_out", "static_games", "static_turns", "simulate_iterations", "unsupported",
+    "GameResult",
+    "Playout",
+    "Turn",
+    "play_out",
+    "static_games",
+    "static_turns",
+    "simulate_iterations",
+    "unsupported",
 ]
 
 
@@ -121,8 +128,18 @@ def play_out(
         raise ValueError(f"cannot play out in the kernel: {why}")
     d = game.draw_state()
     return static_turns(
-        game.board, d.racks, d.bag, d.scores, d.turn, d.scoreless_run, d.rng_state, lexicon, game.rules, tables,
-        max_turns=max_turns, log=log,
+        game.board,
+        d.racks,
+        d.bag,
+        d.scores,
+        d.turn,
+        d.scoreless_run,
+        d.rng_state,
+        lexicon,
+        game.rules,
+        tables,
+        max_turns=max_turns,
+        log=log,
     )
 
 
@@ -179,9 +196,25 @@ def static_games(
     board = Board.empty(rules.board_layout, tiles)
     k = _board_args(board, lexicon, rules)
     out = movegen.compiled().static_games(
-        k.kwg, k.depths, k.anagrams, board.size, k.letter_mult, k.word_mult, k.values, rules.bingo_tiles, k.bonuses,
-        rules.first_play_min_tiles, k.start[0], k.start[1], k.first_dirs, _rules_args(rules), bytes(tiles.bag()),
-        [t.packed() for t in tables], b"".join(s.to_bytes(16, "little") for s in seeds), bytes(first_players), None,
+        k.kwg,
+        k.depths,
+        k.anagrams,
+        board.size,
+        k.letter_mult,
+        k.word_mult,
+        k.values,
+        rules.bingo_tiles,
+        k.bonuses,
+        rules.first_play_min_tiles,
+        k.start[0],
+        k.start[1],
+        k.first_dirs,
+        _rules_args(rules),
+        bytes(tiles.bag()),
+        [t.packed() for t in tables],
+        b"".join(s.to_bytes(16, "little") for s in seeds),
+        bytes(first_players),
+        None,
         k.wordmap if movegen.WORDMAP else None,
     )
     return [GameResult(*cast(_GameOut, g)) for g in out]
@@ -213,12 +246,32 @@ def static_turns(
     version, state, gauss = rng_state
     entries: list[_Entry] | None = [] if log else None
     out = movegen.compiled().playout(
-        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
-        rules.bingo_tiles, k.bonuses, rules.first_play_min_tiles, k.start[0], k.start[1],
-        k.first_dirs if board.is_empty else 2, _rules_args(rules),
-        [bytes(r) for r in racks], bytes(bag), list(scores), turn, scoreless_run,
-        [t.packed() for t in tables], state, -1 if max_turns is None else max_turns, entries,
-        None if penalties is None else [float(x) for x in penalties], k.wordmap if movegen.WORDMAP else None,
+        k.kwg,
+        k.depths,
+        k.anagrams,
+        board.size,
+        board.cells,
+        k.letter_mult,
+        k.word_mult,
+        k.values,
+        rules.bingo_tiles,
+        k.bonuses,
+        rules.first_play_min_tiles,
+        k.start[0],
+        k.start[1],
+        k.first_dirs if board.is_empty else 2,
+        _rules_args(rules),
+        [bytes(r) for r in racks],
+        bytes(bag),
+        list(scores),
+        turn,
+        scoreless_run,
+        [t.packed() for t in tables],
+        state,
+        -1 if max_turns is None else max_turns,
+        entries,
+        None if penalties is None else [float(x) for x in penalties],
+        k.wordmap if movegen.WORDMAP else None,
     )
     cells, new_racks, new_bag, new_scores, new_turn, run, reason, new_state, turns, bingos, exchanges, before, kept = (
         cast(_Out, out)
@@ -283,11 +336,33 @@ def simulate_iterations(
         else:
             cands.append((2, 0, 0, 0, b"", 0, number))
     return movegen.compiled().simulate(
-        k.kwg, k.depths, k.anagrams, board.size, board.cells, k.letter_mult, k.word_mult, k.values,
-        rules.bingo_tiles, k.bonuses, rules.first_play_min_tiles, k.start[0], k.start[1],
-        k.first_dirs if board.is_empty else 2, _rules_args(rules), table.packed(), bytes(rack), bytes(unseen),
-        bytes(opp_sizes), list(scores), scoreless_run, cands, plies, seed_base.to_bytes(16, "little"),
-        iterations.start, iterations.stop, k.wordmap if movegen.WORDMAP else None,
+        k.kwg,
+        k.depths,
+        k.anagrams,
+        board.size,
+        board.cells,
+        k.letter_mult,
+        k.word_mult,
+        k.values,
+        rules.bingo_tiles,
+        k.bonuses,
+        rules.first_play_min_tiles,
+        k.start[0],
+        k.start[1],
+        k.first_dirs if board.is_empty else 2,
+        _rules_args(rules),
+        table.packed(),
+        bytes(rack),
+        bytes(unseen),
+        bytes(opp_sizes),
+        list(scores),
+        scoreless_run,
+        cands,
+        plies,
+        seed_base.to_bytes(16, "little"),
+        iterations.start,
+        iterations.stop,
+        k.wordmap if movegen.WORDMAP else None,
         None if known is None else [bytes(t) for t in known],
     )
 
@@ -310,13 +385,28 @@ def _board_args(board: Board, lexicon: Lexicon, rules: Rules) -> movegen.KernelB
 
 def _rules_args(rules: Rules) -> tuple[int, int, int, int, int, int]:
     return (
-        rules.rack_size, rules.exchange_min_bag, rules.scoreless_turn_limit, int(rules.scoreless_passes_only),
-        int(rules.exchange_is_scoreless), int(rules.end_rack_rule == "double"),
+        rules.rack_size,
+        rules.exchange_min_bag,
+        rules.scoreless_turn_limit,
+        int(rules.scoreless_passes_only),
+        int(rules.exchange_is_scoreless),
+        int(rules.end_rack_rule == "double"),
     )
 
 
 _Out = tuple[
-    bytes, list[bytes], bytes, list[int], int, int, "str | None", tuple[int, ...], int, list[int], list[int], list[int],
+    bytes,
+    list[bytes],
+    bytes,
+    list[int],
+    int,
+    int,
+    "str | None",
+    tuple[int, ...],
+    int,
+    list[int],
+    list[int],
+    list[int],
     "list[tuple[bytes | None, int]]",
 ]
 

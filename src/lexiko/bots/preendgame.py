@@ -167,8 +167,7 @@ def solve_preendgame(
         raise GameStateError(f"the pre-endgame needs 1 to {len(unseen)} tiles in the bag, not {bag_count}")
     tiles = lexicon.tiles
     lv = resolve_leaves(leaves, tiles)
-    found = generate(board, rack, lexicon, rules, bag_count=bag_count, best=candidates, leaves=lv,
-                     placements_only=True)
+    found = generate(board, rack, lexicon, rules, bag_count=bag_count, best=candidates, leaves=lv, placements_only=True)
     own = tiles.rack_sort(rack)
     cands = [*found, Candidate(Pass(), 0, lv(own) if lv is not None else 0.0, own)]
     splits = scenarios(unseen, bag_count, limit, seed)
@@ -180,8 +179,9 @@ def solve_preendgame(
     played = 0
     for s in splits:
         for i, c in enumerate(cands):
-            final, complete = _play(board, c, list(own), s, lexicon, rules, lv, tuple(scores), scoreless_turns,
-                                    endgame_time, seed)
+            final, complete = _play(
+                board, c, list(own), s, lexicon, rules, lv, tuple(scores), scoreless_turns, endgame_time, seed
+            )
             wins[i] += s.weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
             spreads[i] += s.weight * final
             exact[i] += complete
@@ -191,9 +191,7 @@ def solve_preendgame(
             progress(played, len(splits))
         if time_limit is not None and time.perf_counter() - start > time_limit:
             break
-    out = [
-        PreEndgameResult(c, wins[i] / weight, spreads[i] / weight, played, exact[i]) for i, c in enumerate(cands)
-    ]
+    out = [PreEndgameResult(c, wins[i] / weight, spreads[i] / weight, played, exact[i]) for i, c in enumerate(cands)]
     out.sort(key=lambda r: (-r.wins, -r.spread, sort_key(r.candidate)))
     return out
 
@@ -237,8 +235,8 @@ def _play(
         elif isinstance(move, Exchange):
             for t in move.tiles:
                 r.remove(t)
-            r.extend(bag[-len(move.tiles):])
-            del bag[-len(move.tiles):]
+            r.extend(bag[-len(move.tiles) :])
+            del bag[-len(move.tiles) :]
             bag.extend(tiles.rack_sort(move.tiles))  # as Game returns them, whatever the order named
             rng.shuffle(bag)
             scoreless = scoreless + 1 if rules.exchange_is_scoreless and not rules.scoreless_passes_only else 0
@@ -251,8 +249,13 @@ def _play(
         turn = 1 - turn
         if not bag:
             res = solve_position(
-                board, (racks[turn], racks[1 - turn]), lexicon, rules, scores=(pts[turn], pts[1 - turn]),
-                scoreless_turns=scoreless, time_limit=endgame_time,
+                board,
+                (racks[turn], racks[1 - turn]),
+                lexicon,
+                rules,
+                scores=(pts[turn], pts[1 - turn]),
+                scoreless_turns=scoreless,
+                time_limit=endgame_time,
             )
             return (res.spread if turn == 0 else -res.spread), res.complete
         found = generate(board, racks[turn], lexicon, rules, bag_count=len(bag), best=1, leaves=leaves)
@@ -279,7 +282,13 @@ def preendgame(
     p = game.player_on_turn
     s = game.scores
     return solve_preendgame(
-        game.board, game.rack(p), game.unseen(p), game.bag_count, lex, game.rules,
-        scores=(s[p], s[1 - p]), scoreless_turns=game.scoreless_turns, **options,  # type: ignore[arg-type]
+        game.board,
+        game.rack(p),
+        game.unseen(p),
+        game.bag_count,
+        lex,
+        game.rules,
+        scores=(s[p], s[1 - p]),
+        scoreless_turns=game.scoreless_turns,
+        **options,  # type: ignore[arg-type]
     )
-

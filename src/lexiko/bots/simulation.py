@@ -90,7 +90,6 @@ def _rank(rank: str) -> Rank:
     return "win" if rank == "win" else "value"
 
 
-
 # -- results -------------------------------------------------------------------------
 
 
@@ -175,8 +174,10 @@ def _known_for(task: _Task) -> list[tuple[int, ...]] | None:
     iteration's own generator, or None without inference."""
     if not task.known:
         return None
-    return [task.known[random.Random(task.seed * 1_000_003 + i + 15_485_863).randrange(len(task.known))]
-            for i in range(task.start, task.stop)]
+    return [
+        task.known[random.Random(task.seed * 1_000_003 + i + 15_485_863).randrange(len(task.known))]
+        for i in range(task.start, task.stop)
+    ]
 
 
 def _deal(unseen: Sequence[int], known: Sequence[int], rng: random.Random) -> list[int]:
@@ -224,9 +225,22 @@ def _run_chunk(task: _Task) -> list[list[tuple[float, float]]]:
         # numbers of the Python play-outs below, without Python per turn
         assert table is not None
         return simulate_iterations(
-            board, task.rack, task.unseen, task.opp_sizes, task.scores, task.scoreless,
-            [m for m, _, _ in task.moves], [s for _, s, _ in task.moves], task.plies, base,
-            range(task.start, task.stop), lex, task.rules, table, ids, known,
+            board,
+            task.rack,
+            task.unseen,
+            task.opp_sizes,
+            task.scores,
+            task.scoreless,
+            [m for m, _, _ in task.moves],
+            [s for _, s, _ in task.moves],
+            task.plies,
+            base,
+            range(task.start, task.stop),
+            lex,
+            task.rules,
+            table,
+            ids,
+            known,
         )
     sim = _Playout(lex, task.rules, leaves, task.plies)
     out: list[list[tuple[float, float]]] = []
@@ -439,8 +453,9 @@ def simulate(
     """
     leaves_key = _leaves_key(leaves)
     key = _lexicon_key(lexicon)
-    setup = _Setup(lexicon, key, leaves, leaves_key, plies, time_limit, executor, max(1, jobs), False, prune,
-                   _rank(rank))
+    setup = _Setup(
+        lexicon, key, leaves, leaves_key, plies, time_limit, executor, max(1, jobs), False, prune, _rank(rank)
+    )
     try:
         if executor is None and jobs > 1:
             init = (key, lexicon, leaves_key, leaves)
@@ -606,7 +621,10 @@ def _pruned(
         stop = min(iterations, done + batch)
         tasks = [
             dataclasses.replace(
-                template, start=s, stop=min(stop, s + chunk), moves=tuple(template.moves[j] for j in live),
+                template,
+                start=s,
+                stop=min(stop, s + chunk),
+                moves=tuple(template.moves[j] for j in live),
                 ids=tuple(live),
             )
             for s in range(done, stop, chunk)
@@ -639,7 +657,8 @@ def _pruned(
             live = sorted(keep)
     results = [
         SimResult(c, fmean(values[j]), stdev(values[j]) if len(values[j]) > 1 else 0.0, fmean(wins[j]), len(values[j]))
-        if values[j] else SimResult(c, c.equity, 0.0, 0.5, 0)
+        if values[j]
+        else SimResult(c, c.equity, 0.0, 0.5, 0)
         for j, c in enumerate(cands)
     ]
     alive = set(live)
@@ -811,8 +830,14 @@ class SimulationBot:
 
             # at most 8 splits (one tile of each letter unseen) for each candidate
             each = max(0.05, self.preendgame_time / (8 * (self.candidates + 1)))
-            found = preendgame(game, self.lexicon, candidates=self.candidates, leaves=self.leaves,
-                               endgame_time=each, time_limit=self.preendgame_time)
+            found = preendgame(
+                game,
+                self.lexicon,
+                candidates=self.candidates,
+                leaves=self.leaves,
+                endgame_time=each,
+                time_limit=self.preendgame_time,
+            )
             return found[0].candidate.move
         results = self.evaluate(game)
         if not results:

@@ -97,8 +97,13 @@ def _endgame_table(tiles: TileSet, bonus: float) -> LeaveTable:
     the empty leave stored at ``bonus``, every other leave by the model: the penalty,
     minus twice each tile's value. Kept: the same few bonuses come back game after game."""
     penalty = {code: [-2.0 * v] for code, v in enumerate(tiles.values, start=1) if v}
-    return LeaveTable(tiles, {(): bonus}, tile_values=penalty, offset=-NON_OUTPLAY_PENALTY,
-                      meta={"note": "values once the bag is empty"})
+    return LeaveTable(
+        tiles,
+        {(): bonus},
+        tile_values=penalty,
+        offset=-NON_OUTPLAY_PENALTY,
+        meta={"note": "values once the bag is empty"},
+    )
 
 
 class _Memo:
@@ -133,8 +138,9 @@ def static_choice(position: Position, lexicon: Lexicon, leaves: LeavesArg = None
     lv = resolve_leaves(leaves, position.board.tiles)
     if lv is not None and position.bag_count == 0:
         lv = endgame_leaves(position.board.tiles, position.unseen)
-    return _best(position.board, position.rack, lexicon, position.rules, position.bag_count, position.bag_count,
-                 lv).move
+    return _best(
+        position.board, position.rack, lexicon, position.rules, position.bag_count, position.bag_count, lv
+    ).move
 
 
 OPENING_VOWEL_STEP = -0.35
@@ -179,7 +185,12 @@ def _opening(board: Board, c: Candidate) -> Candidate:
 
 
 def _best(
-    board: Board, rack: Sequence[int], lexicon: Lexicon, rules: Rules, bag: int, exchange_bag: int,
+    board: Board,
+    rack: Sequence[int],
+    lexicon: Lexicon,
+    rules: Rules,
+    bag: int,
+    exchange_bag: int,
     leaves: LeaveValue | None,
 ) -> Candidate:
     """The static player's candidate: the best by equity (``exchange_bag``: the bag as
@@ -195,8 +206,6 @@ def _best(
     if bag > 0 and len(found) > 1 and isinstance(found[0].move, Pass):
         return found[1]
     return found[0]
-
-
 
 
 class StaticBot:

@@ -90,9 +90,25 @@ class Core:
         self.letters = rules.tile_set.size
         self._kernel = movegen.compiled()
         self._core = self._kernel.rl_new(
-            kb.kwg, kb.depths, kb.anagrams, lay.size, kb.letter_mult, kb.word_mult, kb.values, rules.bingo_tiles,
-            kb.bonuses, rules.first_play_min_tiles, kb.start[0], kb.start[1], kb.first_dirs, _rules_args(rules),
-            packed, k, premiums, self.letters, kb.wordmap if movegen.WORDMAP else None,
+            kb.kwg,
+            kb.depths,
+            kb.anagrams,
+            lay.size,
+            kb.letter_mult,
+            kb.word_mult,
+            kb.values,
+            rules.bingo_tiles,
+            kb.bonuses,
+            rules.first_play_min_tiles,
+            kb.start[0],
+            kb.start[1],
+            kb.first_dirs,
+            _rules_args(rules),
+            packed,
+            k,
+            premiums,
+            self.letters,
+            kb.wordmap if movegen.WORDMAP else None,
         )
         self._synced = 0
         self._bag = bytes(rules.tile_set.bag())
@@ -106,15 +122,22 @@ class Core:
         if magnitude >= 1 << 128:
             return None
         self._synced = 0
-        return self._kernel.rl_deal(self._core, magnitude.to_bytes(16, "little"), self._bag, self.players,
-                                    self.rules.draw_for_first)
+        return self._kernel.rl_deal(
+            self._core, magnitude.to_bytes(16, "little"), self._bag, self.players, self.rules.draw_for_first
+        )
 
     def reset(self, game: Game) -> None:
         """Start from ``game`` where it stands (a new game: its moves are logged from here)."""
         d = game.draw_state()
         self._kernel.rl_reset(
-            self._core, game.board.cells, [bytes(r) for r in d.racks], bytes(d.bag), list(d.scores), d.turn,
-            d.scoreless_run, d.rng_state[1],
+            self._core,
+            game.board.cells,
+            [bytes(r) for r in d.racks],
+            bytes(d.bag),
+            list(d.scores),
+            d.turn,
+            d.scoreless_run,
+            d.rng_state[1],
         )
         self._synced = 0
 
@@ -137,8 +160,16 @@ class Core:
         """Fill ``out`` (arrays shaped as :class:`lexiko.rl.Observer`'s space) with what
         ``seat`` sees; the candidates and the mask only when ``on_turn``."""
         self._kernel.rl_observe(
-            self._core, seat, on_turn, out["board"], out["rack"], out["unseen"], out["scores"], out["bag"],
-            out["candidates"], out["action_mask"],
+            self._core,
+            seat,
+            on_turn,
+            out["board"],
+            out["rack"],
+            out["unseen"],
+            out["scores"],
+            out["bag"],
+            out["candidates"],
+            out["action_mask"],
         )
 
     def candidates(self) -> list[Candidate]:

@@ -45,24 +45,31 @@ class Observer:
         self.leaves = default_leaves(self.tiles)
         flat = "".join(lay.rows)
         self.premium = np.array([[c == p for c in flat] for p in PREMIUMS], dtype=np.float32).reshape(
-            len(PREMIUMS), self.n, self.n)
+            len(PREMIUMS), self.n, self.n
+        )
         self.premium_square = np.array([c in PREMIUMS for c in flat], dtype=bool)
         planes = self.letters + 1 + len(PREMIUMS)
         big = float(self.tiles.total)
-        self.space = spaces.Dict({
-            "board": spaces.Box(0.0, 1.0, (planes, self.n, self.n), np.float32),
-            "rack": spaces.Box(0.0, big, (self.letters + 1,), np.float32),
-            "unseen": spaces.Box(0.0, big, (self.letters + 1,), np.float32),
-            "scores": spaces.Box(-1e6, 1e6, (players,), np.float32),
-            "bag": spaces.Box(0.0, big, (1,), np.float32),
-            "candidates": spaces.Box(-1e6, 1e6, (k, len(FEATURES)), np.float32),
-            "action_mask": spaces.Box(0, 1, (k,), np.int8),
-        })
+        self.space = spaces.Dict(
+            {
+                "board": spaces.Box(0.0, 1.0, (planes, self.n, self.n), np.float32),
+                "rack": spaces.Box(0.0, big, (self.letters + 1,), np.float32),
+                "unseen": spaces.Box(0.0, big, (self.letters + 1,), np.float32),
+                "scores": spaces.Box(-1e6, 1e6, (players,), np.float32),
+                "bag": spaces.Box(0.0, big, (1,), np.float32),
+                "candidates": spaces.Box(-1e6, 1e6, (k, len(FEATURES)), np.float32),
+                "action_mask": spaces.Box(0, 1, (k,), np.int8),
+            }
+        )
         self._eye = np.eye(self.letters + 1, dtype=np.float32)
         self._shapes: list[tuple[str, tuple[int, ...], type[np.generic]]] = [
-            ("board", (planes, self.n, self.n), np.float32), ("rack", (self.letters + 1,), np.float32),
-            ("unseen", (self.letters + 1,), np.float32), ("scores", (players,), np.float32),
-            ("bag", (1,), np.float32), ("candidates", (k, len(FEATURES)), np.float32), ("action_mask", (k,), np.int8),
+            ("board", (planes, self.n, self.n), np.float32),
+            ("rack", (self.letters + 1,), np.float32),
+            ("unseen", (self.letters + 1,), np.float32),
+            ("scores", (players,), np.float32),
+            ("bag", (1,), np.float32),
+            ("candidates", (k, len(FEATURES)), np.float32),
+            ("action_mask", (k,), np.int8),
         ]
 
     def empty(self) -> dict[str, np.ndarray]:
@@ -73,8 +80,15 @@ class Observer:
         """The moves the player on turn may choose: the best ``k`` by equity, the pass
         always among them (last, if it did not make the list)."""
         p = game.player_on_turn
-        found = generate(game.board, game.rack(p), self.lexicon, self.rules, bag_count=game.bag_count,
-                         best=self.k, leaves=self.leaves if game.bag_count else None)
+        found = generate(
+            game.board,
+            game.rack(p),
+            self.lexicon,
+            self.rules,
+            bag_count=game.bag_count,
+            best=self.k,
+            leaves=self.leaves if game.bag_count else None,
+        )
         if not any(isinstance(c.move, Pass) for c in found):
             rack = game.rack(p)
             passing = Candidate(Pass(), 0, self.leaves(rack) if self.leaves and game.bag_count else 0.0, rack)
@@ -98,8 +112,18 @@ class Observer:
                 premiums = sum(1 for r, col, _ in m.new_tiles() if prem[r * n + col])
             else:
                 tiles = premiums = 0
-            rows.append((c.score / 100, (c.equity - c.score) / 50, c.equity / 100, tiles / size,
-                         tiles >= full, premiums / 4, isinstance(m, Exchange), isinstance(m, Pass)))
+            rows.append(
+                (
+                    c.score / 100,
+                    (c.equity - c.score) / 50,
+                    c.equity / 100,
+                    tiles / size,
+                    tiles >= full,
+                    premiums / 4,
+                    isinstance(m, Exchange),
+                    isinstance(m, Pass),
+                )
+            )
         if rows:
             feats[: len(rows)] = np.array(rows, dtype=np.float32)
             mask[: len(rows)] = 1
@@ -201,8 +225,11 @@ def _core(observer: Observer, backend: Backend) -> Core | None:
     """The compiled core for these rules, or None (the environment steps a Game)."""
     if backend == "python":
         return None
-    why = "the compiled kernel is not built" if not kernel_available() else unsupported(
-        observer.rules, observer.players, observer.leaves)
+    why = (
+        "the compiled kernel is not built"
+        if not kernel_available()
+        else unsupported(observer.rules, observer.players, observer.leaves)
+    )
     if why is None:
         return Core(observer.rules, observer.lexicon, observer.leaves, observer.players, observer.k)
     if backend == "c":
@@ -409,8 +436,9 @@ class LexikoEnv(gymnasium.Env):
             self._core.static_turns(self.seat)
             return self._obs(), {"seat": self.seat}
         others = [i for i in range(players) if i != self.seat]
-        self._bots = {i: make_player(k, self.lexicon, seed=game_seed + i)
-                      for i, k in zip(others, self.kinds, strict=True)}
+        self._bots = {
+            i: make_player(k, self.lexicon, seed=game_seed + i) for i, k in zip(others, self.kinds, strict=True)
+        }
         self._advance()
         return self._obs(), {"seat": self.seat}
 

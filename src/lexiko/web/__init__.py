@@ -78,33 +78,75 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="a word list games may use: TWL06, SOWPODS or a file; repeat for several, the first is "
         "the default (default: TWL06 and SOWPODS)",
     )
-    p.add_argument("--bot-delay", type=non_negative_float, default=0.8, metavar="SECONDS",
-                   help="pause before each computer move, so people can follow (default: 0.8)")
-    p.add_argument("--redis-url", default=os.environ.get("LEXIKO_REDIS_URL"), metavar="URL",
-                   help="shared mode: several lexiko serve processes (any hosts) serve the same games, "
-                   "telling each other through Redis at URL (redis://host:6379/0); needs PostgreSQL "
-                   "(default: $LEXIKO_REDIS_URL, else one process on its own)")
-    p.add_argument("--behind-proxy", metavar="IPS",
-                   help="trust the X-Forwarded-For of a reverse proxy at these addresses (comma-separated, "
-                   "or '*'), so limits count each player's address, not the proxy's")
-    p.add_argument("--allow-seeds", action="store_true",
-                   help="let a game between people be created with a chosen seed (for tests and analysis: "
-                   "every player is then shown the seed; by default only a game of one person against "
-                   "the computer takes a seed, and games between people draw from a secret one)")
-    p.add_argument("--games-per-hour", type=non_negative_int, default=30, metavar="N",
-                   help="new games one address may create in an hour (default: 30; 0: no limit)")
-    p.add_argument("--connections-per-minute", type=non_negative_int, default=60, metavar="N",
-                   help="game connections one address may open in a minute (default: 60; 0: no limit; "
-                   "behind a proxy every player has the proxy's address: raise it)")
-    p.add_argument("--requests-per-minute", type=non_negative_int, default=600, metavar="N",
-                   help="API requests one address may make in a minute (default: 600; 0: no limit; an event "
-                   "whose players all join from one address, or from behind one proxy, needs more)")
-    p.add_argument("--expire-hours", type=positive_float, default=24.0, metavar="HOURS",
-                   help="delete games nobody joined within this many hours (default: 24)")
-    p.add_argument("--api-docs", action="store_true",
-                   help="serve the interactive API documentation at /api/docs (its page loads from a CDN)")
-    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"],
-                   help="server log level (default: info)")
+    p.add_argument(
+        "--bot-delay",
+        type=non_negative_float,
+        default=0.8,
+        metavar="SECONDS",
+        help="pause before each computer move, so people can follow (default: 0.8)",
+    )
+    p.add_argument(
+        "--redis-url",
+        default=os.environ.get("LEXIKO_REDIS_URL"),
+        metavar="URL",
+        help="shared mode: several lexiko serve processes (any hosts) serve the same games, "
+        "telling each other through Redis at URL (redis://host:6379/0); needs PostgreSQL "
+        "(default: $LEXIKO_REDIS_URL, else one process on its own)",
+    )
+    p.add_argument(
+        "--behind-proxy",
+        metavar="IPS",
+        help="trust the X-Forwarded-For of a reverse proxy at these addresses (comma-separated, "
+        "or '*'), so limits count each player's address, not the proxy's",
+    )
+    p.add_argument(
+        "--allow-seeds",
+        action="store_true",
+        help="let a game between people be created with a chosen seed (for tests and analysis: "
+        "every player is then shown the seed; by default only a game of one person against "
+        "the computer takes a seed, and games between people draw from a secret one)",
+    )
+    p.add_argument(
+        "--games-per-hour",
+        type=non_negative_int,
+        default=30,
+        metavar="N",
+        help="new games one address may create in an hour (default: 30; 0: no limit)",
+    )
+    p.add_argument(
+        "--connections-per-minute",
+        type=non_negative_int,
+        default=60,
+        metavar="N",
+        help="game connections one address may open in a minute (default: 60; 0: no limit; "
+        "behind a proxy every player has the proxy's address: raise it)",
+    )
+    p.add_argument(
+        "--requests-per-minute",
+        type=non_negative_int,
+        default=600,
+        metavar="N",
+        help="API requests one address may make in a minute (default: 600; 0: no limit; an event "
+        "whose players all join from one address, or from behind one proxy, needs more)",
+    )
+    p.add_argument(
+        "--expire-hours",
+        type=positive_float,
+        default=24.0,
+        metavar="HOURS",
+        help="delete games nobody joined within this many hours (default: 24)",
+    )
+    p.add_argument(
+        "--api-docs",
+        action="store_true",
+        help="serve the interactive API documentation at /api/docs (its page loads from a CDN)",
+    )
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log level (default: info)",
+    )
     p.set_defaults(func=cmd_serve)
     return p
 
@@ -127,7 +169,8 @@ def check_listen(host: str, port: int) -> None:
     where = f"{host}:{port}"
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
     except (socket.gaierror, UnicodeError) as e:
         reason = getattr(e, "strerror", None) or str(e)
         raise LexikoError(f"cannot listen on {where}: the host {host!r} is not known ({reason})") from None
@@ -136,9 +179,11 @@ def check_listen(host: str, port: int) -> None:
         try:
             s.bind(address)
         except OSError as e:
-            hint = {98: " (another server? choose another --port)",
-                    13: " (ports below 1024 need administrator rights: choose another --port)",
-                    99: " (not an address of this machine: see --host)"}.get(e.errno or 0, "")
+            hint = {
+                98: " (another server? choose another --port)",
+                13: " (ports below 1024 need administrator rights: choose another --port)",
+                99: " (not an address of this machine: see --host)",
+            }.get(e.errno or 0, "")
             raise LexikoError(f"cannot listen on {where}: {e.strerror}{hint}") from None
 
 
@@ -172,8 +217,10 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
         raise LexikoError(f"cannot use the database {url!r}: {reason}") from None
     if args.redis_url:
         if not desc.startswith("postgresql"):
-            raise LexikoError("--redis-url (several processes sharing games) needs PostgreSQL, which they all "
-                              "reach: give --database-url postgresql://...; SQLite is for one process")
+            raise LexikoError(
+                "--redis-url (several processes sharing games) needs PostgreSQL, which they all "
+                "reach: give --database-url postgresql://...; SQLite is for one process"
+            )
         try:
             import redis
 
@@ -185,14 +232,25 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     from lexiko.web.limits import MAX_FRAME, Limits
 
-    app = make_app(url, lexicons=lexicons, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds,
-                   limits=Limits(games=f"{args.games_per_hour}/hour" if args.games_per_hour else None,
-                                 connections=(f"{args.connections_per_minute}/minute"
-                                              if args.connections_per_minute else None),
-                                 requests=f"{args.requests_per_minute}/minute" if args.requests_per_minute else None),
-                   api_docs=args.api_docs, expire_hours=args.expire_hours, redis_url=args.redis_url)
-    console.print(f"lexiko web app on [bold]http://{args.host}:{args.port}/[/bold]  (database: {desc})",
-                  highlight=False, soft_wrap=True)
+    app = make_app(
+        url,
+        lexicons=lexicons,
+        bot_delay=args.bot_delay,
+        allow_seeds=args.allow_seeds,
+        limits=Limits(
+            games=f"{args.games_per_hour}/hour" if args.games_per_hour else None,
+            connections=(f"{args.connections_per_minute}/minute" if args.connections_per_minute else None),
+            requests=f"{args.requests_per_minute}/minute" if args.requests_per_minute else None,
+        ),
+        api_docs=args.api_docs,
+        expire_hours=args.expire_hours,
+        redis_url=args.redis_url,
+    )
+    console.print(
+        f"lexiko web app on [bold]http://{args.host}:{args.port}/[/bold]  (database: {desc})",
+        highlight=False,
+        soft_wrap=True,
+    )
     # no per-message compression: states are a few kilobytes, and deflating each one
     # costs more server time than anything else per move
     proxied: dict[str, Any] = (
@@ -206,8 +264,15 @@ def cmd_serve(args: argparse.Namespace, console: Any) -> int:
     # times rarer: after 100 middle-generation passes, not 10 (about every half minute
     # under load, where they made the 99th percentile of a move's latency)
     gc.set_threshold(700, 10, 100)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME, **proxied,
-                ws_per_message_deflate=False)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=MAX_FRAME,
+        **proxied,
+        ws_per_message_deflate=False,
+    )
     return 0
 
 

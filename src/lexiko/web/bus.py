@@ -143,8 +143,9 @@ class RedisBus(Bus):
                 fields = bytes(msg["data"]).decode(errors="replace").split(" ", 6)
                 if len(fields) == 7 and fields[5] != self.me and on_submission is not None:
                     try:
-                        sub = SubmissionData(int(fields[1]), int(fields[2]), fields[6], float(fields[4]),
-                                             int(fields[3]))
+                        sub = SubmissionData(
+                            int(fields[1]), int(fields[2]), fields[6], float(fields[4]), int(fields[3])
+                        )
                     except ValueError:
                         return
                     await on_submission(fields[0], sub)
@@ -212,8 +213,9 @@ class RedisBus(Bus):
 
     async def publish_submission(self, game_id: str, sub: SubmissionData) -> None:
         try:
-            await self.redis.publish(SUBMISSION_CHANNEL,
-                                     f"{game_id} {sub.round} {sub.seat} {sub.count} {sub.at!r} {self.me} {sub.text}")
+            await self.redis.publish(
+                SUBMISSION_CHANNEL, f"{game_id} {sub.round} {sub.seat} {sub.count} {sub.at!r} {self.me} {sub.text}"
+            )
         except Exception:
             log.exception("could not pass on a submission of game %s", game_id)
 
@@ -230,8 +232,7 @@ class RedisBus(Bus):
         if not ids:
             return set()
         try:
-            flags = await self._claim(keys=[f"lexiko:lease:{gid}" for gid in ids],
-                                      args=[self.me, LEASE_MS])
+            flags = await self._claim(keys=[f"lexiko:lease:{gid}" for gid in ids], args=[self.me, LEASE_MS])
         except Exception:
             log.exception("could not take or renew the leases of %d games", len(ids))
             self._held.difference_update(ids)

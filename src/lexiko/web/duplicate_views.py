@@ -53,9 +53,20 @@ def _history(d: DuplicateGame) -> list[dict[str, Any]]:
     total = 0
     for r in d.rounds:
         total += r.top.score
-        out.append({"n": r.number - 1, "player": -1, "who": f"R{r.number}", "kind": "play", "move": r.top.notation,
-                    "score": r.top.score, "total": total, "words": list(r.top.words), "rack": r.rack,
-                    "text": f"round {r.number}: {r.rack}, top {r.top.notation} ({', '.join(r.top.words)})"})
+        out.append(
+            {
+                "n": r.number - 1,
+                "player": -1,
+                "who": f"R{r.number}",
+                "kind": "play",
+                "move": r.top.notation,
+                "score": r.top.score,
+                "total": total,
+                "words": list(r.top.words),
+                "rack": r.rack,
+                "text": f"round {r.number}: {r.rack}, top {r.top.notation} ({', '.join(r.top.words)})",
+            }
+        )
     return out
 
 
@@ -74,9 +85,17 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
 
     def line(name: str) -> dict[str, Any]:
         i = index[name]
-        return {"seat": i, "name": name, "kind": live.seats[i].kind, "score": d.totals[name],
-                "percentage": round(d.percentage(name), 1), "played": name in played,
-                "on_turn": not over and name not in played, "time_left": None, "rack_count": len(d.rack)}
+        return {
+            "seat": i,
+            "name": name,
+            "kind": live.seats[i].kind,
+            "score": d.totals[name],
+            "percentage": round(d.percentage(name), 1),
+            "played": name in played,
+            "on_turn": not over and name not in played,
+            "time_left": None,
+            "rack_count": len(d.rack),
+        }
 
     unseen = Counter(ts.bag()) - Counter(c for c in d.board.played_tiles()) - Counter(d.rack)
     order = {ts.face(i + 1): i for i in range(ts.size)}
@@ -99,10 +118,13 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
         "last_round": _round(last, d.players) if last is not None and not crowd else None,
         # a crowd's last round: its best players (and each client's own line is added)
         "round_best": sorted(range(len(d.players)), key=lambda i: -last.scores[d.players[i]])[:SHOWN_PLAYERS]
-        if last is not None and crowd else [],
+        if last is not None and crowd
+        else [],
         "index": index,
-        "standings": [{"name": p, "total": t, "percentage": round(pct, 1)}
-                      for p, t, pct in d.standings()[: SHOWN_PLAYERS if crowd else None]],
+        "standings": [
+            {"name": p, "total": t, "percentage": round(pct, 1)}
+            for p, t, pct in d.standings()[: SHOWN_PLAYERS if crowd else None]
+        ],
         "master_sheet": master_sheet(d) if over and not crowd else None,
         "line": line,
     }
@@ -152,10 +174,16 @@ def duplicate_state(live: LiveGame, seat: int | None, base: dict[str, Any]) -> d
         history=shared["history"],
         pending_player=None,
         final_challenge=False,
-        can={"play": bool(is_player and not over), "pass": bool(is_player and not over), "exchange": False,
-             "challenge": False, "accept": False, "resign": False,
-             "abort": bool(is_player and not over and not live.actions and not live.subs),
-             "rematch": bool(is_player and over and live.rematch is None)},
+        can={
+            "play": bool(is_player and not over),
+            "pass": bool(is_player and not over),
+            "exchange": False,
+            "challenge": False,
+            "accept": False,
+            "resign": False,
+            "abort": bool(is_player and not over and not live.actions and not live.subs),
+            "rematch": bool(is_player and over and live.rematch is None),
+        },
         duplicate={
             "round": d.round_number,
             "time_left": None if over else d.time_left(),
@@ -170,23 +198,33 @@ def duplicate_state(live: LiveGame, seat: int | None, base: dict[str, Any]) -> d
             "master_sheet": shared["master_sheet"],
         },
     )
-    waiting = ", ".join(shared["waiting_for"]) if shared["waiting_for"] is not None \
+    waiting = (
+        ", ".join(shared["waiting_for"])
+        if shared["waiting_for"] is not None
         else f"{waiting_count} of {shared['player_count']} players"
+    )
     if aborted:
         msg["status_text"] = "Game aborted before the first move"
     elif over:
         best = max(d.totals.values())
         winners = [i for i, p in enumerate(d.players) if d.totals[p] == best]
         names = [d.players[i] for i in winners]
-        msg["result"] = {"reason": "duplicate", "winners": winners, "winner_names": names,
-                         "scores": [d.totals[p] for p in d.players] if not crowd else None,
-                         "team_scores": None, "phonies": []}
+        msg["result"] = {
+            "reason": "duplicate",
+            "winners": winners,
+            "winner_names": names,
+            "scores": [d.totals[p] for p in d.players] if not crowd else None,
+            "team_scores": None,
+            "phonies": [],
+        }
         pct = d.percentage(names[0])
-        msg["status_text"] = (f"Game over: {names[0]} wins with {best} ({pct:.1f}% of the top)" if len(names) == 1
-                              else f"Game over: a tie at {best} ({pct:.1f}% of the top)")
+        msg["status_text"] = (
+            f"Game over: {names[0]} wins with {best} ({pct:.1f}% of the top)"
+            if len(names) == 1
+            else f"Game over: a tie at {best} ({pct:.1f}% of the top)"
+        )
     elif me is not None and mine is not None:
-        msg["status_text"] = (f"Round {d.round_number}: you played {mine.notation} ({mine.score}); "
-                              f"waiting for {waiting}")
+        msg["status_text"] = f"Round {d.round_number}: you played {mine.notation} ({mine.score}); waiting for {waiting}"
     elif me is not None:
         msg["status_text"] = f"Round {d.round_number}: your move"
     else:

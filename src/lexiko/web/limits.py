@@ -98,18 +98,28 @@ class RateLimits:
             # the connection pool is ours (its timeouts, closed by close()); the storage
             # and its scripts are the limits library's
             self._pool = redis.ConnectionPool.from_url(
-                redis_url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
-            storage = RedisStorage(f"{_ASYNC_SCHEMES[scheme]}://{rest}", wrap_exceptions=True,
-                                   implementation="redispy", key_prefix="lexiko:limits", connection_pool=self._pool)
+                redis_url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
+            )
+            storage = RedisStorage(
+                f"{_ASYNC_SCHEMES[scheme]}://{rest}",
+                wrap_exceptions=True,
+                implementation="redispy",
+                key_prefix="lexiko:limits",
+                connection_pool=self._pool,
+            )
         else:
             storage = AsyncMemoryStorage()
         self._shared = AsyncMovingWindowRateLimiter(storage)
         self._down_until = 0.0  # monotonic time before which Redis is not asked (it failed)
         self._items: dict[str, RateLimitItem | None] = {
             name: parse(rate) if rate else None
-            for name, rate in (("messages", self.limits.messages), ("connections", self.limits.connections),
-                               ("requests", self.limits.requests), ("games", self.limits.games),
-                               ("signins", self.limits.signins))
+            for name, rate in (
+                ("messages", self.limits.messages),
+                ("connections", self.limits.connections),
+                ("requests", self.limits.requests),
+                ("games", self.limits.games),
+                ("signins", self.limits.signins),
+            )
         }
 
     async def _hit(self, what: str, key: str) -> bool:
@@ -122,8 +132,11 @@ class RateLimits:
             allowed = await self._shared.hit(item, what, key)
         except StorageError as e:
             if not self._down_until:
-                log.warning("rate limits: Redis at %s does not answer (%s): the counts per address are not "
-                            "kept until it does", self.redis_url, e.storage_error)
+                log.warning(
+                    "rate limits: Redis at %s does not answer (%s): the counts per address are not kept until it does",
+                    self.redis_url,
+                    e.storage_error,
+                )
             self._down_until = time.monotonic() + REDIS_PAUSE
             return True
         if self._down_until:
@@ -174,8 +187,11 @@ class RateLimits:
 
 def _json_response(status: int, message: str) -> tuple[dict[str, Any], dict[str, Any]]:
     body = json.dumps({"error": message}).encode()
-    start = {"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]}
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+    }
     return start, {"type": "http.response.body", "body": body}
 
 

@@ -150,8 +150,14 @@ class LiveGame:
         """True for a game between two different signed-in people: its result changes
         their ratings."""
         ids = [s.account_id for s in self.seats]
-        return (len(self.seats) == 2 and not self.is_duplicate and all(s.kind == "human" for s in self.seats)
-                and None not in ids and ids[0] != ids[1])
+        return (
+            len(self.seats) == 2
+            and not self.is_duplicate
+            and all(s.kind == "human" for s in self.seats)
+            and None not in ids
+            and ids[0] != ids[1]
+        )
+
     #: The chat so far (the last 100 lines; kept in memory only) and each seat's last line's time.
     chat: list[dict[str, Any]] = field(default_factory=list)
     last_chat: dict[int, float] = field(default_factory=dict)
@@ -206,8 +212,9 @@ class LiveGame:
             else:
                 # one action to take back at most (one the database refused), not a copy of
                 # the game's state per move kept for its whole life
-                self.game = Game(self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock,
-                                 undo_depth=1)
+                self.game = Game(
+                    self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock, undo_depth=1
+                )
         finally:
             self.clock.frozen = None
         self.started_at = started_at

@@ -46,16 +46,39 @@ UNLISTED_FIELDS = frozenset({"bonus_tiers"})
 #: Fields that only duplicate games use, and fields duplicate games do not use (no
 #: turns, challenges, exchanges or clocks of players): the form shows each where it
 #: matters (``"for"`` in the schema).
-DUPLICATE_ONLY = frozenset({
-    "duplicate_seconds", "duplicate_min_vowels", "duplicate_min_consonants", "duplicate_rule_rounds",
-    "duplicate_solo_bonus",
-})
-NOT_DUPLICATE = frozenset({
-    "variant", "teams", "draw_for_first", "exchange_min_bag", "max_exchanges_per_player",
-    "exchange_min_same_letter", "exchange_is_scoreless", "scoreless_turn_limit", "scoreless_passes_only",
-    "end_rack_rule", "tiebreak", "target_score", "challenge_rule", "challenge_penalty_to", "challenge_points",
-    "time_minutes", "time_increment", "max_overtime", "overtime_penalty", "match_minutes",
-})
+DUPLICATE_ONLY = frozenset(
+    {
+        "duplicate_seconds",
+        "duplicate_min_vowels",
+        "duplicate_min_consonants",
+        "duplicate_rule_rounds",
+        "duplicate_solo_bonus",
+    }
+)
+NOT_DUPLICATE = frozenset(
+    {
+        "variant",
+        "teams",
+        "draw_for_first",
+        "exchange_min_bag",
+        "max_exchanges_per_player",
+        "exchange_min_same_letter",
+        "exchange_is_scoreless",
+        "scoreless_turn_limit",
+        "scoreless_passes_only",
+        "end_rack_rule",
+        "tiebreak",
+        "target_score",
+        "challenge_rule",
+        "challenge_penalty_to",
+        "challenge_points",
+        "time_minutes",
+        "time_increment",
+        "max_overtime",
+        "overtime_penalty",
+        "match_minutes",
+    }
+)
 
 _HELP = {
     "tiles": "tile set (letters, counts, values)",
@@ -96,10 +119,19 @@ _HELP = {
 #: The largest value a client may give each number (none may be negative): a game has
 #: no use for more, and huge values would break clocks and scores. Unlisted: 1000.
 _MOST = {
-    "rack_size": 15, "bingo_tiles": 15, "first_play_min_tiles": 15, "exchange_min_same_letter": 15,
-    "target_score": 10_000, "time_minutes": 1440, "max_overtime": 1440, "match_minutes": 10_080,
-    "time_increment": 3600, "duplicate_seconds": 3600, "duplicate_min_vowels": 15,
-    "duplicate_min_consonants": 15, "duplicate_rule_rounds": 100,
+    "rack_size": 15,
+    "bingo_tiles": 15,
+    "first_play_min_tiles": 15,
+    "exchange_min_same_letter": 15,
+    "target_score": 10_000,
+    "time_minutes": 1440,
+    "max_overtime": 1440,
+    "match_minutes": 10_080,
+    "time_increment": 3600,
+    "duplicate_seconds": 3600,
+    "duplicate_min_vowels": 15,
+    "duplicate_min_consonants": 15,
+    "duplicate_rule_rounds": 100,
 }
 
 

@@ -216,8 +216,15 @@ def create_app(
 
         bus = RedisBus(redis_url) if redis_url else Bus()
         service = GameService(
-            store, lexicons=lexicons, bot_delay=bot_delay, clock_interval=clock_interval, idle_seconds=idle_seconds,
-            allow_seeds=allow_seeds, expire_hours=expire_hours, abandon_days=abandon_days, bus=bus,
+            store,
+            lexicons=lexicons,
+            bot_delay=bot_delay,
+            clock_interval=clock_interval,
+            idle_seconds=idle_seconds,
+            allow_seeds=allow_seeds,
+            expire_hours=expire_hours,
+            abandon_days=abandon_days,
+            bus=bus,
         )
         await service.open()
         app.state.service = service
@@ -229,7 +236,10 @@ def create_app(
             await rates.close()
 
     app = FastAPI(
-        title="lexiko", lifespan=lifespan, docs_url="/api/docs" if api_docs else None, redoc_url=None,
+        title="lexiko",
+        lifespan=lifespan,
+        docs_url="/api/docs" if api_docs else None,
+        redoc_url=None,
         openapi_url="/api/openapi.json" if api_docs else None,
     )
 
@@ -241,8 +251,17 @@ def create_app(
 
     @app.exception_handler(ActionError)
     async def _action_error(request: Request, exc: ActionError) -> JSONResponse:
-        status = (404 if isinstance(exc, NotFoundError) else 429 if isinstance(exc, _RateLimited)
-                  else 403 if isinstance(exc, _Forbidden) else 401 if isinstance(exc, _Unauthorized) else 400)
+        status = (
+            404
+            if isinstance(exc, NotFoundError)
+            else 429
+            if isinstance(exc, _RateLimited)
+            else 403
+            if isinstance(exc, _Forbidden)
+            else 401
+            if isinstance(exc, _Unauthorized)
+            else 400
+        )
         return JSONResponse({"error": str(exc)}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
@@ -309,13 +328,25 @@ def create_app(
         return account
 
     def me(account: Any, session: str) -> dict[str, Any]:
-        return {"name": account.name, "rating": round(account.rating), "rd": round(account.rd),
-                "games": account.games, "csrf": csrf_token(session)}
+        return {
+            "name": account.name,
+            "rating": round(account.rating),
+            "rd": round(account.rd),
+            "games": account.games,
+            "csrf": csrf_token(session),
+        }
 
     def with_session(data: dict[str, Any], session: str, request: Request) -> JSONResponse:
         resp = JSONResponse(data)
-        resp.set_cookie(SESSION_COOKIE, session, max_age=30 * 86400, httponly=True, samesite="lax",
-                        secure=request.url.scheme == "https", path="/")
+        resp.set_cookie(
+            SESSION_COOKIE,
+            session,
+            max_age=30 * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
         return resp
 
     @app.post("/api/accounts")
@@ -364,8 +395,9 @@ def create_app(
         svc = service_of(request)
         account = await signed_in(request)
         if not await rates.game(request.client.host if request.client else "?"):
-            raise _RateLimited(f"too many new games from your address (at most {rates.limits.games}): "
-                               "wait, or play the ones you have")
+            raise _RateLimited(
+                f"too many new games from your address (at most {rates.limits.games}): wait, or play the ones you have"
+            )
         return await svc.create_game(
             preset=body.preset,
             options=body.options,
@@ -501,8 +533,12 @@ def create_app(
         live, seat = found
         conn = _Connection(ws, seat)
         if token and seat is None:
-            conn.post({"type": "error", "message": "this link's key does not belong to a player of this game: "
-                       "you are watching"})
+            conn.post(
+                {
+                    "type": "error",
+                    "message": "this link's key does not belong to a player of this game: you are watching",
+                }
+            )
         conn.post({"type": "welcome", "seat": seat, "name": live.seats[seat].name if seat is not None else None})
         svc.subscribe(live, conn)
         conn.post(svc.state(live, seat))
@@ -530,7 +566,7 @@ def create_app(
                     continue
                 kind = msg.get("type")
                 if not isinstance(kind, str):
-                    conn.post({"type": "error", "message": "a message needs a \"type\" that is text"})
+                    conn.post({"type": "error", "message": 'a message needs a "type" that is text'})
                     continue
                 if not isinstance(msg.get("id"), int | str | None) or len(str(msg.get("id"))) > 64:
                     msg["id"] = None
@@ -551,8 +587,14 @@ def create_app(
                     conn.post({"type": "error", "message": str(e), "action": kind, "id": msg.get("id")})
                 except Exception:
                     log.exception("game %s: %s failed", live.id, kind)
-                    conn.post({"type": "error", "message": "internal error: the action was not carried out",
-                               "action": kind, "id": msg.get("id")})
+                    conn.post(
+                        {
+                            "type": "error",
+                            "message": "internal error: the action was not carried out",
+                            "action": kind,
+                            "id": msg.get("id"),
+                        }
+                    )
         except WebSocketDisconnect:
             pass
         finally:

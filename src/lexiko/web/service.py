@@ -351,8 +351,12 @@ class GameService:
                     continue  # a language whose word list this server does not offer
                 d["lexicon"] = self.lexicons[0]
             most = MAX_DUPLICATE_SEATS if r.variant == "duplicate" else 4
-            presets[name] = {"rules": d, "summary": r.describe(), "min_players": r.min_players,
-                             "max_players": min(r.max_players, most)}
+            presets[name] = {
+                "rules": d,
+                "summary": r.describe(),
+                "min_players": r.min_players,
+                "max_players": min(r.max_players, most),
+            }
         return {
             "presets": presets,
             "default_preset": "casual",
@@ -395,14 +399,20 @@ class GameService:
             rules = rules_from_request(preset, options, players=len(seats), lexicons=self.lexicons)
         except OptionError as e:
             raise ActionError(str(e)) from None
-        if len(humans) > 1 and rules.time_minutes is None and "time_minutes" not in (options or {}) \
-                and rules.variant != "duplicate":
+        if (
+            len(humans) > 1
+            and rules.time_minutes is None
+            and "time_minutes" not in (options or {})
+            and rules.variant != "duplicate"
+        ):
             rules = rules.replace(time_minutes=DEFAULT_MINUTES)
         if seed is not None and not 0 <= seed < 2**63:
             raise ActionError("the seed must be a whole number from 0 to 2**63 - 1")
         if seed is not None and len(humans) > 1 and not self.allow_seeds:
-            raise ActionError("a seed is only for a game of one person against the computer: between people "
-                              "the server draws the tiles from a secret seed (a seed tells every rack to come)")
+            raise ActionError(
+                "a seed is only for a game of one person against the computer: between people "
+                "the server draws the tiles from a secret seed (a seed tells every rack to come)"
+            )
         lexicon = await self.lexicon_for(rules)
         for s in seats:
             if s.kind != "human":
@@ -506,8 +516,14 @@ class GameService:
                 self._check_names([s.name for s in live.seats if s.name] + [player_name], new=1)
                 token = new_token()
                 try:
-                    index = await self._db(self.store.claim_open_seat, live.id, open_invite=invite,
-                                           name=player_name, token_hash=hash_token(token), account_id=account_id)
+                    index = await self._db(
+                        self.store.claim_open_seat,
+                        live.id,
+                        open_invite=invite,
+                        name=player_name,
+                        token_hash=hash_token(token),
+                        account_id=account_id,
+                    )
                 except ConflictError as e:
                     await self._sync(live)  # the seats taken elsewhere, or the start
                     raise ActionError(str(e)) from None
@@ -515,8 +531,7 @@ class GameService:
                     await self._sync(live)
                 seat = live.seats[index]
             else:
-                seat_or_none = next((s for s in live.seats if s.invite and hmac.compare_digest(s.invite, invite)),
-                                    None)
+                seat_or_none = next((s for s in live.seats if s.invite and hmac.compare_digest(s.invite, invite)), None)
                 if seat_or_none is None or seat_or_none.taken:
                     raise ActionError("this invitation has been used or does not exist")
                 seat = seat_or_none
@@ -524,8 +539,13 @@ class GameService:
                 token = new_token()
                 try:
                     await self._db(
-                        self.store.claim_seat, live.id, seat.index, invite=invite, name=player_name,
-                        token_hash=hash_token(token), account_id=account_id,
+                        self.store.claim_seat,
+                        live.id,
+                        seat.index,
+                        invite=invite,
+                        name=player_name,
+                        token_hash=hash_token(token),
+                        account_id=account_id,
                     )
                 except Exception as e:
                     raise ActionError(f"could not take the seat: {e}") from None
@@ -551,8 +571,10 @@ class GameService:
             if live.status != "waiting":
                 raise ActionError("the game has already started")
             if not live.is_duplicate:
-                raise ActionError("a game of 2 to 4 players starts when every seat is taken: "
-                                  "only a duplicate game starts with its open seats left out")
+                raise ActionError(
+                    "a game of 2 to 4 players starts when every seat is taken: "
+                    "only a duplicate game starts with its open seats left out"
+                )
             if seat != self.creator(live):
                 raise ActionError("only the player who created the game can start it")
             started = time.time()
@@ -599,8 +621,17 @@ class GameService:
             rules = rules_from_json(stored.rules_json)
             lexicon = await self.lexicon_for(rules)
             seats = [Seat(s.seat, s.kind, s.name, s.token_hash, s.invite, s.account_id) for s in stored.seats]
-            live = LiveGame(stored.id, rules, stored.seed, seats, lexicon, review_json=stored.review,
-                            seeded=stored.seeded, listed=stored.listed, open_invite=stored.open_invite)
+            live = LiveGame(
+                stored.id,
+                rules,
+                stored.seed,
+                seats,
+                lexicon,
+                review_json=stored.review,
+                seeded=stored.seeded,
+                listed=stored.listed,
+                open_invite=stored.open_invite,
+            )
             if stored.started_at is not None:
                 try:
                     live.start(stored.started_at)
@@ -742,8 +773,10 @@ class GameService:
             if kind in ("play", "exchange", "pass") and seat != g.player_on_turn:
                 raise ActionError(f"it is not your turn: {g.players[g.player_on_turn]} is to play")
             if kind == "accept" and not g.awaiting_final_challenge:
-                raise ActionError("there is nothing to accept: a play stands once the next player moves "
-                                  "(only a play that ends the game waits for an answer)")
+                raise ActionError(
+                    "there is nothing to accept: a play stands once the next player moves "
+                    "(only a play that ends the game waits for an answer)"
+                )
             try:
                 text = canonical_action(g, message)
                 live.apply_text(seat, text)
@@ -773,12 +806,16 @@ class GameService:
                 raise ActionError("a rematch can be asked for once the game is over")
             if live.rematch is not None:
                 raise ActionError("the rematch has already been made")
-            seats = [Seat(s.index, s.kind, s.name, token_hash=s.token_hash, account_id=s.account_id)
-                     for s in live.seats]
+            seats = [
+                Seat(s.index, s.kind, s.name, token_hash=s.token_hash, account_id=s.account_id) for s in live.seats
+            ]
             game_id = secrets.token_urlsafe(9)
             seed = secrets.randbelow(2**63)
             await self._db(
-                self.store.create_game, game_id, rules_json=rules_to_json(live.rules), seed=seed,
+                self.store.create_game,
+                game_id,
+                rules_json=rules_to_json(live.rules),
+                seed=seed,
                 seats=[SeatSpec(s.index, s.kind, s.name, s.token_hash, None, s.account_id) for s in seats],
             )
             again = LiveGame(game_id, live.rules, seed, seats, live.lexicon)
@@ -794,8 +831,9 @@ class GameService:
         one); the round closes when everybody has played."""
         kind = message.get("type")
         if kind in ("exchange", "challenge", "accept"):
-            raise ActionError(f"duplicate has no {'exchanges' if kind == 'exchange' else 'challenges'}: "
-                              "play a move or pass")
+            raise ActionError(
+                f"duplicate has no {'exchanges' if kind == 'exchange' else 'challenges'}: play a move or pass"
+            )
         async with live.lock:
             d = live.duplicate
             if d is None:
@@ -872,8 +910,10 @@ class GameService:
             d = live.duplicate
             if d is None or d.over:
                 return
-            text = json.dumps({"type": "progress", "round": d.round_number, "played": len(d.submitted()),
-                               "players": len(d.players)}, separators=(",", ":"))
+            text = json.dumps(
+                {"type": "progress", "round": d.round_number, "played": len(d.submitted()), "players": len(d.players)},
+                separators=(",", ":"),
+            )
             for listener in list(live.listeners):
                 listener.post(text)
 
@@ -900,11 +940,15 @@ class GameService:
                 live.status = "over"
                 return False
             a = live.actions[-1]
-            totals = json.dumps([live.duplicate.totals[p] for p in live.duplicate.players]) \
-                if live.duplicate is not None else None
+            totals = (
+                json.dumps([live.duplicate.totals[p] for p in live.duplicate.players])
+                if live.duplicate is not None
+                else None
+            )
             try:
-                await self._db(self.store.close_round, live.id, number, a, applied, status=live.status,
-                               scores_json=totals)
+                await self._db(
+                    self.store.close_round, live.id, number, a, applied, status=live.status, scores_json=totals
+                )
             except ConflictError:
                 live.undo_last()
                 await self._sync(live, seats=False)
@@ -945,8 +989,9 @@ class GameService:
             winners = g.winners()
             score_a = 0.5 if len(winners) == 2 else 1.0 if winners == [0] else 0.0
             ra, rb = after_game(Rating(a.rating, a.rd, a.vol), Rating(b.rating, b.rd, b.vol), score_a)
-            done = await self._db(self.store.rate_game, live.id,
-                                  {a_id: (ra.rating, ra.rd, ra.vol), b_id: (rb.rating, rb.rd, rb.vol)})
+            done = await self._db(
+                self.store.rate_game, live.id, {a_id: (ra.rating, ra.rd, ra.vol), b_id: (rb.rating, rb.rd, rb.vol)}
+            )
         except Exception:
             log.exception("the ratings of game %s could not be updated", live.id)
             return
@@ -1003,8 +1048,10 @@ class GameService:
         await self._db(self.store.delete_session, hash_token(session))
 
     async def top_ratings(self) -> list[dict[str, Any]]:
-        return [{"name": a.name, "rating": round(a.rating), "rd": round(a.rd), "games": a.games}
-                for a in await self._db(self.store.top_accounts)]
+        return [
+            {"name": a.name, "rating": round(a.rating), "rd": round(a.rd), "games": a.games}
+            for a in await self._db(self.store.top_accounts)
+        ]
 
     async def _save_action(self, live: LiveGame) -> None:
         a = live.actions[-1]
@@ -1017,8 +1064,9 @@ class GameService:
             live.undo_last()
             await self._sync(live, seats=False)
             self._broadcast(live)
-            raise ActionError("the game changed meanwhile (a move came first from elsewhere): "
-                              "look again and act on it") from None
+            raise ActionError(
+                "the game changed meanwhile (a move came first from elsewhere): look again and act on it"
+            ) from None
         except Exception:
             log.exception("could not save action %d of game %s", a.seq, live.id)
             live.undo_last()
@@ -1066,8 +1114,9 @@ class GameService:
             if stored is None:
                 return
             if [s.index for s in live.seats] != [st.seat for st in stored.seats]:  # started without open seats
-                live.reseat([Seat(st.seat, st.kind, st.name, st.token_hash, st.invite, st.account_id)
-                             for st in stored.seats])
+                live.reseat(
+                    [Seat(st.seat, st.kind, st.name, st.token_hash, st.invite, st.account_id) for st in stored.seats]
+                )
             for seat, st in zip(live.seats, stored.seats, strict=True):
                 seat.name, seat.token_hash, seat.invite = st.name, st.token_hash, st.invite
                 seat.account_id = st.account_id
@@ -1141,8 +1190,14 @@ class GameService:
         except (LexikoError, ActionError) as e:
             return {**out, "ok": False, "error": str(e)}
         bad = [w.text for w in words if not word_is_valid(d.lexicon, w.codes, d.rules)]
-        return {**out, "ok": True, "move": move.notation(d.tiles, d.board), "score": points,
-                "words": [w.text for w in words], "invalid": bad}
+        return {
+            **out,
+            "ok": True,
+            "move": move.notation(d.tiles, d.board),
+            "score": points,
+            "words": [w.text for w in words],
+            "invalid": bad,
+        }
 
     # -- bots -----------------------------------------------------------------------
 
@@ -1151,8 +1206,12 @@ class GameService:
         bot = self._bots.get(key)
         if bot is None:
             assert isinstance(live.lexicon, Lexicon)
-            bot = make_bot(live.seats[seat].kind, live.lexicon, live.seats[seat].name or "computer",
-                           seed=(live.seed + seat) % 2**63)
+            bot = make_bot(
+                live.seats[seat].kind,
+                live.lexicon,
+                live.seats[seat].name or "computer",
+                seed=(live.seed + seat) % 2**63,
+            )
             self._bots[key] = bot
         return bot
 
@@ -1365,8 +1424,9 @@ class GameService:
         text = message.get("text")
         if not isinstance(text, str):
             raise ActionError("a chat message needs its text")
-        text = " ".join("".join(ch for ch in unicodedata.normalize("NFKC", text)
-                                if unicodedata.category(ch)[0] != "C").split())
+        text = " ".join(
+            "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch)[0] != "C").split()
+        )
         if not text:
             raise ActionError("a chat message needs its text")
         if len(text) > 300:
@@ -1399,11 +1459,15 @@ class GameService:
         if not over:
             on_board = g is not None and any(text in ev.words for ev in g.history)
             if not on_board:
-                raise ActionError("while the game is on you may look up only the words on the board; "
-                                  "any word once it is over")
+                raise ActionError(
+                    "while the game is on you may look up only the words on the board; any word once it is over"
+                )
         lex = await self.lexicon_for(live.rules)
-        out: dict[str, Any] = {"word": ts.format(codes), "valid": word_is_valid(lex, codes, live.rules),
-                               "lexicon": live.rules.lexicon}
+        out: dict[str, Any] = {
+            "word": ts.format(codes),
+            "valid": word_is_valid(lex, codes, live.rules),
+            "lexicon": live.rules.lexicon,
+        }
         if over:
             out["anagrams"] = [w for w in lex.anagrams(ts.format(codes)) if w != out["word"]][:50]
         return out

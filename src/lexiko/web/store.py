@@ -309,9 +309,13 @@ are stored at once, each mostly waiting on the network."""
 
 
 _NEW_ACTION = insert(ActionRow).values(
-    game_id=bindparam("g"), seq=bindparam("seq"), seat=bindparam("seat"), text=bindparam("text"), at=bindparam("at"))
-_GAME_MOVED = update(GameRow).where(GameRow.id == bindparam("g")).values(
-    status=bindparam("status"), scores=bindparam("scores"), updated_at=bindparam("now"))
+    game_id=bindparam("g"), seq=bindparam("seq"), seat=bindparam("seat"), text=bindparam("text"), at=bindparam("at")
+)
+_GAME_MOVED = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("g"))
+    .values(status=bindparam("status"), scores=bindparam("scores"), updated_at=bindparam("now"))
+)
 _APPEND_WITH = _GAME_MOVED.add_cte(_NEW_ACTION.cte("new_action"))
 """What :meth:`Store.append_action` runs, built once: building the statements for each
 move cost more than a tenth of a move's processor time."""
@@ -400,14 +404,30 @@ class Store:
     # -- writing ---------------------------------------------------------------
 
     def create_game(
-        self, game_id: str, *, rules_json: str, seed: int, seats: list[SeatSpec], seeded: bool = False,
-        listed: bool = False, open_invite: str | None = None,
+        self,
+        game_id: str,
+        *,
+        rules_json: str,
+        seed: int,
+        seats: list[SeatSpec],
+        seeded: bool = False,
+        listed: bool = False,
+        open_invite: str | None = None,
     ) -> None:
         """Store a new game and its seats (``seeded``: the creator chose the seed;
         ``listed``: shown in the lobby; ``open_invite``: the key of its open link)."""
         with self._sessions.begin() as s:
-            s.add(GameRow(id=game_id, rules=rules_json, seed=seed, status="waiting", seeded=seeded, listed=listed,
-                          open_invite=open_invite))
+            s.add(
+                GameRow(
+                    id=game_id,
+                    rules=rules_json,
+                    seed=seed,
+                    status="waiting",
+                    seeded=seeded,
+                    listed=listed,
+                    open_invite=open_invite,
+                )
+            )
             s.flush()
             for sp in seats:
                 s.add(
@@ -453,9 +473,17 @@ class Store:
             if game is None or game.open_invite is None or not hmac.compare_digest(game.open_invite, open_invite):
                 raise ConflictError("this invitation has been used or does not exist")
             # not a seat kept for someone by name: that one is taken by its own link
-            row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.kind == "human",
-                                                  SeatRow.token_hash.is_(None), SeatRow.name.is_(None))
-                            .order_by(SeatRow.seat).limit(1)).first()
+            row = s.scalars(
+                select(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.kind == "human",
+                    SeatRow.token_hash.is_(None),
+                    SeatRow.name.is_(None),
+                )
+                .order_by(SeatRow.seat)
+                .limit(1)
+            ).first()
             if row is None:
                 raise ConflictError("every open seat of this game is taken")
             row.name, row.token_hash, row.invite, row.joined_at = name, token_hash, None, _now()
@@ -472,16 +500,24 @@ class Store:
             if game is None or game.status != "waiting":
                 raise ConflictError(f"game {game_id} is not waiting for players")
             rows = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
-            kept = [SeatSpec(r.seat, r.kind, r.name, r.token_hash, None, r.account_id)
-                    for r in rows if r.kind != "human" or r.token_hash is not None]
+            kept = [
+                SeatSpec(r.seat, r.kind, r.name, r.token_hash, None, r.account_id)
+                for r in rows
+                if r.kind != "human" or r.token_hash is not None
+            ]
             if not any(k.kind == "human" for k in kept):
                 raise ConflictError(f"game {game_id} has nobody in its seats")
-            s.execute(delete(SeatRow).where(SeatRow.game_id == game_id, SeatRow.kind == "human",
-                                            SeatRow.token_hash.is_(None)))
+            s.execute(
+                delete(SeatRow).where(SeatRow.game_id == game_id, SeatRow.kind == "human", SeatRow.token_hash.is_(None))
+            )
             for i, k in enumerate(kept):  # in order: each number taken is free by then
                 if k.seat != i:
-                    s.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == k.seat)
-                              .values(seat=i).execution_options(synchronize_session=False))
+                    s.execute(
+                        update(SeatRow)
+                        .where(SeatRow.game_id == game_id, SeatRow.seat == k.seat)
+                        .values(seat=i)
+                        .execution_options(synchronize_session=False)
+                    )
             game.status, game.started_at, game.open_invite, game.updated_at = "active", started_at, None, _now()
             return [dataclasses.replace(k, seat=i) for i, k in enumerate(kept)]
 
@@ -494,13 +530,19 @@ class Store:
                 .values(status="active", started_at=started_at, updated_at=_now())
             )
 
-    def append_action(
-        self, game_id: str, action: ActionData, *, status: str, scores_json: str | None = None
-    ) -> None:
+    def append_action(self, game_id: str, action: ActionData, *, status: str, scores_json: str | None = None) -> None:
         """Add the next action of a game (and its new status) in one transaction.
         Raises ConflictError if an action with that number exists."""
-        params = {"g": game_id, "seq": action.seq, "seat": action.seat, "text": action.text, "at": action.at,
-                  "status": status, "scores": scores_json, "now": _now()}
+        params = {
+            "g": game_id,
+            "seq": action.seq,
+            "seat": action.seat,
+            "text": action.text,
+            "at": action.at,
+            "status": status,
+            "scores": scores_json,
+            "now": _now(),
+        }
         try:
             if self._dml_ctes:  # one statement, atomic by itself: one round trip, no BEGIN and COMMIT
                 with self._autocommit.connect() as conn:
@@ -525,8 +567,7 @@ class Store:
         submission is either in its round's results or refused, never lost.
         """
         with self._sessions.begin() as s:
-            current = s.scalar(select(GameRow.duplicate_round).where(GameRow.id == game_id)
-                               .with_for_update(read=True))
+            current = s.scalar(select(GameRow.duplicate_round).where(GameRow.id == game_id).with_for_update(read=True))
             if current is None:
                 raise ConflictError(f"no game {game_id}")
             if current != sub.round:
@@ -542,11 +583,19 @@ class Store:
         """The stored submissions of a duplicate game from round ``since_round`` on, by round then seat."""
         with self._sessions() as s:
             q = select(SubmissionRow).where(SubmissionRow.game_id == game_id, SubmissionRow.round >= since_round)
-            return [SubmissionData(r.round, r.seat, r.text, float(r.at), r.count)
-                    for r in s.scalars(q.order_by(SubmissionRow.round, SubmissionRow.seat))]
+            return [
+                SubmissionData(r.round, r.seat, r.text, float(r.at), r.count)
+                for r in s.scalars(q.order_by(SubmissionRow.round, SubmissionRow.seat))
+            ]
 
     def close_round(
-        self, game_id: str, round: int, action: ActionData, applied: list[SubmissionData], *, status: str,
+        self,
+        game_id: str,
+        round: int,
+        action: ActionData,
+        applied: list[SubmissionData],
+        *,
+        status: str,
         scores_json: str | None = None,
     ) -> None:
         """Store the ``close`` action of a duplicate round, computed from the submissions
@@ -559,15 +608,23 @@ class Store:
                 current = s.scalar(select(GameRow.duplicate_round).where(GameRow.id == game_id).with_for_update())
                 if current != round:
                     raise ConflictError(f"round {round} of game {game_id} is already closed")
-                stored = [SubmissionData(r.round, r.seat, r.text, float(r.at), r.count) for r in s.scalars(
-                    select(SubmissionRow).where(SubmissionRow.game_id == game_id, SubmissionRow.round == round)
-                    .order_by(SubmissionRow.seat))]
+                stored = [
+                    SubmissionData(r.round, r.seat, r.text, float(r.at), r.count)
+                    for r in s.scalars(
+                        select(SubmissionRow)
+                        .where(SubmissionRow.game_id == game_id, SubmissionRow.round == round)
+                        .order_by(SubmissionRow.seat)
+                    )
+                ]
                 if stored != sorted(applied, key=lambda x: x.seat):
                     raise ConflictError(f"a submission for round {round} of game {game_id} came in meanwhile")
                 s.add(ActionRow(game_id=game_id, seq=action.seq, seat=action.seat, text=action.text, at=action.at))
                 s.flush()
-                s.execute(update(GameRow).where(GameRow.id == game_id).values(
-                    duplicate_round=round + 1, status=status, scores=scores_json, updated_at=_now()))
+                s.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(duplicate_round=round + 1, status=status, scores=scores_json, updated_at=_now())
+                )
         except IntegrityError:
             raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
 
@@ -581,8 +638,9 @@ class Store:
         """A new account; raises ConflictError if the name (casefolded) is taken."""
         try:
             with self._sessions.begin() as s:
-                row = AccountRow(name=name, key=key, password_hash=password_hash, rating=1500.0, rd=350.0,
-                                 vol=0.06, games=0)
+                row = AccountRow(
+                    name=name, key=key, password_hash=password_hash, rating=1500.0, rd=350.0, vol=0.06, games=0
+                )
                 s.add(row)
                 s.flush()
                 return self._account(row)
@@ -640,17 +698,20 @@ class Store:
             if getattr(res, "rowcount", 0) != 1:
                 return False
             for account_id, (rating, rd, vol) in ratings.items():
-                s.execute(update(AccountRow).where(AccountRow.id == account_id)
-                          .values(rating=rating, rd=rd, vol=vol, games=AccountRow.games + 1))
+                s.execute(
+                    update(AccountRow)
+                    .where(AccountRow.id == account_id)
+                    .values(rating=rating, rd=rd, vol=vol, games=AccountRow.games + 1)
+                )
             return True
 
     def delete_waiting(self, before: datetime) -> list[str]:
         """Delete the games created before ``before`` that never started (nobody took
         their invitations); returns their ids."""
         with self._sessions.begin() as s:
-            ids = list(s.scalars(
-                select(GameRow.id).where(GameRow.status == "waiting", GameRow.created_at < before)
-            ).all())
+            ids = list(
+                s.scalars(select(GameRow.id).where(GameRow.status == "waiting", GameRow.created_at < before)).all()
+            )
             if ids:
                 s.execute(delete(SubmissionRow).where(SubmissionRow.game_id.in_(ids)))
                 s.execute(delete(ActionRow).where(ActionRow.game_id.in_(ids)))
@@ -662,23 +723,26 @@ class Store:
         """The actions of a game numbered ``seq`` and up, in order (what a process that
         holds the game up to ``seq`` lacks)."""
         with self._sessions() as s:
-            q = (select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= seq)
-                 .order_by(ActionRow.seq))
+            q = select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.seq >= seq).order_by(ActionRow.seq)
             return [ActionData(a.seq, a.seat, a.text, float(a.at)) for a in s.scalars(q)]
 
     def listed_games(self, status: str, limit: int = 50) -> list[str]:
         """Ids of the listed games with that status, most recently changed first."""
         with self._sessions() as s:
-            q = (select(GameRow.id).where(GameRow.listed.is_(True), GameRow.status == status)
-                 .order_by(GameRow.updated_at.desc()).limit(limit))
+            q = (
+                select(GameRow.id)
+                .where(GameRow.listed.is_(True), GameRow.status == status)
+                .order_by(GameRow.updated_at.desc())
+                .limit(limit)
+            )
             return list(s.scalars(q).all())
 
     def idle_since(self, status: str, before: datetime) -> list[str]:
         """Ids of the games with that status whose last change was before ``before``."""
         with self._sessions() as s:
-            return list(s.scalars(
-                select(GameRow.id).where(GameRow.status == status, GameRow.updated_at < before)
-            ).all())
+            return list(
+                s.scalars(select(GameRow.id).where(GameRow.status == status, GameRow.updated_at < before)).all()
+            )
 
     def beat(self, now: float) -> None:
         """Record that the server is up at ``now`` (wall-clock seconds)."""
@@ -708,8 +772,11 @@ class Store:
                 return None
             seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
             acts = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)).all()
-            subs = s.scalars(select(SubmissionRow).where(SubmissionRow.game_id == game_id)
-                             .order_by(SubmissionRow.round, SubmissionRow.seat)).all()
+            subs = s.scalars(
+                select(SubmissionRow)
+                .where(SubmissionRow.game_id == game_id)
+                .order_by(SubmissionRow.round, SubmissionRow.seat)
+            ).all()
             return StoredGame(
                 id=row.id,
                 status=row.status,

@@ -123,8 +123,19 @@ class ServerProcess(_Loopback):
     def start(self, timeout: float = 30.0) -> ServerProcess:
         """Start the server and wait until it answers."""
         cmd = [
-            sys.executable, "-m", "lexiko.web", "--host", "127.0.0.1", "--port", str(self.port),
-            "--database-url", self.database_url, "--bot-delay", str(self.bot_delay), "--log-level", "warning",
+            sys.executable,
+            "-m",
+            "lexiko.web",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--database-url",
+            self.database_url,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--log-level",
+            "warning",
             *self.extra,
         ]
         out = open(self.log_path, "ab") if self.log_path is not None else subprocess.DEVNULL  # noqa: SIM115
@@ -179,8 +190,9 @@ class ThreadServer(_Loopback):
         self.port = port if port is not None else free_port()
         from lexiko.web.limits import MAX_FRAME
 
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
-                                ws_max_size=MAX_FRAME)
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on", ws_max_size=MAX_FRAME
+        )
         self.server = uvicorn.Server(config)
         self.thread: threading.Thread | None = None
 
@@ -331,8 +343,11 @@ def find_phony(board: Board, rack: Sequence[int], judge: Any, rules: Rules) -> P
                 return m
         return None
     near = [
-        (r, c) for r in range(n) for c in range(n)
-        if not board.tile_at(r, c) and any(
+        (r, c)
+        for r in range(n)
+        for c in range(n)
+        if not board.tile_at(r, c)
+        and any(
             0 <= r + dr < n and 0 <= c + dc < n and board.tile_at(r + dr, c + dc)
             for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
         )
@@ -422,11 +437,23 @@ class TemporaryPostgres:
         data = os.path.join(self.tmp, "data")
         if os.geteuid() == 0:
             shutil.chown(self.tmp, "postgres", "postgres")
-        self._run([str(self.bindir / "initdb"), "-D", data, "-U", "lexiko", "--auth=trust", "-E", "UTF8",
-                   "--no-sync"])
+        self._run([str(self.bindir / "initdb"), "-D", data, "-U", "lexiko", "--auth=trust", "-E", "UTF8", "--no-sync"])
         opts = f"-h 127.0.0.1 -p {self.port} -k {self.tmp} -F -c fsync=off -c full_page_writes=off"
-        self._run([str(self.bindir / "pg_ctl"), "-D", data, "-o", opts, "-l", os.path.join(self.tmp, "log"),
-                   "-w", "-t", "60", "start"])
+        self._run(
+            [
+                str(self.bindir / "pg_ctl"),
+                "-D",
+                data,
+                "-o",
+                opts,
+                "-l",
+                os.path.join(self.tmp, "log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ]
+        )
         self._run([str(self.bindir / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "lexiko", "lexiko"])
         return self.url
 
@@ -435,8 +462,9 @@ class TemporaryPostgres:
         if self.tmp is None:
             return
         with contextlib.suppress(Exception):
-            self._run([str(self.bindir / "pg_ctl"), "-D", os.path.join(self.tmp, "data"), "-m", "immediate",
-                       "-w", "stop"])
+            self._run(
+                [str(self.bindir / "pg_ctl"), "-D", os.path.join(self.tmp, "data"), "-m", "immediate", "-w", "stop"]
+            )
         shutil.rmtree(self.tmp, ignore_errors=True)
         self.tmp = None
 
@@ -493,7 +521,9 @@ class RedisServer:
             raise RuntimeError("redis-server is not installed (Debian: apt-get install redis-server)")
         self.proc = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
@@ -520,9 +550,12 @@ def nginx_config(listen: int, upstreams: Sequence[int], folder: Path) -> str:
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
     conf = re.sub(r"(?:        server app\d+:8000[^\n]*\n)+", lambda m: servers + "\n", conf)  # each upstream
     conf = conf.replace("listen 80;", f"listen 127.0.0.1:{listen};")
-    for old, new in (("/run/nginx-lexiko.pid", folder / "nginx.pid"),
-                     ("/var/log/nginx/lexiko-error.log", folder / "error.log"),
-                     ("/var/lib/nginx/body", folder / "body"), ("/var/lib/nginx/proxy", folder / "proxy")):
+    for old, new in (
+        ("/run/nginx-lexiko.pid", folder / "nginx.pid"),
+        ("/var/log/nginx/lexiko-error.log", folder / "error.log"),
+        ("/var/lib/nginx/body", folder / "body"),
+        ("/var/lib/nginx/proxy", folder / "proxy"),
+    ):
         conf = conf.replace(old, str(new))
     return conf
 
@@ -542,8 +575,11 @@ class NginxProxy(_Loopback):
             raise RuntimeError("nginx is not installed (Debian: apt-get install nginx)")
         conf = self.folder / "nginx.conf"
         conf.write_text(nginx_config(self.port, self.upstreams, self.folder))
-        self.proc = subprocess.Popen([binary, "-c", str(conf), "-p", str(self.folder), "-g", "daemon off;"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [binary, "-c", str(conf), "-p", str(self.folder), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             health = self.url + "/healthz"

@@ -162,11 +162,17 @@ def challenge_banner(g: Game, names: Sequence[str]) -> dict[str, Any] | None:
     if ev.kind == "withdrawn":
         bad = list(ev.invalid) or words
         verb = "is not a word" if len(bad) == 1 else "are not words"
-        return {"verdict": "phony", "words": bad,
-                "text": f"Challenged: {', '.join(bad)} {verb}. {who}'s play is taken back."}
+        return {
+            "verdict": "phony",
+            "words": bad,
+            "text": f"Challenged: {', '.join(bad)} {verb}. {who}'s play is taken back.",
+        }
     verb = "is good" if len(words) == 1 else "are good"
-    return {"verdict": "good", "words": words,
-            "text": f"Challenged: {', '.join(words)} {verb}. {describe_event(g, ev, names)}."}
+    return {
+        "verdict": "good",
+        "words": words,
+        "text": f"Challenged: {', '.join(words)} {verb}. {describe_event(g, ev, names)}.",
+    }
 
 
 def _last_play_squares(g: Game) -> tuple[tuple[int, int], ...]:
@@ -280,14 +286,16 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         unseen = g.unseen(seat)
         rack = _faces(ts, g.rack(seat))
     else:
-        unseen = tuple(
-            (Counter(ts.bag()) - Counter(g.board.played_tiles())).elements()
-        )
+        unseen = tuple((Counter(ts.bag()) - Counter(g.board.played_tiles())).elements())
         rack = []
     final = g.awaiting_final_challenge
     my_turn = is_player and not over and seat == on_turn
     can_challenge = (
-        is_player and not over and pending is not None and pending != seat and r.challenge_rule != "void"
+        is_player
+        and not over
+        and pending is not None
+        and pending != seat
+        and r.challenge_rule != "void"
         and g.awaiting_challenge
     )
     can_accept = is_player and final and pending is not None and pending != seat

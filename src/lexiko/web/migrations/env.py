@@ -30,8 +30,9 @@ def run_migrations() -> None:
     if connection is not None:
         _run(connection)
         return
-    engine = engine_from_config(config.get_section(config.config_ini_section) or {}, prefix="sqlalchemy.",
-                                poolclass=pool.NullPool)
+    engine = engine_from_config(
+        config.get_section(config.config_ini_section) or {}, prefix="sqlalchemy.", poolclass=pool.NullPool
+    )
     with engine.connect() as conn:
         _run(conn)
 

@@ -32,8 +32,10 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("duplicate_round", sa.Integer(), nullable=False, server_default="1"))
     # games stored before: the round after the last one closed
-    op.execute("UPDATE games SET duplicate_round = 1 + (SELECT COUNT(*) FROM actions "
-               "WHERE actions.game_id = games.id AND actions.text LIKE 'close %')")
+    op.execute(
+        "UPDATE games SET duplicate_round = 1 + (SELECT COUNT(*) FROM actions "
+        "WHERE actions.game_id = games.id AND actions.text LIKE 'close %')"
+    )
 
 
 def downgrade() -> None:
