@@ -15,6 +15,7 @@ from lexiko.game import Accept, Challenge, Game
 from lexiko.legality import place_from_squares
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place
+from lexiko.movegen import generate
 from lexiko.rules import TEAMS, Rules, family, finish_line
 from lexiko.tiles import ENGLISH
 
@@ -273,6 +274,38 @@ def test_illegal_placements_are_refused(opened: Game, snap: Snap) -> None:
     )
     refused(g, snap, lambda: g.play(Place(7, 3, False, (0, 0))), IllegalMoveError, "no tiles placed")
     refused(g, snap, lambda: g.play("-QZ"), IllegalMoveError, "'-QZ' is not a placement of tiles")
+
+
+def test_a_candidate_made_for_another_position_is_checked(snap: Snap) -> None:
+    """A generated candidate applied after the board changed is checked like any play:
+    8G QI was made on the empty board; after 8H AA its I would cover the A on H8."""
+    lex = Lexicon.from_words(["QI", "AA", "QIA"])
+    g = Game(["A", "B"], seed=1, lexicon=lex, first_player=0)
+    g.set_rack(0, "QIEEEEE")
+    stale = next(c for c in generate(g.board, g.rack(), lex) if c.notation() == "8G QI")
+    assert stale.score == 22
+    g.set_rack(0, "AAEEEEE")
+    g.play("8H AA")
+    g.set_rack(1, "QIEEEEE")
+    refused(g, snap, lambda: g.apply(stale), IllegalMoveError, "square H8 is already occupied")
+    assert g.board.played_tiles() == [E.code("A"), E.code("A")]
+
+
+def test_a_candidate_is_scored_on_the_board_it_is_played_on() -> None:
+    """A stale candidate whose squares are still free is judged and scored afresh: the S
+    of AAS, made for 3 points, also forms SO once 9H HO is down, for 5."""
+    lex = Lexicon.from_words(["AA", "AAS", "AH", "HO", "SO"])
+    g = Game(["A", "B"], seed=1, lexicon=lex, first_player=0)
+    g.set_rack(0, "AAEEEEE")
+    g.play("8G AA")
+    g.set_rack(1, "SEEEEEE")
+    stale = next(c for c in generate(g.board, g.rack(), lex) if c.notation(board=g.board) == "8G (AA)S")
+    assert stale.score == 3
+    g.pass_turn()
+    g.set_rack(0, "HOEEEEE")
+    g.play("9H HO")
+    ev = g.apply(stale)
+    assert ev is not None and (ev.score, ev.words) == (5, ("AAS", "SO"))
 
 
 def test_tiles_not_on_the_rack_are_refused(opened: Game, snap: Snap) -> None:

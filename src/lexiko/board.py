@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lexiko.errors import NotationError
+from lexiko.errors import IllegalMoveError, NotationError
 from lexiko.layouts import STANDARD, Layout
 from lexiko.layouts import layout as named_layout
 from lexiko.tiles import BLANK, ENGLISH, TileSet, tile_set
@@ -141,10 +141,22 @@ class Board:
         return [0 if c & BLANK else c for c in self.cells if c]
 
     def place(self, move: Place) -> Board:
-        """The board after a placement, without any legality check (see :mod:`lexiko.legality`)."""
+        """The board after a placement. Only refuses a tile on an occupied square (so a
+        tile is never lost); whether the play is legal is :mod:`lexiko.legality`'s work.
+
+        >>> from lexiko.move import parse_move
+        >>> b = Board.empty().place(parse_move("8H AA"))
+        >>> b.place(parse_move("8G QI"))
+        Traceback (most recent call last):
+        ...
+        lexiko.errors.IllegalMoveError: square H8 is already occupied
+        """
         cells = bytearray(self.cells)
+        n = self.size
         for row, col, code in move.new_tiles():
-            cells[row * self.size + col] = code
+            if cells[row * n + col]:
+                raise IllegalMoveError(f"square {square_name(row, col)} is already occupied")
+            cells[row * n + col] = code
         return Board(bytes(cells), self.layout, self.tiles)
 
     def remove(self, squares: list[tuple[int, int]]) -> Board:

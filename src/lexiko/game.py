@@ -173,14 +173,6 @@ class _Pending:
 _AUTO = "auto"
 
 
-@dataclass(frozen=True, slots=True)
-class _Trusted:
-    """A generator's placement with its score (see :meth:`Game.apply`)."""
-
-    move: Place
-    score: int
-
-
 @dataclass(frozen=True)
 class DrawState:
     """:meth:`Game.draw_state`: the bag (drawn from the end), the racks as held, the
@@ -462,10 +454,10 @@ class Game:
 
         ``elapsed`` is the thinking time in seconds; by default the game's clock says.
 
-        A :class:`~lexiko.movegen.Candidate` is trusted: its placement is taken as legal
-        and its score as right, without checking the squares again or scoring the words
-        (the tiles must still be on the rack, and the words are still judged). Pass only
-        what :func:`~lexiko.movegen.generate` returned for this very position, as bots do.
+        A :class:`~lexiko.movegen.Candidate` is applied as its move: checked, judged and
+        scored on the board as it is now, like any play (a candidate made for an earlier
+        position may no longer fit, or score differently; checking costs about 1% of a
+        static bot's turn, so nothing is taken on trust).
 
         >>> from lexiko.lexicon import Lexicon
         >>> from lexiko.movegen import generate
@@ -476,15 +468,15 @@ class Game:
         >>> g.apply(best).score, g.scores
         (22, [22, 0])
         """
-        act: Action | _Trusted
+        act: Action
         if isinstance(action, Candidate):
-            act = _Trusted(action.move, action.score) if isinstance(action.move, Place) else action.move
+            act = action.move
         elif isinstance(action, str):
             act = self._parse_action(action)
         else:
             act = action
         # only an exchange and a challenge (which may withdraw a play) shuffle the bag
-        saved = self._snapshot(rng=not isinstance(act, (Place, Pass, Accept, _Trusted)))
+        saved = self._snapshot(rng=not isinstance(act, (Place, Pass, Accept)))
         try:
             event = self._apply(act, player, elapsed)
         except BaseException:
@@ -820,7 +812,7 @@ class Game:
         if state.rng_state is not None:
             self._rng.setstate(state.rng_state)  # type: ignore[arg-type]
 
-    def _apply(self, action: Action | _Trusted, player: int | None, elapsed: float | None) -> Event | None:
+    def _apply(self, action: Action, player: int | None, elapsed: float | None) -> Event | None:
         s = self._s
         if s.over:
             raise GameStateError("the game is over")
@@ -840,9 +832,7 @@ class Game:
                 f"{self.players[s.pending.player]}'s last play would end the game: challenge it or accept it"
             )
         spent = self._charge_clock(who, elapsed)
-        if isinstance(action, _Trusted):
-            ev = self._place(who, action.move, spent, action.score)
-        elif isinstance(action, Place):
+        if isinstance(action, Place):
             ev = self._place(who, action, spent)
         elif isinstance(action, Exchange):
             ev = self._exchange(who, action, spent)
@@ -872,10 +862,9 @@ class Game:
                     break
         self._s.pending = None
 
-    def _place(self, who: int, move: Place, spent: float | None, known_score: int | None = None) -> Event:
+    def _place(self, who: int, move: Place, spent: float | None) -> Event:
         s = self._s
-        if known_score is None:  # not a generator's candidate: check it
-            move = check_placement(s.board, move, self.rules)
+        move = check_placement(s.board, move, self.rules)
         rack = list(s.racks[who])
         missing = _take(rack, move.rack_tiles())
         if missing:
@@ -890,7 +879,7 @@ class Game:
         valid = self._judge(words)
         if self.rules.challenge_rule == "void" and valid is False:
             raise PhonyError([w.text for w in words if not self._word_ok(w)])
-        points = known_score if known_score is not None else score_words(words, move.tile_count, self.rules)
+        points = score_words(words, move.tile_count, self.rules)
         self._settle_pending()
         rack_before = self.rack(who)
         s.board = s.board.place(move)
