@@ -270,15 +270,13 @@ HARD = (
 
 
 def test_an_endgame_stopped_by_the_clock_gives_its_best_line_so_far(twl06: Lexicon) -> None:
-    import time
-
     from lexiko import cgp
 
     g = cgp.to_game(cgp.parse(HARD), lexicon=twl06, seed=0)
     seen: list[tuple[int, int]] = []
-    start = time.perf_counter()
     res = solve(g, time_limit=1.0, lexicon=twl06, progress=lambda r: seen.append((r.depth, r.nodes)))
-    assert time.perf_counter() - start < 2.5  # about the limit, not the minutes an exact answer takes
+    # the exact answer takes minutes: an incomplete one shows the limit stopped the search
+    # (the work is bounded by the result, not by the wall time of a loaded machine)
     assert not res.complete and res.depth >= 1
     assert seen and [d for d, _ in seen] == list(range(1, len(seen) + 1))  # one report per depth finished
     assert seen[-1][0] == res.depth

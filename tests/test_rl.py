@@ -240,3 +240,31 @@ def test_the_core_deals_as_a_game_of_the_same_seed_does(lex: Lexicon, players: i
             if dealt.info()[1] or dealt.step(0) != made.step(0):
                 break
     assert dealt.deal(2**128) is None  # a seed random.Random reads as more than 128 bits: make the Game
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"alternate": True},
+        {"alternate": True, "opponents": ["greedy", "static"]},
+        {"reward": "spread", "backend": "python"},
+        {"opponents": ["greedy"], "alternate": True, "candidates": 8},
+    ],
+    ids=["static", "alternate", "alternate-3", "spread-python", "greedy-alternate"],
+)
+def test_gymnasiums_environment_checker_passes_every_setting(lex: Lexicon, kw: dict[str, object]) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(LexikoEnv(lexicon=lex, **kw), skip_render_check=True)  # type: ignore[arg-type]
+
+
+def test_a_seeded_reset_replays_its_episode_and_seat(lex: Lexicon) -> None:
+    """With alternate=True a seeded reset takes seat seed mod players, each reset without a
+    seed the next seat: reset(seed=s) always starts the same episode."""
+    env = LexikoEnv(opponents=["greedy"], lexicon=lex, alternate=True)
+    first = env.reset(seed=3)
+    seats = [env.reset()[1]["seat"] for _ in range(3)]
+    again = env.reset(seed=3)
+    assert first[1]["seat"] == again[1]["seat"] == 1 and seats == [0, 1, 0]
+    assert all(np.array_equal(first[0][k], again[0][k]) for k in first[0])

@@ -378,8 +378,9 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
 class LexikoEnv(gymnasium.Env):
     """One agent against lexiko's computer players (``opponents``: kinds such as
     ``static``, ``greedy``, ``random``). The agent takes seat 0, or turns about with
-    ``alternate=True`` (seat = episode number mod players). Same observations, actions
-    and rewards as :class:`LexikoAEC`. ``backend`` as there: against ``static`` opponents
+    ``alternate=True``: a seeded reset takes seat ``seed`` mod players, each reset
+    without a seed the next seat, so ``reset(seed=s)`` always replays the same episode.
+    Same observations, actions and rewards as :class:`LexikoAEC`. ``backend`` as there: against ``static`` opponents
     only, the compiled core also plays their turns (as :class:`~lexiko.bots.StaticBot`).
 
     >>> env = LexikoEnv(opponents=["greedy"], seed_lexicon_words=["QI", "AT", "TA", "EAT", "TEA", "ATE"])
@@ -415,6 +416,7 @@ class LexikoEnv(gymnasium.Env):
         self.observation_space = self.observer.space
         self.action_space = spaces.Discrete(candidates)
         self.episodes = 0
+        self._next_seat = 0
         self._game: Game | None = None
         self._seed = 0
         self._started = False
@@ -428,7 +430,10 @@ class LexikoEnv(gymnasium.Env):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63))
         players = len(self.kinds) + 1
-        self.seat = self.episodes % players if self.alternate else 0
+        if seed is not None:  # a seeded reset replays its episode, seat included
+            self._next_seat = seed % players
+        self.seat = self._next_seat if self.alternate else 0
+        self._next_seat = (self._next_seat + 1) % players
         self.episodes += 1
         names = [f"player_{i}" for i in range(players)]
         _new_game(self, names, game_seed)
