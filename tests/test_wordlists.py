@@ -51,6 +51,25 @@ def test_a_list_from_the_dict_folder(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert str(e.value) == "wspanish is a word list for spanish tiles, not german tiles"
 
 
+def test_a_cached_system_list_is_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache of a Debian list is found by the list file's identity (path, size, time),
+    so a start with a warm cache never reads and filters the whole list again."""
+    from lexiko import wordlists
+
+    (tmp_path / "dict").mkdir()
+    listed = tmp_path / "dict" / "spanish"
+    listed.write_text("perro\ncasa\n", encoding="utf-8")
+    monkeypatch.setenv("LEXIKO_DICT_DIR", str(tmp_path / "dict"))
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "cache"))
+    assert sorted(Lexicon.load("wspanish", SPANISH_TILES)) == ["CASA", "PERRO"]
+    reads: list[str] = []
+    real = wordlists.game_words
+    monkeypatch.setattr(wordlists, "game_words", lambda words, *a, **k: reads.append("read") or real(words, *a, **k))
+    assert sorted(Lexicon.load("wspanish", SPANISH_TILES)) == ["CASA", "PERRO"] and reads == []
+    listed.write_text("perro\ncasa\nchico\n", encoding="utf-8")  # the list changed: read again
+    assert sorted(Lexicon.load("wspanish", SPANISH_TILES)) == ["CASA", "CHICO", "PERRO"] and reads == ["read"]
+
+
 def test_a_missing_list_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEXIKO_DICT_DIR", str(tmp_path))
     with pytest.raises(LexiconError) as e:

