@@ -91,15 +91,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from lexiko import cgp
-from lexiko.argtypes import non_negative_int, positive_int
 from lexiko.board import Board
 from lexiko.bots import StaticBot, make_player
 from lexiko.bots.base import last_play_is_phony
+from lexiko.cli.argtypes import non_negative_int, positive_int
+from lexiko.cli.progress import WorkProgress
 from lexiko.errors import LexikoError, NotationError
 from lexiko.game import Accept, Game
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
-from lexiko.progress import WorkProgress
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.selfplay import GameSummary, Stats, game_seed, wilson_interval
 

@@ -12,7 +12,8 @@ from rich.console import Console
 from shared_paths import HAVE_SHARED, SHARED, needs_shared
 
 from lexiko import cgp, gcg
-from lexiko.analysis import add_parsers, analyze_position, position_at_turn, review
+from lexiko.analysis import analyze_position, position_at_turn, review
+from lexiko.cli import analyze, endgame
 from lexiko.errors import LexikoError
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
@@ -127,7 +128,9 @@ def test_review_marks_withdrawn_plays(twl06: Lexicon, game_factory: Callable[...
 
 def run(argv: list[str]) -> tuple[int, str]:
     parser = argparse.ArgumentParser(prog="lexiko")
-    add_parsers(parser.add_subparsers(dest="command"))
+    sub = parser.add_subparsers(dest="command")
+    analyze.add_parser(sub)
+    endgame.add_parser(sub)
     args = parser.parse_args(argv)
     out = io.StringIO()
     console = Console(file=out, width=140, color_system=None, record=False)
@@ -256,7 +259,8 @@ def test_a_review_fits_80_columns_without_cutting_a_move() -> None:
 
     from rich.console import Console
 
-    from lexiko.analysis import TurnReview, review_table
+    from lexiko.analysis import TurnReview
+    from lexiko.cli.analyze import review_table
 
     long_play = "8A (ABCDEFGH)IJKLMNO"  # 15 letters, 8 played through: 20 columns
     rows = [

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from lexiko.progress import WorkProgress
+from lexiko.cli.progress import WorkProgress
 
 
 def _run(console: Console, steps: list[tuple[float, dict[str, float]]], total: float | None) -> str:

@@ -17,8 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from lexiko import gcg, leaves, selfplay, training
+from lexiko import gcg, leaves, training
 from lexiko.bots import make_player
+from lexiko.cli import autoplay as autoplay_command
+from lexiko.cli import train_leaves
 from lexiko.errors import LexikoError
 from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
@@ -335,8 +337,8 @@ def test_training_is_deterministic(twl06: Lexicon) -> None:
 def _run(argv: list[str]) -> tuple[int, str]:
     parser = argparse.ArgumentParser(prog="lexiko")
     sub = parser.add_subparsers(dest="command")
-    selfplay.add_parsers(sub)
-    training.add_parsers(sub)
+    autoplay_command.add_parser(sub)
+    train_leaves.add_parser(sub)
     args = parser.parse_args(argv)
     out = io.StringIO()
     status: int = args.func(args, Console(file=out, width=120))
@@ -364,9 +366,9 @@ def test_autoplay_into_a_log_says_how_far_it_is(
 ) -> None:
     """Not on a terminal (a log, nohup), rich draws no bar: a plain line on standard
     error says how many games are done (every minute; here at every update)."""
-    import lexiko.progress
+    import lexiko.cli.progress
 
-    monkeypatch.setattr(lexiko.progress, "LOG_EVERY", 0.0)
+    monkeypatch.setattr(lexiko.cli.progress, "LOG_EVERY", 0.0)
     status, out = _run(["autoplay", "--games", "4", "--players", "static,greedy", "--jobs", "1"])
     assert status == 0 and "win rate (95% CI)" in out
     lines = capsys.readouterr().err.splitlines()
@@ -469,7 +471,7 @@ def test_a_full_disk_at_the_end_does_not_lose_the_training(
     (tmp_path / "rescue").mkdir()
     table = leaves.LeaveTable.default(ENGLISH)
     console = Console(record=True, width=200)
-    where = training._save_or_rescue(table, target, console)
+    where = train_leaves._save_or_rescue(table, target, console)
     assert where.parent == tmp_path / "rescue" and where.exists() and not target.exists()
     assert f"cannot write {target} (No space left on device); the table is saved in {where}" in console.export_text()
     assert len(leaves.LeaveTable.load(where, ENGLISH)) == len(table)
@@ -478,7 +480,7 @@ def test_a_full_disk_at_the_end_does_not_lose_the_training(
 def test_jobs_beyond_the_cores_are_cut_unless_forced() -> None:
     import os
 
-    from lexiko.argtypes import bounded_jobs
+    from lexiko.cli.argtypes import bounded_jobs
 
     cores = os.cpu_count() or 1
     assert bounded_jobs(1000) == (

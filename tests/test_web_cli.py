@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from lexiko.cli import main
-from lexiko.web import add_serve_parser, cmd_serve, default_database_url
+from lexiko.cli import main, serve
+from lexiko.web import default_database_url
 
 
 def parse(*argv: str) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="lexiko")
-    add_serve_parser(p.add_subparsers(dest="command"))
+    serve.add_parser(p.add_subparsers(dest="command"))
     return p.parse_args(["serve", *argv])
 
 
@@ -26,7 +26,7 @@ def test_serve_options() -> None:
         ["SOWPODS", "TWL06"],
         0,
     )
-    assert a.func is cmd_serve
+    assert a.func is serve.run
 
 
 def test_default_database(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

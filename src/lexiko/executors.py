@@ -24,7 +24,7 @@ from typing import Any
 
 from lexiko.errors import LexikoError
 
-__all__ = ["EXECUTORS", "RayExecutor", "make_executor", "add_arguments"]
+__all__ = ["EXECUTORS", "RayExecutor", "make_executor"]
 
 EXECUTORS = ("process", "ray", "dask")
 """The kinds :func:`make_executor` knows."""
@@ -91,23 +91,6 @@ def _dask(address: str | None, jobs: int) -> tuple[Executor, Callable[[], None]]
         cluster.close()
 
     return client.get_executor(), close
-
-
-def add_arguments(parser: Any) -> None:
-    """``--executor`` and ``--address`` on a command that runs work in parallel."""
-    parser.add_argument(
-        "--executor",
-        choices=EXECUTORS,
-        default="process",
-        help="where the work runs: process (a pool here, --jobs workers), ray or dask "
-        "(a cluster: pip install 'lexiko[ray]' or distributed) (default: process)",
-    )
-    parser.add_argument(
-        "--address",
-        metavar="ADDRESS",
-        help="the cluster to use: ray://HOST:10001 or auto for Ray, tcp://HOST:8786 for Dask "
-        "(default: a local one with --jobs workers)",
-    )
 
 
 def make_executor(kind: str, address: str | None, jobs: int) -> tuple[Executor | None, Callable[[], None] | None]:
