@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+import lexiko
 from lexiko.cli import main, serve
-from lexiko.web import default_database_url
+from lexiko.web import NEEDS, default_database_url
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -69,3 +74,50 @@ def test_an_address_it_cannot_listen_on_is_one_line_before_any_start_up(
         "error: cannot listen on 10.255.255.1:8000: Cannot assign requested "
         "address (not an address of this machine: see --host)\n"
     )
+
+
+def _without_the_web_extra(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``lexiko ARGV`` in a process where no package of the web extra can be imported."""
+    code = (
+        "import sys\n"
+        f"for name in {NEEDS!r}:\n"
+        "    sys.modules[name] = None  # what an import finds for a package that is not installed\n"
+        "from lexiko.cli import main\n"
+        f"sys.exit(main({list(argv)!r}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(lexiko.__file__).parents[1]), "COLUMNS": "80"}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_serve_without_the_web_extra_gives_the_one_command_that_installs_it() -> None:
+    run = _without_the_web_extra("serve", "--port", "1")
+    assert (run.returncode, run.stderr) == (1, "")
+    assert run.stdout == (
+        "error: lexiko serve needs the web extra, which is not installed (no fastapi, uvicorn, sqlalchemy, "
+        "alembic, argon2, confusables, glicko2, limits, orjson): pip install 'lexiko[web]'\n"
+    )
+
+
+def test_the_other_commands_need_no_web_extra() -> None:
+    run = _without_the_web_extra("judge", "QI", "QX")
+    assert (run.returncode, run.stdout, run.stderr) == (1, "QI: valid\nQX: not valid\n", "")
+
+
+def test_needs_names_every_package_the_web_app_imports() -> None:
+    """A package the web app imports but NEEDS leaves out would pass the check of
+    ``lexiko serve`` and fail later, in the middle of a game."""
+    web = Path(lexiko.__file__).parent / "web"
+    came_with = {"starlette", "pydantic"}  # installed with fastapi
+    elsewhere = {"redis"}  # the shared extra: --redis-url says so
+    for_tests = {web / "testing.py"}  # uvicorn's WebSocket client, for tests and benchmarks
+    imported: set[str] = set()
+    for path in web.rglob("*.py"):
+        if path in for_tests:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(a.name.partition(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                imported.add(node.module.partition(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - {"lexiko", "__future__"}
+    assert third_party - came_with - elsewhere == set(NEEDS) - {"uvicorn"}  # uvicorn: the command runs it

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from lexiko.cli.argtypes import non_negative_float, non_negative_int, port, positive_float
 from lexiko.errors import LexikoError
 from lexiko.lexicon import Lexicon
-from lexiko.web import check_listen, default_database_url
+from lexiko.web import check_listen, default_database_url, missing_packages
 
 __all__ = ["add_parser", "run", "INSTALL"]
 
@@ -145,22 +146,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, console: Console) -> int:
     """Run the server until interrupted; without the web extra, say how to install it
     (exit status 1)."""
-    try:
-        import uvicorn
-
-        from lexiko.web.limits import MAX_FRAME, Limits
-        from lexiko.web.server import create_app
-        from lexiko.web.store import Store
-    except ModuleNotFoundError as e:
-        if (e.name or "lexiko").partition(".")[0] == "lexiko":
-            raise  # a defect of lexiko itself, not a missing package
-        console.print(
-            f"error: lexiko serve needs the web extra, which is not installed (no module {e.name!r}): {INSTALL}",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
-        )
+    missing = missing_packages()
+    if missing:
+        text = escape(f"lexiko serve needs the web extra, which is not installed (no {', '.join(missing)}): {INSTALL}")
+        console.print(f"[red]error:[/red] {text}", highlight=False, soft_wrap=True, emoji=False)
         return 1
+    import uvicorn
+
+    from lexiko.web.limits import MAX_FRAME, Limits
+    from lexiko.web.server import create_app
+    from lexiko.web.store import Store
 
     check_listen(args.host, args.port)
     url = args.database_url or default_database_url()

@@ -13,15 +13,28 @@ when it is made.
 
 >>> default_database_url().startswith(("sqlite:///", "postgresql"))
 True
+>>> missing_packages()  # the extra is installed here
+[]
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 from pathlib import Path
 
-__all__ = ["default_database_url", "check_listen"]
+__all__ = ["NEEDS", "missing_packages", "default_database_url", "check_listen"]
+
+NEEDS = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "argon2", "confusables", "glicko2", "limits", "orjson")
+"""What the web app imports (names of modules, not of distributions): the ``web``
+extra. Several processes sharing games also need ``redis`` (the ``shared`` extra)."""
+
+
+def missing_packages() -> list[str]:
+    """The modules of :data:`NEEDS` that cannot be imported here, found without
+    importing any (empty when the extra is installed)."""
+    return [name for name in NEEDS if importlib.util.find_spec(name) is None]
 
 
 def default_database_url() -> str:
