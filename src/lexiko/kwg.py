@@ -47,9 +47,10 @@ from __future__ import annotations
 
 import gc
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from lexiko.errors import LexiconError
+from lexiko.progress import Progress as _Progress
 
 __all__ = [
     "CHILD_MASK",
@@ -90,8 +91,9 @@ MIN_WORD = 2
 MAX_WORD = 21
 MAX_KEY = 24  # longest key the builder handles (a word, or a reversed prefix)
 
-Progress = Callable[[str, int, int], None]
-"""Build progress callback: ``(phase, done, total)``; phase is ``"dawg"`` or ``"gaddag"``."""
+Progress = _Progress
+"""Build progress callback (:class:`lexiko.progress.Progress`): ``(phase, done, total)``;
+phase is ``"dawg"`` or ``"gaddag"``."""
 
 
 # -- reading -----------------------------------------------------------------

@@ -29,6 +29,7 @@ from lexiko.errors import GameStateError
 from lexiko.game import Accept, Challenge, Event, Game
 from lexiko.lexicon import BUILTIN, Lexicon
 from lexiko.move import Move, Place
+from lexiko.progress import Progress as _Progress
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.tiles import TileSet, tile_set
 
@@ -51,8 +52,9 @@ __all__ = [
     "game_seed",
 ]
 
-Progress = Callable[[str, int, int], None]
-"""``progress(phase, done, total)``; :func:`autoplay` reports phase ``"games"``."""
+Progress = _Progress
+"""``progress(phase, done, total)`` (:class:`lexiko.progress.Progress`); :func:`autoplay`
+reports phase ``"games"``."""
 
 LexiconSpec: TypeAlias = Lexicon | tuple[str, str]
 """What a worker needs to get the lexicon: the object, or (name, tile set) to load."""

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexiko.leaves import _PACK_MAXLEN, MAX_COPY_TERMS, Leave, LeaveTable
 from lexiko.move import Exchange, Pass, Place
+from lexiko.progress import Progress as _Progress
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.tiles import TileSet
 
@@ -29,9 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["train", "TrainProgress"]
 
-TrainProgress = Callable[[str, int, int], None]
-"""``progress(phase, done, total)``: called as games finish (phase ``"round 2/4"``)
-and once per fitting pass (phase ``"fitting"``)."""
+TrainProgress = _Progress
+"""``progress(phase, done, total)`` (:class:`lexiko.progress.Progress`): called as games
+finish (phase ``"round 2/4"``) and once per fitting pass (phase ``"fitting"``)."""
 
 
 def _features(

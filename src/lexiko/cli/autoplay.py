@@ -121,7 +121,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             console=console,
             transient=True,
         ) as bar:
-            task = bar.add_task("games", total=args.games)
+            bar.add_task("games", total=args.games)  # shown before the first game ends
             dstats = autoplay_duplicate(
                 kinds,
                 args.games,
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 lexicon=lex,
                 rules=rules,
                 record_dir=args.gcg_dir,
-                progress=lambda phase, done, total: bar.update(task, completed=done),
+                progress=bar.report,
             )
         _print_duplicate(dstats, rules, console)
         if args.gcg_dir:
@@ -143,10 +143,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with WorkProgress(
         TextColumn("playing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
     ) as bar:
-        task = bar.add_task("games", total=args.games)
-
-        def progress(phase: str, done: int, total: int) -> None:
-            bar.update(task, completed=done)
+        bar.add_task("games", total=args.games)  # shown before the first game ends
 
         try:
             stats = autoplay(
@@ -155,7 +152,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 jobs=jobs,
                 seed=args.seed,
                 executor=executor,
-                progress=progress,
+                progress=bar.report,
                 lexicon=rules.lexicon,
                 rules=rules,
                 gcg_dir=args.gcg_dir,

@@ -1,5 +1,6 @@
 """Progress of long work: rich's bar on a terminal, and a plain line now and then
 everywhere else (a log file, ``nohup``, a pipe), where rich draws nothing until the end.
+:meth:`WorkProgress.report` is the library's :class:`lexiko.progress.Progress` callback.
 
 >>> import io
 >>> from rich.console import Console
@@ -72,3 +73,21 @@ class WorkProgress(Progress):
             line += f", about {_clock_text(elapsed * (task.total - task.completed) / task.completed)} left"
         out = self._log if self._log is not None else sys.stderr
         print(line, file=out, flush=True)
+
+    def report(self, phase: str, done: int, total: int) -> None:
+        """The library's progress callback (:class:`lexiko.progress.Progress`): the task
+        whose description is ``phase`` (added with ``total`` the first time) has ``done``.
+
+        >>> import io
+        >>> from rich.console import Console
+        >>> with WorkProgress(console=Console(file=io.StringIO())) as bar:
+        ...     bar.report("round 1/2", 5, 10)
+        ...     bar.report("fitting", 1, 3)
+        ...     bar.report("round 1/2", 10, 10)
+        >>> [(t.description, t.completed, t.total) for t in bar.tasks]
+        [('round 1/2', 10, 10), ('fitting', 1, 3)]
+        """
+        task = next((t.id for t in self.tasks if t.description == phase), None)
+        if task is None:
+            task = self.add_task(phase, total=total)
+        self.update(task, completed=done)

@@ -121,13 +121,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with WorkProgress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
     ) as bar:
-        tasks: dict[str, Any] = {}
-
-        def progress(phase: str, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(phase, total=total)
-            bar.update(tasks[phase], completed=done)
-
         try:
             table = training.train(
                 args.games,
@@ -139,7 +132,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 executor=executor,
                 initial=initial,
                 min_seen=args.min_seen,
-                progress=progress,
+                progress=bar.report,
             )
         finally:
             if release is not None:
