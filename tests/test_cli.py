@@ -213,3 +213,13 @@ def test_an_unknown_option_points_to_the_commands_own_help(capsys: pytest.Captur
         main(["find", "AB", "--nope"])
     assert e.value.code == 2
     assert capsys.readouterr().err == "error: lexiko find: unrecognized arguments: --nope (see 'lexiko find --help')\n"
+
+
+def test_python_dash_m_lexiko_is_the_lexiko_command() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "lexiko", "judge", "--lexicon", "TWL06", "QI", "QX"], capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "QI: valid\nQX: not valid\n", "")

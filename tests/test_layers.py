@@ -2,7 +2,8 @@
 stack or one of lexiko's faces (the ``lexiko`` command, terminal play, the web app),
 at the top of the module or inside a function.
 
-The faces, by the design: ``cli/``, ``terminal.py`` and ``web/``. ``svg.py`` and
+The faces, by the design: ``cli/`` (with ``__main__.py``, ``python -m lexiko``),
+``terminal.py`` and ``web/``. ``svg.py`` and
 ``plots.py`` are renderers a notebook calls (a board as SVG, a figure of results): they
 return values and raise lexiko's errors, so they are library and are checked too.
 """
@@ -17,7 +18,7 @@ import pytest
 import lexiko
 
 PACKAGE = Path(lexiko.__file__).parent
-FACES = ("cli", "terminal.py", "web")
+FACES = ("cli", "__main__.py", "terminal.py", "web")
 """Paths, inside the package, of the faces: everything else is library."""
 
 FORBIDDEN = (
