@@ -37,7 +37,11 @@ from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
 from lexiko.web.store import Store
-from lexiko.web.testing import (
+
+# the web tests' harness (servers, PostgreSQL, Redis, nginx on loopback), in tests/ beside this folder
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from webharness import (  # noqa: E402
     NginxProxy,
     RedisServer,
     ServerProcess,

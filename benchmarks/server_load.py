@@ -42,7 +42,11 @@ from websockets.asyncio.client import connect
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import Rules, preset
-from lexiko.web.testing import (
+
+# the web tests' harness (servers, PostgreSQL, Redis, nginx on loopback), in tests/ beside this folder
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from webharness import (  # noqa: E402
     NginxProxy,
     RedisServer,
     ServerProcess,

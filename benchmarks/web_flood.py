@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -30,7 +31,10 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from lexiko.web.testing import ServerProcess
+# the web tests' harness (servers on loopback), in tests/ beside this folder
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from webharness import ServerProcess  # noqa: E402
 
 
 def peak_rss_mb(pid: int) -> float:

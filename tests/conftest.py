@@ -2,15 +2,21 @@
 
 Helpers are plain functions exposed as session-scoped fixtures (so that hypothesis
 tests may use them too): ``make_game``, ``make_endgame``, ``snapshot``.
+
+The web tests' fixtures: ``server``, the app on a SQLite file with the clients a test
+opens (``webharness.Server``; a module overrides ``app_options`` to give ``create_app``
+options), and ``pg_url``, one PostgreSQL for the session (``webharness.test_postgres``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+from webharness import Server, test_postgres
 
 from lexiko.board import Board
 from lexiko.game import Game
@@ -155,3 +161,24 @@ def snap() -> Callable[[Game], dict[str, Any]]:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def app_options() -> dict[str, Any]:
+    """``create_app``'s options for the ``server`` fixture: none; a test module overrides it."""
+    return {}
+
+
+@pytest.fixture
+def server(tmp_path: Path, app_options: dict[str, Any]) -> Iterator[Server]:
+    """The web app on a SQLite file of the test's own, with an HTTP client; closed after."""
+    with Server(f"sqlite:///{tmp_path / 'games.db'}", **app_options) as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str | None]:
+    """A PostgreSQL URL (``LEXIKO_TEST_POSTGRES_URL``, else a throwaway server when the
+    Debian package is installed), or None."""
+    with test_postgres() as url:
+        yield url

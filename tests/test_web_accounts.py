@@ -4,47 +4,13 @@ rated once with Glicko-2, and invitation by link still works without an account.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
+from webharness import Server
 
 from lexiko.web.ratings import Rating, after_game
-from lexiko.web.server import create_app
-from lexiko.web.testing import Connection, ThreadServer
-
-
-class Server:
-    def __init__(self, url: str, **kw: Any) -> None:
-        self.ts = ThreadServer(create_app(url, **kw)).start()
-        self.conns: list[Connection] = []
-        self.clients: list[httpx.Client] = []
-
-    def client(self) -> httpx.Client:
-        c = httpx.Client(base_url=self.ts.url, timeout=20)
-        self.clients.append(c)
-        return c
-
-    def connect(self, game_id: str, token: str | None) -> Connection:
-        c = Connection(self.ts.ws_url, game_id, token)
-        self.conns.append(c)
-        return c
-
-    def close(self) -> None:
-        for c in self.conns:
-            c.close()
-        for h in self.clients:
-            h.close()
-        self.ts.stop()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'games.db'}")
-    yield s
-    s.close()
 
 
 def sign_up(http: httpx.Client, name: str, password: str = "correct horse") -> dict[str, Any]:

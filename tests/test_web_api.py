@@ -13,56 +13,25 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from webharness import (
+    Connection,
+    Server,
+    board_from_rows,
+    find_phony,
+    move_message,
+    new_game,
+)
 
 from lexiko import gcg, movegen
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import Rules, preset
-from lexiko.web.server import create_app
-from lexiko.web.testing import (
-    Connection,
-    ThreadServer,
-    board_from_rows,
-    find_phony,
-    move_message,
-    new_game,
-    test_postgres,
-)
 
 
 @pytest.fixture(scope="module")
 def lex() -> Lexicon:
     return Lexicon.load("TWL06")
-
-
-class Server:
-    """A running app with an HTTP client."""
-
-    def __init__(self, url: str, **kw: Any) -> None:
-        self.db_url = url
-        self.ts = ThreadServer(create_app(url, **{"allow_seeds": True, **kw})).start()
-        self.http = httpx.Client(base_url=self.ts.url, timeout=20)
-        self.ws_url = self.ts.ws_url
-        self.conns: list[Connection] = []
-
-    def connect(self, game_id: str, token: str | None) -> Connection:
-        c = Connection(self.ws_url, game_id, token)
-        self.conns.append(c)
-        return c
-
-    def close(self) -> None:
-        for c in self.conns:
-            c.close()
-        self.http.close()
-        self.ts.stop()
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str | None]:
-    with test_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -77,10 +46,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'games.db'}")
-    yield s
-    s.close()
+def app_options() -> dict[str, Any]:
+    return {"allow_seeds": True}  # the games of these tests are dealt from a seed
 
 
 def rules_of(name: str = "tournament", **kw: Any) -> Rules:
@@ -222,7 +189,7 @@ def test_pages_and_static_files_are_served(server: Server) -> None:
 
 
 def test_two_players_play_preview_challenge_exchange(db_url: str, lex: Lexicon) -> None:
-    srv = Server(db_url)
+    srv = Server(db_url, allow_seeds=True)
     try:
         rules = rules_of()
         gid, tokens = new_game(srv.http, seed=11)
@@ -558,7 +525,7 @@ def test_bot_challenges_a_phony(server: Server, lex: Lexicon) -> None:
 
 
 def test_flag_fall_ends_the_game_on_time(tmp_path: Path) -> None:
-    srv = Server(f"sqlite:///{tmp_path / 'g.db'}", clock_interval=0.05)
+    srv = Server(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, clock_interval=0.05)
     try:
         opts = {"time_minutes": 0.005, "max_overtime": 0.005}
         gid, tokens = new_game(srv.http, options=opts)
@@ -588,7 +555,7 @@ def test_stop_and_restart_rebuilds_every_game_exactly(tmp_path: Path, lex: Lexic
     tiles each player draws next."""
     rules = rules_of()
     url = f"sqlite:///{tmp_path / 'g.db'}"
-    srv = Server(url)
+    srv = Server(url, allow_seeds=True)
     gid, tokens = new_game(srv.http, seed=99, options={"time_minutes": None})  # untimed: no downtime to count
     a, b = srv.connect(gid, tokens[0]), srv.connect(gid, tokens[1])
     for step in range(5):
@@ -602,7 +569,7 @@ def test_stop_and_restart_rebuilds_every_game_exactly(tmp_path: Path, lex: Lexic
     on_turn([a, b])
     before = [_comparable(a.state), _comparable(b.state)]
     srv.close()
-    srv = Server(url)
+    srv = Server(url, allow_seeds=True)
     try:
         a2, b2 = srv.connect(gid, tokens[0]), srv.connect(gid, tokens[1])
         assert [_comparable(a2.state), _comparable(b2.state)] == before
@@ -641,7 +608,7 @@ def test_moves_by_text_are_stored_as_gcg_notation(server: Server, lex: Lexicon) 
 
 
 def test_idle_games_are_let_go_and_come_back_from_the_database(tmp_path: Path, lex: Lexicon) -> None:
-    srv = Server(f"sqlite:///{tmp_path / 'g.db'}", clock_interval=0.05, idle_seconds=0.1)
+    srv = Server(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, clock_interval=0.05, idle_seconds=0.1)
     try:
         rules = rules_of()
         gid, tokens = new_game(srv.http, seed=17)

@@ -6,19 +6,16 @@ score; a restarted server rebuilds the game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from webharness import Server, board_from_rows, move_message, new_game
 
 from lexiko import duplicate, movegen
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import preset
-from lexiko.web.server import create_app
-from lexiko.web.testing import Connection, ThreadServer, board_from_rows, move_message, new_game
 
 RULES = preset("duplicate")
 
@@ -28,29 +25,9 @@ def lex() -> Lexicon:
     return Lexicon.load("TWL06")
 
 
-class Server:
-    def __init__(self, url: str, **kw: Any) -> None:
-        self.ts = ThreadServer(create_app(url, **kw)).start()
-        self.http = httpx.Client(base_url=self.ts.url, timeout=20)
-        self.conns: list[Connection] = []
-
-    def connect(self, game_id: str, token: str | None) -> Connection:
-        c = Connection(self.ts.ws_url, game_id, token)
-        self.conns.append(c)
-        return c
-
-    def close(self) -> None:
-        for c in self.conns:
-            c.close()
-        self.http.close()
-        self.ts.stop()
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'games.db'}", clock_interval=0.1)
-    yield s
-    s.close()
+def app_options() -> dict[str, Any]:
+    return {"clock_interval": 0.1}
 
 
 def placements(state: dict[str, Any], lex: Lexicon) -> list[movegen.GeneratedMove]:

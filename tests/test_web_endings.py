@@ -3,41 +3,12 @@ and a rematch with the same players, over real HTTP and WebSockets."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
-import pytest
+from webharness import Connection, Server, new_game
 
 from lexiko import gcg
-from lexiko.web.server import create_app
-from lexiko.web.testing import Connection, ThreadServer, new_game
-
-
-class Server:
-    def __init__(self, url: str, **kw: Any) -> None:
-        self.ts = ThreadServer(create_app(url, **kw)).start()
-        self.http = httpx.Client(base_url=self.ts.url, timeout=20)
-        self.conns: list[Connection] = []
-
-    def connect(self, game_id: str, token: str | None) -> Connection:
-        c = Connection(self.ts.ws_url, game_id, token)
-        self.conns.append(c)
-        return c
-
-    def close(self) -> None:
-        for c in self.conns:
-            c.close()
-        self.http.close()
-        self.ts.stop()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'games.db'}")
-    yield s
-    s.close()
 
 
 def two_people(server: Server, **kw: Any) -> tuple[str, Connection, Connection]:

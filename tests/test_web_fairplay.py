@@ -4,42 +4,13 @@ and no time charged while the server is down. Each test failed before its fix.""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
+from webharness import Connection, Server, ServerProcess, new_game
 
 from lexiko.lexicon import Lexicon
-from lexiko.web.server import create_app
-from lexiko.web.testing import Connection, ServerProcess, ThreadServer, new_game
-
-
-class Server:
-    def __init__(self, url: str, **kw: Any) -> None:
-        self.ts = ThreadServer(create_app(url, **kw)).start()
-        self.http = httpx.Client(base_url=self.ts.url, timeout=20)
-        self.conns: list[Connection] = []
-
-    def connect(self, game_id: str, token: str | None) -> Connection:
-        c = Connection(self.ts.ws_url, game_id, token)
-        self.conns.append(c)
-        return c
-
-    def close(self) -> None:
-        for c in self.conns:
-            c.close()
-        self.http.close()
-        self.ts.stop()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'games.db'}")
-    yield s
-    s.close()
-
 
 ANN_BOB = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -75,9 +46,10 @@ def test_a_seeded_game_shows_its_seed_to_everyone(server: Server, tmp_path: Path
 
 
 def test_accept_is_only_for_a_play_that_ends_the_game(server: Server, lex: Lexicon) -> None:
+    from webharness import board_from_rows, move_message
+
     from lexiko import movegen
     from lexiko.rules import preset
-    from lexiko.web.testing import board_from_rows, move_message
 
     rules = preset("tournament")
     gid, tokens = new_game(server.http, seats=ANN_BOB, preset="tournament", seed=None, options={"time_minutes": 10})

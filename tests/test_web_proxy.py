@@ -14,11 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-
-from lexiko import movegen
-from lexiko.lexicon import Lexicon
-from lexiko.rules import preset
-from lexiko.web.testing import (
+from webharness import (
     Connection,
     ServerProcess,
     board_from_rows,
@@ -27,6 +23,10 @@ from lexiko.web.testing import (
     new_game,
     nginx_config,
 )
+
+from lexiko import movegen
+from lexiko.lexicon import Lexicon
+from lexiko.rules import preset
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 ROOT = Path(__file__).resolve().parents[1]

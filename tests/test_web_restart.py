@@ -3,18 +3,17 @@ nothing is lost, and the games go on exactly as they would have."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from webharness import Connection, ServerProcess, board_from_rows, move_message, new_game
 
 from lexiko import movegen
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
-from lexiko.web.testing import Connection, ServerProcess, board_from_rows, move_message, new_game, test_postgres
 
 RULES = preset("tournament")
 
@@ -22,12 +21,6 @@ RULES = preset("tournament")
 @pytest.fixture(scope="module")
 def lex() -> Lexicon:
     return Lexicon.load("TWL06")
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str | None]:
-    with test_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

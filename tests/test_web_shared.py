@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
-import subprocess
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -20,6 +19,15 @@ from typing import Any
 import httpx
 import pytest
 import redis.asyncio as redis_async
+from webharness import (
+    Connection,
+    RedisServer,
+    ServerProcess,
+    ThreadServer,
+    board_from_rows,
+    move_message,
+    new_game,
+)
 
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
@@ -30,16 +38,6 @@ from lexiko.web.limits import Limits, RateLimits
 from lexiko.web.server import create_app
 from lexiko.web.service import GameService, SeatRequest
 from lexiko.web.store import Store
-from lexiko.web.testing import (
-    Connection,
-    ServerProcess,
-    ThreadServer,
-    board_from_rows,
-    free_port,
-    move_message,
-    new_game,
-    test_postgres,
-)
 
 RULES = preset("casual")
 
@@ -62,51 +60,23 @@ def lex() -> Lexicon:
     return Lexicon.load("TWL06")
 
 
-def start_redis(port: int) -> subprocess.Popen[bytes]:
-    """A Redis server on 127.0.0.1:port, keeping nothing on disk, once it answers."""
-    assert REDIS is not None
-    proc = subprocess.Popen(
-        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    import redis
-
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            redis.Redis(port=port).ping()
-            return proc
-        except redis.ConnectionError:
-            if time.monotonic() > deadline:
-                proc.terminate()
-                raise
-            time.sleep(0.1)
-
-
-def stop_redis(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    proc.wait(10)
-
-
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
-    port = free_port()
-    proc = start_redis(port)
+    server = RedisServer()
     try:
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server.start()
     finally:
-        stop_redis(proc)
+        server.stop()
 
 
 @pytest.fixture(scope="module")
-def pg_url() -> Iterator[str]:
-    with test_postgres() as url:
-        if url is None:
-            pytest.skip(
-                "PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset"
-            )
-        yield url
+def pg_url(pg_url: str | None) -> str:
+    """The session's PostgreSQL (conftest.py): these tests skip without it."""
+    if pg_url is None:
+        pytest.skip(
+            "PostgreSQL is not installed here (apt-get install postgresql) and LEXIKO_TEST_POSTGRES_URL is unset"
+        )
+    return pg_url
 
 
 @pytest.fixture
@@ -469,18 +439,16 @@ def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
 ) -> None:
     monkeypatch.setattr(limits_module, "REDIS_PAUSE", 0.0)  # ask Redis again at once (the test's pace)
     caplog.set_level(logging.WARNING, logger="lexiko.web")
-    port = free_port()
-    url = f"redis://127.0.0.1:{port}/0"
-    proc = start_redis(port)
+    redis = RedisServer()
+    url = redis.start()
 
     async def scenario() -> None:
-        nonlocal proc
         rl = RateLimits(Limits(games="2/hour"), redis_url=url)
         try:
             assert await rl.game("192.0.2.9") is True
-            stop_redis(proc)
+            redis.stop()
             assert [await rl.game("192.0.2.9") for _ in range(4)] == [True] * 4  # uncounted, not refused
-            proc = start_redis(port)  # an empty Redis: the count starts again
+            redis.start()  # an empty Redis on the same port: the count starts again
             assert [await rl.game("192.0.2.9") for _ in range(3)] == [True, True, False]
         finally:
             await rl.close()
@@ -488,7 +456,7 @@ def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
     try:
         run(scenario())
     finally:
-        stop_redis(proc)
+        redis.stop()
     said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("rate limits:")]
     assert len(said) == 2, said  # one warning for the outage, however many requests it let through
     assert said[0].startswith(f"rate limits: Redis at {url} does not answer (")
@@ -497,20 +465,17 @@ def test_rate_limits_fail_open_while_redis_is_down_and_count_again_after(
 
 
 def test_a_server_whose_redis_stops_lets_requests_through(tmp_path: Path) -> None:
-    port = free_port()
-    proc = start_redis(port)
+    redis = RedisServer()
     try:
-        app = create_app(
-            f"sqlite:///{tmp_path / 'games.db'}", redis_url=f"redis://127.0.0.1:{port}/0", limits=Limits(games="3/hour")
-        )
+        app = create_app(f"sqlite:///{tmp_path / 'games.db'}", redis_url=redis.start(), limits=Limits(games="3/hour"))
         with ThreadServer(app) as ts, httpx.Client(base_url=ts.url, timeout=20) as http:
             assert http.post("/api/games", json=A_GAME).status_code == 200
-            stop_redis(proc)
+            redis.stop()
             rs = [http.post("/api/games", json=A_GAME) for _ in range(4)]
             assert [r.status_code for r in rs] == [200] * 4  # over the 3 an hour: counted nowhere, not a 500
             assert http.get(f"/api/games/{rs[-1].json()['game_id']}").status_code == 200
     finally:
-        stop_redis(proc)
+        redis.stop()
 
 
 # -- leases renewed in one round trip per clock tick ----------------------------------

@@ -5,18 +5,15 @@ spectators, chat, word lookup, and the end of a game its players abandoned."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from webharness import Connection, Server, board_from_rows, find_phony, move_message, new_game
 
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
-from lexiko.web.server import create_app
-from lexiko.web.testing import Connection, ThreadServer, board_from_rows, find_phony, move_message, new_game
 
 RULES = preset("tournament")
 ANN_BOB = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -25,31 +22,6 @@ ANN_BOB = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 @pytest.fixture(scope="module")
 def lex() -> Lexicon:
     return Lexicon.load("TWL06")
-
-
-class Server:
-    def __init__(self, url: str, **kw: Any) -> None:
-        self.ts = ThreadServer(create_app(url, **kw)).start()
-        self.http = httpx.Client(base_url=self.ts.url, timeout=20)
-        self.conns: list[Connection] = []
-
-    def connect(self, game_id: str, token: str | None) -> Connection:
-        c = Connection(self.ts.ws_url, game_id, token)
-        self.conns.append(c)
-        return c
-
-    def close(self) -> None:
-        for c in self.conns:
-            c.close()
-        self.http.close()
-        self.ts.stop()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'games.db'}")
-    yield s
-    s.close()
 
 
 def players(server: Server, **kw: Any) -> tuple[str, Connection, Connection]:

@@ -22,13 +22,6 @@ from lexiko.web.store import (
     hash_token,
     normalize_url,
 )
-from lexiko.web.testing import test_postgres
-
-
-@pytest.fixture(scope="module")
-def pg_url() -> Iterator[str | None]:
-    with test_postgres() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -5,12 +5,12 @@ the buttons and the exchange bar stay above the fold."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from webharness import Server, new_game
 
 from lexiko import movegen
 from lexiko.game import Game
@@ -18,8 +18,6 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import preset
 from lexiko.tiles import BLANK, LETTER_MASK
-from lexiko.web.server import create_app
-from lexiko.web.testing import ThreadServer, new_game
 
 pytestmark = pytest.mark.browser
 
@@ -30,13 +28,6 @@ TIMEOUT = 15_000
 @pytest.fixture(scope="module")
 def lex() -> Lexicon:
     return Lexicon.load("TWL06")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    ts = ThreadServer(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0.0)).start()
-    yield ts
-    ts.stop()
 
 
 def right_edge(page: Any, selector: str) -> float:
@@ -53,7 +44,7 @@ def right_edge(page: Any, selector: str) -> float:
 
 
 def test_a_phone_shows_everything_and_every_control_answers_a_tap(
-    browser: Any, server: ThreadServer, artifacts: Path
+    browser: Any, server: Server, artifacts: Path
 ) -> None:
     ctx = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True, accept_downloads=True
@@ -124,7 +115,7 @@ def ann_first_seed() -> int:
 
 
 def test_a_turn_with_the_keyboard_alone_and_labels_for_screen_readers(
-    browser: Any, server: ThreadServer, artifacts: Path, lex: Lexicon
+    browser: Any, server: Server, artifacts: Path, lex: Lexicon
 ) -> None:
     seed = ann_first_seed()
     mirror = Game(["Ann", "Computer"], RULES, seed=seed, lexicon=lex)
@@ -232,7 +223,7 @@ def test_a_turn_with_the_keyboard_alone_and_labels_for_screen_readers(
         ctx.close()
 
 
-def test_resign_then_a_rematch_in_the_browser(browser: Any, server: ThreadServer, artifacts: Path) -> None:
+def test_resign_then_a_rematch_in_the_browser(browser: Any, server: Server, artifacts: Path) -> None:
     with httpx.Client(base_url=server.url, timeout=20) as http:
         gid, tokens = new_game(http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], seed=None)
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
@@ -257,7 +248,7 @@ def test_resign_then_a_rematch_in_the_browser(browser: Any, server: ThreadServer
         ctx.close()
 
 
-def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, server: ThreadServer) -> None:
+def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=20) as http:
         gid, tokens = new_game(
             http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], seed=None
@@ -291,7 +282,7 @@ def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, serve
             p.context.close()
 
 
-def test_the_lobby_lists_open_and_live_games_and_mine(browser: Any, server: ThreadServer) -> None:
+def test_the_lobby_lists_open_and_live_games_and_mine(browser: Any, server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     other = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     try:
@@ -327,7 +318,7 @@ def test_the_lobby_lists_open_and_live_games_and_mine(browser: Any, server: Thre
         other.close()
 
 
-def test_two_signed_in_players_play_a_rated_game(browser: Any, server: ThreadServer) -> None:
+def test_two_signed_in_players_play_a_rated_game(browser: Any, server: Server) -> None:
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True) for _ in range(2)]
     try:
         ann, bob = (c.new_page() for c in contexts)

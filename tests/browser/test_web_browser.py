@@ -6,12 +6,12 @@ Screenshots go to ``test-artifacts/browser``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from webharness import Connection, Server, board_from_rows, find_phony, move_message, new_game
 
 from lexiko import movegen
 from lexiko.game import Game
@@ -19,8 +19,6 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import preset
 from lexiko.tiles import BLANK, LETTER_MASK
-from lexiko.web.server import create_app
-from lexiko.web.testing import Connection, ThreadServer, board_from_rows, find_phony, move_message, new_game
 
 pytestmark = pytest.mark.browser
 
@@ -34,10 +32,8 @@ def lex() -> Lexicon:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    ts = ThreadServer(create_app(f"sqlite:///{tmp_path / 'games.db'}", bot_delay=0.0, allow_seeds=True)).start()
-    yield ts
-    ts.stop()
+def app_options() -> dict[str, Any]:
+    return {"allow_seeds": True}  # the lobby's seed option
 
 
 def seed_with_a_blank_first() -> int:
@@ -128,9 +124,7 @@ def best_placement(g: Game, lex: Lexicon, seat: int, *, blank: bool | None) -> P
     raise AssertionError("no placement found")
 
 
-def test_two_players_play_a_game_in_two_browsers(
-    browser: Any, server: ThreadServer, artifacts: Path, lex: Lexicon
-) -> None:
+def test_two_players_play_a_game_in_two_browsers(browser: Any, server: Server, artifacts: Path, lex: Lexicon) -> None:
     seed = seed_with_a_blank_first()
     mirror = Game(["Ann", "Bob"], RULES, seed=seed, lexicon=lex)  # what the engine says should happen
     # bypass_csp: the app forbids eval, which Playwright's wait_for_function uses
@@ -238,7 +232,7 @@ def test_two_players_play_a_game_in_two_browsers(
         ctx_b.close()
 
 
-def test_review_of_a_finished_game(browser: Any, server: ThreadServer, artifacts: Path, lex: Lexicon) -> None:
+def test_review_of_a_finished_game(browser: Any, server: Server, artifacts: Path, lex: Lexicon) -> None:
     http = httpx.Client(base_url=server.url, timeout=20)
     gid, tokens = new_game(http, seats=[{"kind": "human", "name": "Ann"}, {"kind": "greedy"}], seed=12)
     conn = Connection(server.ws_url, gid, tokens[0])
@@ -278,13 +272,14 @@ def test_review_of_a_finished_game(browser: Any, server: ThreadServer, artifacts
 
 
 def test_a_duplicate_game_in_two_browsers_with_bots(
-    browser: Any, server: ThreadServer, artifacts: Path, lex: Lexicon
+    browser: Any, server: Server, artifacts: Path, lex: Lexicon
 ) -> None:
     """Ann creates a duplicate game (Bob invited, two computer players), untimed rounds; in
     round 1 Ann types a move and Bob, who never sees it, passes; then both pass until the
     game ends, and both pages show the master sheet the downloaded record replays to."""
+    from webharness import board_from_rows
+
     from lexiko import duplicate
-    from lexiko.web.testing import board_from_rows
 
     dup = preset("duplicate")
     ctx_a = browser.new_context(viewport={"width": 1360, "height": 900}, bypass_csp=True)
@@ -367,9 +362,7 @@ def test_a_duplicate_game_in_two_browsers_with_bots(
         ctx_b.close()
 
 
-def test_a_duplicate_event_by_one_link_started_by_its_creator(
-    browser: Any, server: ThreadServer, artifacts: Path
-) -> None:
+def test_a_duplicate_event_by_one_link_started_by_its_creator(browser: Any, server: Server, artifacts: Path) -> None:
     """Ann creates a duplicate game (the page's computer player and three invited
     seats); Bob comes by the one link for everybody; Ann's waiting page shows that link
     and a start button, and starting leaves the two open seats out: both pages show a

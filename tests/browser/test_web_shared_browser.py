@@ -11,13 +11,13 @@ from typing import Any
 
 import httpx
 import pytest
+from webharness import RedisServer, ServerProcess, board_from_rows, new_game, test_postgres
 
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import preset
 from lexiko.tiles import BLANK, LETTER_MASK
-from lexiko.web.testing import RedisServer, ServerProcess, board_from_rows, new_game, test_postgres
 
 pytestmark = [
     pytest.mark.browser,

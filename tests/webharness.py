@@ -1,8 +1,9 @@
-"""Helpers for testing and benchmarking the web app: a free port, the server in a
-process of its own (to kill and restart it), and a throwaway PostgreSQL server on
-loopback started from the Debian package's binaries.
-
-Nothing here is used by the server itself.
+"""The harness of the web tests and the load benchmarks (test-only, not in the package):
+the app served in a thread with its clients (:class:`Server`), the server in a process
+of its own (to kill and restart it), a WebSocket client that keeps what it is sent, a
+throwaway PostgreSQL, Redis or nginx on loopback, and helpers to create games and build
+moves. ``tests/conftest.py`` makes fixtures of some; benchmarks/ puts tests/ on
+``sys.path`` to import it.
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lexiko.board import Board
 from lexiko.move import Exchange, Move, Place
 from lexiko.rules import Rules
 from lexiko.tiles import BLANK, LETTER_MASK, TileSet
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "cpu_seconds",
@@ -40,6 +44,7 @@ __all__ = [
     "nginx_config",
     "ServerProcess",
     "ThreadServer",
+    "Server",
     "Connection",
     "TemporaryPostgres",
     "postgres_binaries",
@@ -219,6 +224,55 @@ class ThreadServer(_Loopback):
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class Server:
+    """The app of ``create_app(database_url, **options)`` served in a thread, with the
+    clients a test opens on it: an HTTP client ``http`` (more from :meth:`client`) and
+    WebSocket connections (:meth:`connect`). :meth:`close` closes them all and stops the
+    app; so does leaving a ``with`` block.
+
+    ``options`` are ``create_app``'s (``allow_seeds``, ``limits``, ``clock_interval``, ...).
+    """
+
+    def __init__(self, database_url: str, **options: Any) -> None:
+        from lexiko.web.server import create_app
+
+        self.db_url = database_url
+        self.ts = ThreadServer(create_app(database_url, **options)).start()
+        self.url = self.ts.url
+        self.ws_url = self.ts.ws_url
+        self.clients: list[httpx.Client] = []
+        self.conns: list[Connection] = []
+        self.http = self.client()
+
+    def client(self) -> httpx.Client:
+        """A new HTTP client of the app (its own cookies: another person), closed with it."""
+        import httpx
+
+        c = httpx.Client(base_url=self.url, timeout=20)
+        self.clients.append(c)
+        return c
+
+    def connect(self, game_id: str, token: str | None) -> Connection:
+        """A WebSocket connection to a game, as the seat of ``token`` (None: a spectator)."""
+        c = Connection(self.ws_url, game_id, token)
+        self.conns.append(c)
+        return c
+
+    def close(self) -> None:
+        """Close every connection and client, then stop the app."""
+        for c in self.conns:
+            c.close()
+        for h in self.clients:
+            h.close()
+        self.ts.stop()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class Connection:
@@ -546,7 +600,7 @@ def nginx_config(listen: int, upstreams: Sequence[int], folder: Path) -> str:
     temporary files in ``folder`` (as the tests and the load benchmark run it)."""
     import re
 
-    conf = (Path(__file__).resolve().parents[3] / "deploy" / "nginx.conf").read_text()
+    conf = (Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf").read_text()
     servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;" for p in upstreams)
     conf = re.sub(r"(?:        server app\d+:8000[^\n]*\n)+", lambda m: servers + "\n", conf)  # each upstream
     conf = conf.replace("listen 80;", f"listen 127.0.0.1:{listen};")
