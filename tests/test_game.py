@@ -273,7 +273,18 @@ def test_illegal_placements_are_refused(opened: Game, snap: Snap) -> None:
         "tiles are not in one line",
     )
     refused(g, snap, lambda: g.play(Place(7, 3, False, (0, 0))), IllegalMoveError, "no tiles placed")
-    refused(g, snap, lambda: g.play("-QZ"), IllegalMoveError, "'-QZ' is not a placement of tiles")
+    refused(g, snap, lambda: g.play("-QQ"), IllegalMoveError, "tiles Q are not on your rack (AEIQSTZ)")
+
+
+def test_play_takes_every_notation(opened: Game) -> None:
+    g = opened
+    ev = g.play("-QZ")
+    assert (ev.kind, ev.player, ev.move, ev.rack) == ("exchange", 1, Exchange(E.parse("QZ")), E.parse("AEIQSTZ"))
+    p = g.player_on_turn
+    assert g.play("pass").kind == "pass" and g.history[-1].player == p
+    rack = g.rack_text()
+    assert g.play(f"exchange {rack[:2]}").move == Exchange(E.parse(rack[:2]))
+    assert g.play("-").move == Pass()
 
 
 def test_a_candidate_made_for_another_position_is_checked(snap: Snap) -> None:

@@ -31,11 +31,12 @@ from typing import Literal, Protocol
 from lexiko.board import Board
 from lexiko.errors import GameStateError, IllegalMoveError, PhonyError
 from lexiko.legality import check_placement
+from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
-from lexiko.movegen import Candidate
+from lexiko.movegen import Candidate, LeaveValue, generate
 from lexiko.rules import Rules
 from lexiko.scoring import Word, score_words, words_formed
-from lexiko.tiles import BLANK, LETTER_MASK, TileSet
+from lexiko.tiles import BLANK, LETTER_MASK, Rack, TileSet
 
 __all__ = [
     "Game",
@@ -323,10 +324,17 @@ class Game:
         """Scores of the two teams (players 1 and 3, players 2 and 4)."""
         return [sum(s for i, s in enumerate(self._s.scores) if i % 2 == t) for t in (0, 1)]
 
-    def rack(self, player: int | None = None) -> tuple[int, ...]:
-        """A player's rack (the player on turn by default), sorted."""
+    def rack(self, player: int | None = None) -> Rack:
+        """A player's rack (the player on turn by default), sorted: a tuple of codes
+        that shows itself as letters.
+
+        >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None)
+        >>> g.set_rack(0, "WINDY??")
+        >>> g.rack(0), g.rack(0) == g.tiles.parse("DINWY??")
+        (Rack('DINWY??'), True)
+        """
         p = self._s.turn if player is None else player
-        return self.tiles.rack_sort(self._s.racks[p])
+        return Rack(self.tiles.rack_sort(self._s.racks[p]), self.tiles)
 
     def rack_text(self, player: int | None = None) -> str:
         """A rack as text, ``?`` for blanks."""
@@ -384,14 +392,14 @@ class Game:
         """Exchanges each player has made."""
         return list(self._s.exchanges)
 
-    def unseen(self, player: int | None = None) -> tuple[int, ...]:
+    def unseen(self, player: int | None = None) -> Rack:
         """Tiles a player cannot see: the bag and the other racks, sorted."""
         p = self._s.turn if player is None else player
         out = list(self._s.bag)
         for i, r in enumerate(self._s.racks):
             if i != p:
                 out.extend(r)
-        return self.tiles.rack_sort(out)
+        return Rack(self.tiles.rack_sort(out), self.tiles)
 
     def position(self, player: int | None = None) -> Position:
         """The position as ``player`` (the player on turn by default) sees it."""
@@ -486,12 +494,57 @@ class Game:
         self._turn_started = self._clock()
         return event
 
-    def play(self, move: Place | str, *, player: int | None = None, elapsed: float | None = None) -> Event:
-        """Place tiles: ``g.play("8D WORD")``."""
-        m = parse_move(move, self.tiles, self.board) if isinstance(move, str) else move
-        if not isinstance(m, Place):
-            raise IllegalMoveError(f"{move!r} is not a placement of tiles")
+    def play(self, move: Move | Candidate | str, *, player: int | None = None, elapsed: float | None = None) -> Event:
+        """Make a move: a placement, an exchange or a pass, in notation (``"8D WORD"``,
+        ``"-QU"`` or ``"exchange QU"``, ``"-"`` or ``"pass"``) or as a value, or one of
+        `moves`. Returns the move's event; raises and changes nothing if it is not
+        allowed.
+
+        >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None, first_player=0)
+        >>> g.set_rack(0, "DINNVWY")
+        >>> g.play("8D WINDY").score, g.play("pass").kind, g.play("-NV", player=0).kind
+        (32, 'pass', 'exchange')
+        """
+        if isinstance(move, str):
+            m: Move | Candidate = parse_move(move, self.tiles, self.board)
+        else:
+            m = move
         return self._turn_event(self.apply(m, player=player, elapsed=elapsed))
+
+    def moves(
+        self, best: int | None = None, *, leaves: LeaveValue | None = None, lexicon: Lexicon | None = None
+    ) -> list[Candidate]:
+        """The legal moves of the player on turn, best first: by equity, which is the
+        score plus ``leaves(kept tiles)`` with a leave table (say
+        `lexiko.leaves.LeaveTable.default`), the score alone without; ``best=N`` only
+        the first N. Placements, then the exchanges the rules allow now and the pass
+        (see `lexiko.movegen.generate`); none once the game is over or while the last
+        play waits to be challenged or accepted. Each is a `~lexiko.movegen.Candidate`
+        (the move with its score, equity and leave) that `play` and `apply` take.
+
+        Words are those of ``lexicon``, else of the game's lexicon, else (a game that
+        judges no words, as a record's replay) of the lexicon its rules name.
+
+        >>> from lexiko.lexicon import Lexicon
+        >>> g = Game(["Ann", "Bob"], seed=1, lexicon=Lexicon.from_words(["QI", "QAT"]), first_player=0)
+        >>> g.set_rack(0, "AQITEEE")
+        >>> g.moves(best=1)
+        [Candidate(move=Place.parse('8F QAT'), score=24, equity=24.0, leave=Rack('EEEI'))]
+        >>> [c.notation() for c in g.moves(best=4)]
+        ['8F QAT', '8G QAT', '8H QAT', '8G QI']
+        >>> g.play(g.moves(best=1)[0]).score
+        24
+        """
+        s = self._s
+        if s.over or (s.pending is not None and s.pending.ends_game):
+            return []
+        lex = lexicon if lexicon is not None else self._judge_lexicon()
+        if not isinstance(lex, Lexicon):
+            lex = Lexicon.load(self.rules.lexicon, self.tiles)
+        # an exchange the rules refuse now (the exchanges used up, too few of a letter):
+        # none listed, as the generator lists none with an empty bag
+        bag = len(s.bag) if self.can_exchange() else 0
+        return generate(s.board, self.rack(), lex, self.rules, bag_count=bag, best=best, leaves=leaves)
 
     def exchange(self, tiles: str | Sequence[int], *, player: int | None = None, elapsed: float | None = None) -> Event:
         """Exchange tiles: ``g.exchange("QU")``."""

@@ -1,7 +1,28 @@
 """Moves as values: Place, Exchange, Pass; read and written in GCG notation.
 
-A :class:`Place` lists one code per square of the main word from its first square;
+A `Place` lists one code per square of the main word from its first square;
 ``0`` marks a square already occupied (a letter played through).
+
+A move's repr is its notation, which evaluates back to an equal move. A move holds
+codes, not letters: the same `Place` is ``8D WINDY`` with the English tile set and
+other letters with another set (Spanish code 4 is ``CH``, English code 4 is ``D``). The
+kernel builds moves by the million, and a move with a tile set in it would make equal
+moves unequal or a repr that changes with a field the value does not compare, so the
+repr writes the codes in the default tile set's notation, English, as ``str(move)`` and
+`parse_move` do; a move whose codes English cannot write (letters past Z) shows its
+fields. `Place.notation` writes a move in any tile set (``[CH]`` for a face of
+several letters).
+
+>>> parse_move("8D WINDY")
+Place.parse('8D WINDY')
+>>> Place(row=7, col=3, down=False, tiles=(23, 9, 14, 4, 25)) == Place.parse("8D WINDY")
+True
+>>> from lexiko.tiles import SPANISH
+>>> m = Place.parse("8D [CH]E", SPANISH)
+>>> m, m.notation(SPANISH)
+(Place.parse('8D DF'), '8D [CH]E')
+>>> Place(7, 3, False, (30, 1))
+Place(row=7, col=3, down=False, tiles=(30, 1))
 
 >>> m = parse_move("8D WIND.")
 >>> m.row, m.col, m.down, m.tiles[-1]
@@ -21,7 +42,8 @@ from typing import TYPE_CHECKING
 
 from lexiko.board import format_position, parse_position, square_name
 from lexiko.errors import NotationError
-from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, TileSet
+from lexiko.layouts import LAYOUTS
+from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, Rack, TileSet
 
 if TYPE_CHECKING:
     from lexiko.board import Board
@@ -31,12 +53,34 @@ __all__ = ["Place", "Exchange", "Pass", "Move", "parse_move", "parse_tiles"]
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Tiles placed in one line: start square, direction and one code per square."""
+    """Tiles placed in one line: start square, direction and one code per square.
+
+    >>> Place.parse("H7 a.E")
+    Place.parse('H7 a.E')
+    >>> Place.parse("H7 a.E").tiles
+    (65, 0, 5)
+    """
 
     row: int
     col: int
     down: bool
     tiles: tuple[int, ...]
+
+    @classmethod
+    def parse(
+        cls, text: str, tiles: TileSet = ENGLISH, board: Board | None = None, *, size: int | None = None
+    ) -> Place:
+        """A placement in notation, as `parse_move` reads it; raises `NotationError`
+        for an exchange or a pass. ``size`` is the board's side when no ``board`` is
+        given (15 by default).
+
+        >>> Place.parse("19D ZA", size=21).row
+        18
+        """
+        m = parse_move(text, tiles, board, size=size)
+        if not isinstance(m, Place):
+            raise NotationError(f"{text!r} is not a placement of tiles")
+        return m
 
     @property
     def position(self) -> str:
@@ -120,6 +164,31 @@ class Place:
     def __str__(self) -> str:
         return self.notation()
 
+    def __repr__(self) -> str:
+        if _english(self.tiles):
+            end = max(self.row, self.col) + (len(self.tiles) - 1)
+            size = next((n for n in _SIZES if n > end), None)
+            if size is not None:
+                text = self.notation()
+                extra = "" if size == 15 else f", size={size}"
+                try:
+                    if Place.parse(text, size=size) == self:
+                        return f"Place.parse({text!r}{extra})"
+                except NotationError:
+                    pass
+        return f"Place(row={self.row!r}, col={self.col!r}, down={self.down!r}, tiles={self.tiles!r})"
+
+
+_SIZES = sorted({15, *(lay.size for lay in LAYOUTS.values())})
+"""Board sides a move's repr may name, smallest first."""
+
+
+def _english(codes: tuple[int, ...]) -> bool:
+    """Whether the default tile set has a face for every code of a placement: a letter,
+    a blank standing for one, or 0 (played through)."""
+    n = ENGLISH.size
+    return all(0 <= c <= n or (c & BLANK and 1 <= c & ~BLANK <= n) for c in codes)
+
 
 def _touches(board: Board, row: int, col: int, down: bool) -> bool:
     dr, dc = (1, 0) if down else (0, 1)
@@ -131,9 +200,30 @@ def _touches(board: Board, row: int, col: int, down: bool) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Exchange:
-    """Tiles put back in the bag (codes as on the rack; 0 is a blank)."""
+    """Tiles put back in the bag (codes as on the rack; 0 is a blank).
+
+    >>> Exchange.parse("-QU?")
+    Exchange.parse('-QU?')
+    >>> Exchange.parse("exchange QU?").tiles
+    (17, 21, 0)
+    """
 
     tiles: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, text: str, tiles: TileSet = ENGLISH) -> Exchange:
+        """An exchange in notation (``-ABC`` or ``exchange ABC``), as `parse_move`
+        reads it; raises `NotationError` for anything else."""
+        m = parse_move(text, tiles)
+        if not isinstance(m, Exchange):
+            raise NotationError(f"{text!r} is not an exchange: write it like -ABC")
+        return m
+
+    def __repr__(self) -> str:
+        text = Rack(self.tiles).text()
+        if text:
+            return f"Exchange.parse({'-' + text!r})"
+        return f"Exchange(tiles={self.tiles!r})"
 
     def notation(self, tiles: TileSet = ENGLISH, board: Board | None = None) -> str:
         """``-AEI`` as GCG writes an exchange."""
@@ -169,12 +259,13 @@ def parse_tiles(text: str, tiles: TileSet = ENGLISH) -> tuple[int, ...]:
     return tuple(tiles.parse_token(t.upper()) if t != "?" else 0 for t in tiles.tokens(text))
 
 
-def parse_move(text: str, tiles: TileSet = ENGLISH, board: Board | None = None) -> Move:
+def parse_move(text: str, tiles: TileSet = ENGLISH, board: Board | None = None, *, size: int | None = None) -> Move:
     """Read a move: ``8D WORD`` / ``D8 WORD`` (blanks lower case, played-through letters
     as ``.`` or in parentheses), ``-ABC`` or ``exchange ABC``, ``-`` or ``pass``.
 
     Given the board, letters written over occupied squares count as played through,
-    as some programs write them.
+    as some programs write them. ``size`` is the board's side when no ``board`` is
+    given (15 by default).
 
     >>> parse_move("h8 CAT").position
     'H8'
@@ -198,7 +289,7 @@ def parse_move(text: str, tiles: TileSet = ENGLISH, board: Board | None = None) 
     parts = text.split(" ")
     if len(parts) != 2:
         raise NotationError(f"{text!r} is not a move: write a play like 8D WORD, an exchange like -ABC, or -")
-    size = board.size if board is not None else 15
+    size = board.size if board is not None else size if size is not None else 15
     row, col, down = parse_position(parts[0], size)
     codes = _word_codes(parts[1], tiles)
     dr, dc = (1, 0) if down else (0, 1)

@@ -47,7 +47,7 @@ from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon, cache_dir, write_cache_file
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import TOURNAMENT, Rules
-from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, TileSet
+from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, Rack, TileSet
 
 __all__ = [
     "Candidate",
@@ -87,6 +87,18 @@ class Candidate:
     def notation(self, tiles: TileSet = ENGLISH, board: Board | None = None) -> str:
         """The move in GCG notation (see :meth:`lexiko.move.Place.notation`)."""
         return self.move.notation(tiles, board)
+
+    def __repr__(self) -> str:
+        """The fields, the move in notation and the leave as letters (the default tile
+        set's, as the move's repr: see :mod:`lexiko.move`), which evaluate back to an
+        equal candidate.
+
+        >>> Candidate(Place.parse("8D WINDY"), 32, 32.0, (1, 5))
+        Candidate(move=Place.parse('8D WINDY'), score=32, equity=32.0, leave=Rack('AE'))
+        """
+        return (
+            f"Candidate(move={self.move!r}, score={self.score!r}, equity={self.equity!r}, leave={Rack(self.leave)!r})"
+        )
 
 
 SortKey = tuple[float, int, int, int, int, bool, tuple[int, ...]]

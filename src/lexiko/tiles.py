@@ -24,12 +24,14 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from lexiko.errors import NotationError
 
 __all__ = [
     "BLANK",
     "LETTER_MASK",
+    "Rack",
     "TileSet",
     "TILE_SETS",
     "tile_set",
@@ -287,6 +289,56 @@ CATALAN = TileSet.from_spec(
 TILE_SETS: dict[str, TileSet] = {
     t.name: t for t in (ENGLISH, SUPER_ENGLISH, WORDS_MOBILE, LEXULOUS, GERMAN, POLISH, FRENCH, SPANISH, CATALAN)
 }
+
+
+class Rack(tuple[int, ...]):
+    """Tiles on a rack: a tuple of codes (``0`` a blank), so every caller that takes
+    codes takes it, that knows its tile set and shows itself as letters.
+
+    Built from text (``?`` a blank; lower case read as upper case) or from codes, kept
+    in the order given. Equal to the tuple of its codes.
+
+    >>> Rack("AEQ?")
+    Rack('AEQ?')
+    >>> Rack("AEQ?") == (1, 5, 17, 0), str(Rack((1, 5))), list(Rack("QI"))
+    (True, 'AE', [17, 9])
+    >>> Rack("[CH]A?", tiles="spanish")
+    Rack('[CH]A?', tiles='spanish')
+    """
+
+    tiles: TileSet
+
+    def __new__(cls, codes: str | Iterable[int] = (), /, tiles: TileSet | str | None = None) -> Rack:
+        ts = ENGLISH if tiles is None else tile_set(tiles) if isinstance(tiles, str) else tiles
+        if isinstance(codes, str):
+            codes = [ts.parse_token(t.upper()) if t != "?" else 0 for t in ts.tokens(codes)]
+        rack = super().__new__(cls, codes)
+        rack.tiles = ts
+        return rack
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Rack, (tuple(self), self.tiles))
+
+    def text(self) -> str | None:
+        """The rack as text (``?`` for a blank), or None when a code is not a tile of a
+        rack of its set (a blank standing for a letter, a code past the set's letters)."""
+        ts = self.tiles
+        if any(not 0 <= c <= ts.size for c in self):
+            return None
+        return ts.format(self)
+
+    def __str__(self) -> str:
+        text = self.text()
+        return text if text is not None else str(tuple(self))
+
+    def __repr__(self) -> str:
+        text = self.text()
+        ts = self.tiles
+        named = TILE_SETS.get(ts.name) == ts
+        head = repr(text) if text is not None else repr(tuple(self))
+        if ts == ENGLISH:
+            return f"Rack({head})"
+        return f"Rack({head}, tiles={ts.name!r})" if named else f"Rack({head}, tiles={ts!r})"
 
 
 def tile_set(name: str) -> TileSet:

@@ -283,7 +283,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
     is_player = seat is not None and 0 <= seat < len(g.players)
     if is_player:
         assert seat is not None
-        unseen = g.unseen(seat)
+        unseen: tuple[int, ...] = g.unseen(seat)
         rack = _faces(ts, g.rack(seat))
     else:
         unseen = tuple((Counter(ts.bag()) - Counter(g.board.played_tiles())).elements())
