@@ -1197,3 +1197,42 @@ def test_german_club_play_ends_after_four_consecutive_passes(game_factory: MakeG
     assert not g.is_over
     g.pass_turn()
     assert g.is_over
+
+
+# -- the moves of the player on turn ----------------------------------------------------
+
+
+def test_moves_lists_the_generators_moves_for_the_player_on_turn(opened: Game, twl06: Lexicon) -> None:
+    from lexiko.movegen import generate
+
+    g = opened
+    every = g.moves()
+    assert every == generate(g.board, g.rack(), twl06, g.rules, bag_count=g.bag_count)
+    assert g.moves(best=3) == every[:3]
+    assert [(c.notation(g.tiles, g.board), c.score) for c in every[:3]] == [
+        ("J6 ZEST", 43),
+        ("J8 SIZE", 43),
+        ("J6 QIS", 42),
+    ]
+    # seven different tiles, 80 in the bag: every choice of tiles to exchange, and the pass last
+    assert sum(isinstance(c.move, Exchange) for c in every) == 2**7 - 1
+    assert every[-1].move == Pass() and len(every) == 650
+    assert g.play(every[0]).score == every[0].score
+
+
+def test_moves_leaves_out_an_exchange_the_rules_refuse_now(game_factory: MakeGame, twl06: Lexicon) -> None:
+    g = game_factory(["AEINRST"], Rules(max_exchanges_per_player=1), lexicon=twl06)
+    assert any(isinstance(c.move, Exchange) for c in g.moves())
+    g.play("-A")
+    g.play("-")
+    assert g.exchanges_made == [1, 0] and not g.can_exchange()
+    assert not any(isinstance(c.move, Exchange) for c in g.moves())
+    assert any(isinstance(c.move, Pass) for c in g.moves())
+
+
+def test_moves_are_none_once_the_game_is_over_and_need_a_word_list(game_factory: MakeGame, twl06: Lexicon) -> None:
+    g = game_factory(["QI"], VOID, lexicon=None)  # judges no words: the rules' lexicon lists them
+    assert [c.notation() for c in g.moves(best=2)] == ["8G QI", "8H QI"]
+    assert [c.notation() for c in g.moves(best=1, lexicon=Lexicon.from_words(["IQ"]))] == ["8G IQ"]
+    g.resign(0)
+    assert g.moves() == []
