@@ -248,16 +248,23 @@ def from_game(game: Game, *, with_racks: bool = True) -> CGP:
 
 
 def to_game(
-    pos: CGP,
+    pos: CGP | str,
     rules: Rules | None = None,
     *,
     players: list[str] | None = None,
     seed: int | None = None,
     lexicon: WordJudge | None | str = "auto",
 ) -> Game:
-    """A game set up at the position, the player on turn first (empty racks are dealt).
-    The operations set the rules (see :func:`rules_from_ops`); the tiles and layout are
-    the position's own."""
+    """A game set up at the position (a `CGP`, or a CGP line), the player on turn
+    first (empty racks are dealt). The operations set the rules (see `rules_from_ops`);
+    the tiles and layout are the position's own.
+
+    >>> game = to_game("15/15/15/15/15/15/15/3WINDY7/15/15/15/15/15/15/15 ADEEGIL/ 0/32 0 lex TWL06;", seed=1)
+    >>> game.rack(), game.scores, game.rules.lexicon
+    (Rack('ADEEGIL'), [0, 32], 'TWL06')
+    """
+    if isinstance(pos, str):
+        pos = parse(pos)
     base = rules_from_ops(pos.ops, rules).replace(tiles=pos.board.tiles.name, layout=pos.board.layout.name)
     racks = [pos.board.tiles.parse(r) for r in pos.racks]
     return Game.from_position(

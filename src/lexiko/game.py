@@ -1,7 +1,10 @@
 """A game: players, a seeded bag, racks, turns, challenges, clocks and the end.
 
-Every change goes through :meth:`Game.apply`, which either applies a whole action or
-raises and leaves the game exactly as it was.
+Every move, challenge and acceptance goes through `Game.apply`, which either applies a
+whole action or raises and leaves the game exactly as it was. The changes that are not
+turns (`Game.resign`, `Game.flag`, `Game.apply_penalty`, `Game.set_rack`,
+`Game.set_next_draws`, `Game.undo`) are methods of their own, each checking everything
+before it changes anything, so they too apply whole or not at all.
 
 >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None, first_player=0)
 >>> g.set_rack(0, "DINNVWY")
