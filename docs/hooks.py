@@ -1,13 +1,17 @@
-"""MkDocs hook: the page of rules and options, generated from :class:`lexiko.rules.Rules`
-at every build (its fields, types, defaults and the comments above them in rules.py, and
-every preset), so the documentation cannot drift from the code."""
+"""MkDocs hooks: the page of rules and options, generated from `lexiko.rules.Rules` at
+every build (its fields, types, defaults and the comments above them in rules.py, and
+every preset), so the documentation cannot drift from the code; and a check that no
+docstring holds a Sphinx role (``:class:`...```), which the API pages would show as
+raw text: the strict build fails on one."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import logging
 import re
 import typing
+from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
@@ -86,6 +90,28 @@ def rules_page() -> str:
             "",
         ]
     )
+
+
+ROLE = re.compile(r":(?:py:)?[a-z]+:`[^`]*`")
+"""A Sphinx role as docstrings wrote them: ``:class:`Game```, ``:func:`~lexiko.svg.board```."""
+
+log = logging.getLogger("mkdocs.hooks.lexiko")
+
+
+def raw_roles(src: Path) -> list[str]:
+    """Every Sphinx role left in the Python files under ``src``, as ``path:line: role``."""
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found.extend(f"{path}:{number}: {m.group(0)}" for m in ROLE.finditer(line))
+    return found
+
+
+def on_pre_build(config: Any) -> None:
+    """Warn (a failure in strict mode) for each Sphinx role left in a docstring."""
+    src = Path(config["config_file_path"]).parent / "src"
+    for hit in raw_roles(src):
+        log.warning("a Sphinx role shows as raw text on the API pages; write `Name` instead: %s", hit)
 
 
 def on_files(files: Files, config: Any) -> Files:

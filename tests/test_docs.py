@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +37,28 @@ def test_the_generated_rules_page_lists_every_field() -> None:
     for f in dataclasses.fields(Rules):
         assert f"| `{f.name}` |" in page
     assert "| `lexulous` |" in page and "| `tournament` |" in page
+
+
+def _hooks() -> Any:
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import hooks  # the MkDocs hooks
+
+        return hooks
+    finally:
+        sys.path.pop(0)
+
+
+def test_no_docstring_holds_a_sphinx_role(tmp_path: Path) -> None:
+    """The API pages render docstrings as Markdown, where ``:class:`Game``` shows as raw
+    text; the site build warns (strict: fails) on one, and so does this test."""
+    hooks = _hooks()
+    assert hooks.raw_roles(ROOT / "src") == []
+    (tmp_path / "m.py").write_text('"""See :class:`~lexiko.game.Game` and\n:func:`play_game`."""\n')
+    assert hooks.raw_roles(tmp_path) == [
+        f"{tmp_path / 'm.py'}:1: :class:`~lexiko.game.Game`",
+        f"{tmp_path / 'm.py'}:2: :func:`play_game`",
+    ]
 
 
 def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:

@@ -353,7 +353,7 @@ class Connection:
 
 
 def board_from_rows(rows: Sequence[Sequence[str]], rules: Rules) -> Board:
-    """The board of a state message (rows of faces) as a :class:`~lexiko.board.Board`."""
+    """The board of a state message (rows of faces) as a `Board`."""
     ts = rules.tile_set
     n = len(rows)
     cells = bytearray(n * n)
@@ -534,7 +534,7 @@ class TemporaryPostgres:
 @contextlib.contextmanager
 def test_postgres() -> Iterator[str | None]:
     """A PostgreSQL URL for tests: ``LEXIKO_TEST_POSTGRES_URL`` when set (for example by
-    CI, which starts the server), else a :class:`TemporaryPostgres` when PostgreSQL is
+    CI, which starts the server), else a `TemporaryPostgres` when PostgreSQL is
     installed (raising if it does not start), else None."""
     env = os.environ.get("LEXIKO_TEST_POSTGRES_URL")
     if env:
@@ -615,7 +615,7 @@ def nginx_config(listen: int, upstreams: Sequence[int], folder: Path) -> str:
 
 
 class NginxProxy(_Loopback):
-    """nginx with :func:`nginx_config` in front of app processes on loopback."""
+    """nginx with `nginx_config` in front of app processes on loopback."""
 
     def __init__(self, upstreams: Sequence[int], folder: Path, port: int | None = None) -> None:
         self.port = port if port is not None else free_port()

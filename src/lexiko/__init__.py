@@ -2,7 +2,7 @@
 
 ``import lexiko`` is the public face, as ``import chess`` is python-chess's: the game,
 the board, the rules and their presets, moves, racks, lexicons, the record formats
-(:mod:`lexiko.gcg`, :mod:`lexiko.cgp`), the computer players, :func:`play_game` and the
+(`lexiko.gcg`, `lexiko.cgp`), the computer players, `play_game` and the
 errors. The light parts load with the package; the game, the lexicon, the records and
 the players load on first use (``lexiko.Game`` imports the move generator), so
 ``import lexiko`` stays cheap.

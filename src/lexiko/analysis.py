@@ -1,12 +1,12 @@
 """Analysis: the best moves of a position, and the review of a game turn by turn.
 
-:func:`analyze_position` lists the moves of the player on turn with their score, the
+`analyze_position` lists the moves of the player on turn with their score, the
 tiles kept, the value of those tiles (the leave table's, or once the bag is empty the
 end-of-game value the static player uses) and equity (score plus leave value); with
-``simulate=True`` the top moves are also simulated (:mod:`lexiko.bots.simulation`)
-and come with the simulated value and a win rate. :func:`review` compares each move
+``simulate=True`` the top moves are also simulated (`lexiko.bots.simulation`)
+and come with the simulated value and a win rate. `review` compares each move
 of a game with the best move by equity. The ``lexiko analyze`` and ``lexiko endgame``
-commands (:mod:`lexiko.cli.analyze`, :mod:`lexiko.cli.endgame`) show them.
+commands (`lexiko.cli.analyze`, `lexiko.cli.endgame`) show them.
 
 >>> from lexiko.game import Game
 >>> from lexiko.lexicon import Lexicon
@@ -133,10 +133,10 @@ def analyze_position(
     """The ``top`` moves of the player on turn, best first by ``sort`` (equity or
     score), or with ``simulate`` by simulated value (the ``top`` moves by equity are
     simulated, ``iterations`` play-outs each, over ``jobs`` processes or the
-    ``executor``). ``leaves`` as for :class:`~lexiko.bots.simulation.SimulationBot`:
+    ``executor``). ``leaves`` as for `SimulationBot`:
     None the package's table, False the score alone, or a table. ``prune``: the
-    simulation's stopping rule (:func:`lexiko.bots.simulation.simulate`); ``infer``: deal
-    the opponent tiles that explain their last play (:mod:`lexiko.bots.inference`; a
+    simulation's stopping rule (`lexiko.bots.simulation.simulate`); ``infer``: deal
+    the opponent tiles that explain their last play (`lexiko.bots.inference`; a
     game, not a position, has that play); ``rank``: simulated moves by mean value or by
     win rate (``"win"``).
 
@@ -346,7 +346,7 @@ def position_at_turn(path: str | Path, turn: int | None = None, rack: str | None
     """The game of a GCG file set up before its ``turn``-th move (plays, exchanges and
     passes counted from 1), with the rack the record shows for it; without ``turn``,
     the game as the record leaves it. ``rack`` replaces the rack of the player on
-    turn. Raises :class:`LexikoError` when there is no such turn or the rack of the
+    turn. Raises `LexikoError` when there is no such turn or the rack of the
     player on turn is unknown.
 
     >>> game = position_at_turn("game.gcg", 10)  # doctest: +SKIP

@@ -85,7 +85,7 @@ def parse_position(text: str, size: int = 15) -> tuple[int, int, bool]:
 
 
 def format_position(row: int, col: int, down: bool) -> str:
-    """Notation of a position; the inverse of :func:`parse_position`."""
+    """Notation of a position; the inverse of `parse_position`."""
     return square_name(row, col) if down else f"{row + 1}{column_name(col)}"
 
 
@@ -142,7 +142,7 @@ class Board:
 
     def place(self, move: Place) -> Board:
         """The board after a placement. Only refuses a tile on an occupied square (so a
-        tile is never lost); whether the play is legal is :mod:`lexiko.legality`'s work.
+        tile is never lost); whether the play is legal is `lexiko.legality`'s work.
 
         >>> from lexiko.move import parse_move
         >>> b = Board.empty().place(parse_move("8H AA"))
@@ -208,7 +208,7 @@ class Board:
 
     @classmethod
     def from_string(cls, text: str, layout: Layout = STANDARD, tiles: TileSet = ENGLISH) -> Board:
-        """Read the CGP board notation written by :meth:`to_string`."""
+        """Read the CGP board notation written by `to_string`."""
         rows = text.strip().split("/")
         n = layout.size
         if len(rows) != n:
@@ -262,7 +262,7 @@ class Board:
         return "\n".join(lines)
 
     def _repr_svg_(self) -> str:
-        """The board as an SVG picture, which Jupyter shows (see :func:`lexiko.svg.board`)."""
+        """The board as an SVG picture, which Jupyter shows (see `lexiko.svg.board`)."""
         from lexiko import svg
 
         return svg.board(self)
@@ -277,7 +277,7 @@ class Board:
 
     @classmethod
     def parse(cls, text: str, layout: str | Layout = STANDARD, tiles: str | TileSet = ENGLISH) -> Board:
-        """Like :meth:`from_string` but layout and tile set may be given by name.
+        """Like `from_string` but layout and tile set may be given by name.
 
         >>> Board.parse("21/" * 20 + "21", layout="super21").size
         21

@@ -140,7 +140,7 @@ def parse(text: str, tiles: TileSet | None = None, layout: Layout | None = None)
     >>> pos.board.tiles.name, pos.racks
     ('spanish', ('[LL]A?', ''))
 
-    Raises :class:`NotationError` naming the field that is wrong.
+    Raises `NotationError` naming the field that is wrong.
     """
     parts = text.strip().split(None, 4)
     if len(parts) < 4:

@@ -12,19 +12,19 @@ arrangement of tiles on squares is a distinct move, so the same letters put down
 another order on the same squares are other moves (they form other strings, and may
 score differently), and a blank designated as another letter is another move, as is a
 blank standing for a letter the rack also holds as a real tile. A placement is listed
-once, in the form of :meth:`lexiko.move.Place.normalized` (whole main word; a one-tile
+once, in the form of `lexiko.move.Place.normalized` (whole main word; a one-tile
 play across when it forms a word across), and an opening on a layout symmetric about
-its diagonal lists only the across plays (see :mod:`lexiko.movegen`).
+its diagonal lists only the across plays (see `lexiko.movegen`).
 
 The counts grow fast: a rack of seven distinct letters that anagram to a word has 5,040
 arrangements on each lane it fits.
 
 How the two generators work
 ---------------------------
-The compiled kernel (``lexiko._kernel``, selected by :func:`lexiko.movegen.generate`
+The compiled kernel (``lexiko._kernel``, selected by `lexiko.movegen.generate`
 for ``rules.variant == "clabbers"``) walks the *alphagram automaton*
-(:func:`alphagram_kwg`: a DAWG of the sorted words, in the arc format of
-:mod:`lexiko.kwg`). For every span of a line that a play can cover (a run of squares
+(`alphagram_kwg`: a DAWG of the sorted words, in the arc format of
+`lexiko.kwg`). For every span of a line that a play can cover (a run of squares
 bounded by empty squares or the edge, touching a tile or the start square), it
 enumerates the multisets of rack tiles that, with the board's letters in the span,
 form an alphagram: one walk in letter order, the board's letters consumed as they come
@@ -35,7 +35,7 @@ it makes is an anagram of a word: again a walk of the automaton). For the best N
 whose bound (the highest tile values on the squares that count most, plus the best
 leave) cannot enter the N best: the result is that of the full list.
 
-The reference here (:func:`reference_placements`) shares no code with it: it tests
+The reference here (`reference_placements`) shares no code with it: it tests
 every alphagram of the right length against the span's board letters and the rack,
 with Python sets and counters, and checks cross words against a set of alphagrams.
 
@@ -64,7 +64,7 @@ __all__ = ["alphagram_kwg", "alphagrams", "reference_placements", "RawPlacement"
 
 RawPlacement = tuple[int, int, bool, tuple[int, ...], int, int]
 """row, column, down, tiles (whole main word, 0 played through), score, leave index
-(as in :mod:`lexiko.movegen`)."""
+(as in `lexiko.movegen`)."""
 
 _CACHE_SIZE = 8
 _kwg_cache: dict[int, tuple[object, array[int]]] = {}
@@ -80,7 +80,7 @@ def _alphagram_keys(lexicon: Lexicon) -> Iterator[bytes]:
 
 def alphagram_kwg(lexicon: Lexicon) -> array[int]:
     """The alphagram automaton of a lexicon: a DAWG (no GADDAG) of every word with its
-    letters sorted by code, in the format of :mod:`lexiko.kwg`. Built once per lexicon
+    letters sorted by code, in the format of `lexiko.kwg`. Built once per lexicon
     and kept while the lexicon's automaton lives (about half a second for TWL06).
 
     >>> from lexiko.tiles import ENGLISH

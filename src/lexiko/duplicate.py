@@ -93,7 +93,7 @@ def is_vowel(tiles: TileSet, code: int) -> bool:
 
 @dataclass(frozen=True)
 class _Snapshot:
-    """What :meth:`DuplicateGame.close_round` changes, as it was before."""
+    """What `DuplicateGame.close_round` changes, as it was before."""
 
     board: Board
     bag: list[int]
@@ -136,7 +136,7 @@ Judge = Callable[[Sequence[int]], bool]
 
 class DuplicateGame:
     """A duplicate game. ``players`` are names (people or bots alike: bots submit through
-    :meth:`submit` like anybody). ``lexicon`` judges words and finds the top.
+    `submit` like anybody). ``lexicon`` judges words and finds the top.
 
     ``clock`` measures the time per move (``rules.duplicate_seconds``) from the start
     of each round.
@@ -255,7 +255,7 @@ class DuplicateGame:
 
     def submit(self, player: str, move: Place | Pass | str, *, elapsed: float | None = None) -> Submission:
         """Judge and record ``player``'s move for this round (replacing an earlier one).
-        Raises :class:`~lexiko.errors.LexikoError` naming the problem (nothing changes)."""
+        Raises `LexikoError` naming the problem (nothing changes)."""
         if self.over:
             raise GameStateError("the game is over")
         if player not in self.totals:
@@ -270,7 +270,7 @@ class DuplicateGame:
         return sub
 
     def restore(self, player: str, previous: Submission | None) -> None:
-        """Put back ``player``'s submission as it was before the last :meth:`submit`
+        """Put back ``player``'s submission as it was before the last `submit`
         (None: no move): for a server that could not store the new one.
 
         >>> from lexiko.lexicon import Lexicon
@@ -390,7 +390,7 @@ class DuplicateGame:
         return result
 
     def reopen_round(self) -> None:
-        """Take back the last :meth:`close_round`: the round is in progress again, with
+        """Take back the last `close_round`: the round is in progress again, with
         its rack, its submissions and the totals as they were (for a server that could
         not store the close). Only the last close can be taken back, once.
 
@@ -526,7 +526,7 @@ def dumps(game: DuplicateGame, *, seed: bool = True) -> str:
 
 def loads(text: str, lexicon: Lexicon, rules: Rules | None = None) -> DuplicateGame:
     """Read a duplicate record and replay it, checking every score; raises
-    :class:`~lexiko.errors.RecordError` naming the line that is wrong."""
+    `RecordError` naming the line that is wrong."""
     lines = text.splitlines()
     if not lines or lines[0].strip() != FORMAT_LINE:
         raise RecordError(f"line 1: not a lexiko duplicate record (it starts with {FORMAT_LINE!r})")
@@ -647,14 +647,14 @@ def bot_view(game: DuplicateGame) -> Game:
 
 
 def bot_choice(bot: _Chooser, seen: Game) -> Place | Pass:
-    """A computer player's move on :func:`bot_view`'s game (an exchange, which duplicate
+    """A computer player's move on `bot_view`'s game (an exchange, which duplicate
     has not, counts as a pass)."""
     move = bot.choose(seen)
     return move if isinstance(move, Place) else Pass()
 
 
 def bot_move(bot: _Chooser, game: DuplicateGame) -> Place | Pass:
-    """The move a computer player (any :class:`lexiko.bots.Player`) chooses for the
+    """The move a computer player (any `lexiko.bots.Player`) chooses for the
     shared rack: it sees the board, the rack and the bag as in an ordinary game (an
     exchange, which duplicate has not, counts as a pass)."""
     return bot_choice(bot, bot_view(game))

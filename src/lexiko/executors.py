@@ -27,7 +27,7 @@ from lexiko.errors import LexikoError
 __all__ = ["EXECUTORS", "RayExecutor", "make_executor"]
 
 EXECUTORS = ("process", "ray", "dask")
-"""The kinds :func:`make_executor` knows."""
+"""The kinds `make_executor` knows."""
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -37,7 +37,7 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any])
 class RayExecutor(Executor):
     """A ``concurrent.futures.Executor`` over Ray tasks (each ``submit`` is a task; its
     future is Ray's own). Starts Ray (``address``, or a local instance of ``num_cpus``)
-    unless it is running; :meth:`shutdown` stops what it started."""
+    unless it is running; `shutdown` stops what it started."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None) -> None:
         try:

@@ -151,7 +151,7 @@ class Position:
     rules: Rules
 
     def _repr_svg_(self) -> str:
-        """The board and the rack as an SVG picture, which Jupyter shows (see :func:`lexiko.svg.position`)."""
+        """The board and the rack as an SVG picture, which Jupyter shows (see `lexiko.svg.position`)."""
         from lexiko import svg
 
         return svg.position(self)
@@ -179,7 +179,7 @@ _AUTO = "auto"
 
 @dataclass(frozen=True)
 class DrawState:
-    """:meth:`Game.draw_state`: the bag (drawn from the end), the racks as held, the
+    """`Game.draw_state`: the bag (drawn from the end), the racks as held, the
     scores, the player on turn, the scoreless run and ``random.getstate()``."""
 
     bag: tuple[int, ...]
@@ -215,14 +215,14 @@ class _State:
 
 
 class Game:
-    """A game of 1 to 4 players (or two teams of two) under a :class:`Rules` value.
+    """A game of 1 to 4 players (or two teams of two) under a `Rules` value.
 
     ``seed`` fixes the shuffles: the same seed and the same actions give the same game.
     ``lexicon`` judges words: ``"auto"`` loads ``rules.lexicon`` when first needed;
     ``None`` accepts every word (challenges then need a ``ruling``).
     ``first_player`` skips the draw for first play; ``deal=False`` leaves the racks
-    empty (for replaying records, with :meth:`set_rack`). ``undo_depth`` bounds how many
-    actions :meth:`undo` can take back (None: all; a server that only takes back an
+    empty (for replaying records, with `set_rack`). ``undo_depth`` bounds how many
+    actions `undo` can take back (None: all; a server that only takes back an
     action it could not store keeps one, and so a game's memory does not grow with
     a copy of its state per move).
     """
@@ -465,7 +465,7 @@ class Game:
 
         ``elapsed`` is the thinking time in seconds; by default the game's clock says.
 
-        A :class:`~lexiko.movegen.Candidate` is applied as its move: checked, judged and
+        A `Candidate` is applied as its move: checked, judged and
         scored on the board as it is now, like any play (a candidate made for an earlier
         position may no longer fit, or score differently; checking costs about 1% of a
         static bot's turn, so nothing is taken on trust).
@@ -571,7 +571,7 @@ class Game:
         bonus: int | None = None,
         elapsed: float | None = None,
     ) -> Event | None:
-        """Challenge the last play (see :class:`Challenge`). Returns the withdrawal,
+        """Challenge the last play (see `Challenge`). Returns the withdrawal,
         the bonus or penalty, or the lost turn; None for a failed free challenge.
         The time spent so far is charged to the player on turn."""
         return self.apply(Challenge(ruling, bonus), player=player, elapsed=elapsed)
@@ -800,8 +800,8 @@ class Game:
         """What decides the tiles drawn from here on: the bag in drawing order, the racks
         and the random generator's state (an exchange shuffles the bag with it), with the
         scores, the player on turn and the run of scoreless turns. For engines that play
-        the game on by themselves (:mod:`lexiko.bots.playout` plays the same game the
-        bots would play through :meth:`apply`).
+        the game on by themselves (`lexiko.bots.playout` plays the same game the
+        bots would play through `apply`).
 
         >>> g = Game(["Ann", "Bob"], seed=1, lexicon=None, first_player=0)
         >>> d = g.draw_state()
@@ -1287,7 +1287,7 @@ class Game:
         return self._judge_lexicon()
 
     def _repr_svg_(self) -> str:
-        """The board with the last play highlighted, as SVG for Jupyter (see :mod:`lexiko.svg`)."""
+        """The board with the last play highlighted, as SVG for Jupyter (see `lexiko.svg`)."""
         from lexiko import svg
 
         return svg.board(self.board, lastmove=svg.last_play(self))

@@ -1,9 +1,9 @@
-"""GCG game records: read, replay through :class:`~lexiko.game.Game`, write.
+"""GCG game records: read, replay through `Game`, write.
 
-Reading is two steps. :func:`parse` turns the text into a :class:`GameRecord`
-(pragmas, players, events, notes), checking the form of every line. :meth:`GameRecord.replay`
-plays the events through a :class:`Game`, checking every rack, placement, score and
-running total. :func:`load` does both. Errors are :class:`~lexiko.errors.RecordError`
+Reading is two steps. `parse` turns the text into a `GameRecord`
+(pragmas, players, events, notes), checking the form of every line. `GameRecord.replay`
+plays the events through a `Game`, checking every rack, placement, score and
+running total. `load` does both. Errors are `RecordError`
 naming the line.
 
 >>> text = '''#player1 ann Ann
@@ -242,11 +242,11 @@ class GameRecord:
         return "double"
 
     def replay(self, rules: Rules | None = None, lexicon: WordJudge | None = None) -> Game:
-        """Play the record through a :class:`Game`, checking every rack, placement, score
-        and running total; raises :class:`RecordError` naming the first bad line.
+        """Play the record through a `Game`, checking every rack, placement, score
+        and running total; raises `RecordError` naming the first bad line.
 
         Words are not judged (records keep phonies) unless ``lexicon`` is given, in which
-        case unchallenged phonies are listed in :attr:`Game.phonies`.
+        case unchallenged phonies are listed in `Game.phonies`.
         """
         return _Replay(self, rules or self.rules(), lexicon).run()
 
@@ -311,7 +311,7 @@ def _decode(data: bytes) -> str:
 
 def parse(source: str | bytes) -> GameRecord:
     """Parse GCG text (or bytes, decoded by the ``#character-encoding`` pragma, UTF-8 or
-    else Latin-1). Checks the form of every line; see :meth:`GameRecord.replay` for the
+    else Latin-1). Checks the form of every line; see `GameRecord.replay` for the
     game itself."""
     text = _decode(source) if isinstance(source, bytes) else source
     if isinstance(source, str):
@@ -732,7 +732,7 @@ class _Replay:
     def _stack_draws(self, p: int, leave: Counter[int]) -> None:
         """Put on top of the bag what ``p`` must draw after keeping ``leave`` to hold the
         next rack the record shows, so the tiles left in the bag at the end are right.
-        Best effort: tiles the bag does not hold are left to :meth:`Game.set_rack`."""
+        Best effort: tiles the bag does not hold are left to `Game.set_rack`."""
         text = self._next_rack(p)
         if not text:
             return

@@ -92,7 +92,7 @@ MAX_WORD = 21
 MAX_KEY = 24  # longest key the builder handles (a word, or a reversed prefix)
 
 Progress = _Progress
-"""Build progress callback (:class:`lexiko.progress.Progress`): ``(phase, done, total)``;
+"""Build progress callback (`lexiko.progress.Progress`): ``(phase, done, total)``;
 phase is ``"dawg"`` or ``"gaddag"``."""
 
 
@@ -397,9 +397,9 @@ def build_kwg(words: Iterable[Sequence[int]], progress: Progress | None = None) 
 
 
 def build_dawg(words: Iterable[Sequence[int]], progress: Progress | None = None) -> array[int]:
-    """Build the automaton of ``words`` as :func:`build_kwg` does, without the GADDAG:
+    """Build the automaton of ``words`` as `build_kwg` does, without the GADDAG:
     index 1 points nowhere (child 0). Used for the alphagram automaton of Clabbers
-    (:mod:`lexiko.clabbers`), whose keys are words with their letters sorted; there
+    (`lexiko.clabbers`), whose keys are words with their letters sorted; there
     keys of 2 to 21 letters are kept.
 
     >>> kwg = build_dawg([(1, 2), (1, 2, 3)])

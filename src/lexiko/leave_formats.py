@@ -1,7 +1,7 @@
 """Leave files other engines publish: KLV2 and KLV (as MAGPIE and wolges write them) and
 CSV, so that leave values trained elsewhere, for any lexicon, can be brought to lexiko
-(:meth:`lexiko.leaves.LeaveTable.load` reads them by suffix, ``.klv2``, ``.klv``,
-``.csv``; :meth:`~lexiko.leaves.LeaveTable.save` writes ``.klv2`` and ``.csv`` too).
+(`lexiko.leaves.LeaveTable.load` reads them by suffix, ``.klv2``, ``.klv``,
+``.csv``; `save` writes ``.klv2`` and ``.csv`` too).
 
 **KLV2 / KLV** (little-endian): a ``u32`` count of graph nodes, the nodes (``u32`` each:
 tile in bits 24-31, "a leave ends here" in bit 23, "last of its siblings" in bit 22, the

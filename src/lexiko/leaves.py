@@ -1,7 +1,7 @@
 """Leave values: what the tiles kept after a move are worth, learned by self-play.
 
-A :class:`LeaveTable` maps a *leave* (the tiles kept, in rack order: letters by code,
-blanks last, as :meth:`~lexiko.tiles.TileSet.rack_sort` writes them) to a number of
+A `LeaveTable` maps a *leave* (the tiles kept, in rack order: letters by code,
+blanks last, as `rack_sort` writes them) to a number of
 points. The static player adds it to each move's score (``equity = score + leave``) and
 so prefers, say, 30 points keeping ``ERS`` over 32 points keeping ``UUV``.
 
@@ -9,7 +9,7 @@ A table holds the leaves seen often enough in training and, for every other leav
 fallback model: a value per tile and copy (the second E is worth less than the first),
 a term for the balance of vowels and consonants, and a constant. The table shipped with
 lexiko (``lexiko/data/leaves-english.tsv.gz``) was trained by
-:func:`lexiko.training.train` on lexiko's own self-play games; no third-party table or
+`lexiko.training.train` on lexiko's own self-play games; no third-party table or
 figure went into it.
 
 >>> t = LeaveTable.default()
@@ -46,7 +46,7 @@ Leave = tuple[int, ...]
 """Tile codes kept, in rack order (letters by code, blanks (0) last)."""
 
 Packed = bytes | mmap.mmap
-"""A table as the kernel reads it (:meth:`LeaveTable.packed`): built, or mapped from the
+"""A table as the kernel reads it (`LeaveTable.packed`): built, or mapped from the
 cache folder."""
 
 DATA_FILE = "leaves-english.tsv.gz"
@@ -100,13 +100,13 @@ class LeaveTable:
     """Value in points of the tiles kept after a move, for one tile set.
 
     ``values`` maps leaves (codes in rack order) to points; every other leave gets
-    :meth:`fallback`: ``offset`` plus, for each tile code, ``tile_values[code][k - 1]``
+    `fallback`: ``offset`` plus, for each tile code, ``tile_values[code][k - 1]``
     for its k-th copy (the last entry for further copies), plus
     ``balance[(vowels, consonants)]`` (blanks count as neither).
 
     Calling the table with a leave in rack order is a dictionary look-up (this is the
-    ``leaves=`` argument of :func:`lexiko.movegen.generate`); :attr:`lookup` is the same
-    without the method call. :meth:`value` also takes text (``"ERS?"``) in any order.
+    ``leaves=`` argument of `lexiko.movegen.generate`); `lookup` is the same
+    without the method call. `value` also takes text (``"ERS?"``) in any order.
 
     >>> from lexiko.tiles import ENGLISH
     >>> t = LeaveTable(ENGLISH, {(5, 19): 9.5}, tile_values={19: [8.0, 1.0]}, offset=-1.0)
@@ -175,7 +175,7 @@ class LeaveTable:
         return total + self.balance.get((vowels, consonants), 0.0)
 
     def _copy_terms(self, code: int, k: int) -> tuple[float, ...]:
-        """What :meth:`fallback` adds for ``k`` copies of ``code``: the sum of the first
+        """What `fallback` adds for ``k`` copies of ``code``: the sum of the first
         ``k`` values, then, past the last, that one for every further copy."""
         vs = self.tile_values.get(code)
         if not vs:
@@ -186,7 +186,7 @@ class LeaveTable:
 
     @staticmethod
     def of(leaves: object) -> LeaveTable | None:
-        """The table ``leaves`` is, or whose :attr:`lookup` it is; None for anything else.
+        """The table ``leaves`` is, or whose `lookup` it is; None for anything else.
 
         >>> t = LeaveTable.default()
         >>> LeaveTable.of(t) is t and LeaveTable.of(t.lookup) is t and LeaveTable.of(len) is None
@@ -227,7 +227,7 @@ class LeaveTable:
     # -- files -------------------------------------------------------------------
 
     def dumps(self) -> str:
-        """The table as text (the format :meth:`save` writes, before compression).
+        """The table as text (the format `save` writes, before compression).
 
         Lines: ``#`` comments (``#@key<TAB>value`` metadata), ``=offset<TAB>x``,
         ``=tile<TAB>face<TAB>v1<TAB>v2...`` (``?`` the blank), ``=balance<TAB>vowels<TAB>
@@ -278,7 +278,7 @@ class LeaveTable:
             raise
 
     def to_bytes(self) -> bytes:
-        """The table as compressed bytes (what :meth:`from_bytes` reads)."""
+        """The table as compressed bytes (what `from_bytes` reads)."""
         return gzip.compress(self.dumps().encode("utf-8"), compresslevel=6, mtime=0)
 
     @classmethod
@@ -290,8 +290,8 @@ class LeaveTable:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], tiles: TileSet | None = None) -> LeaveTable:
-        """Read a table written by :meth:`save` (compressed or not). ``tiles`` defaults to
-        the tile set the file names; raises :class:`~lexiko.errors.LexikoError` naming the
+        """Read a table written by `save` (compressed or not). ``tiles`` defaults to
+        the tile set the file names; raises `LexikoError` naming the
         line for a malformed file."""
         p = Path(path)
         try:
@@ -307,7 +307,7 @@ class LeaveTable:
 
     @classmethod
     def _from_other_engine(cls, data: bytes, p: Path, tiles: TileSet) -> LeaveTable:
-        """A KLV2, KLV or CSV file (:mod:`lexiko.leave_formats`): its leaves as stored
+        """A KLV2, KLV or CSV file (`lexiko.leave_formats`): its leaves as stored
         values; any other leave is worth 0, as in the engines that write them."""
         from lexiko import leave_formats
 
@@ -330,7 +330,7 @@ class LeaveTable:
     def loads(
         cls, text: str, tiles: TileSet | None = None, source: str = "<text>", *, values: bool = True
     ) -> LeaveTable:
-        """Read a table from the text :meth:`dumps` writes (``values=False``: its model
+        """Read a table from the text `dumps` writes (``values=False``: its model
         only, the stored leaves left out)."""
         lines = text.splitlines()
         if not lines or lines[0].strip() != _FORMAT_LINE:
@@ -387,7 +387,7 @@ class LeaveTable:
     def default(cls, tiles: TileSet = ENGLISH) -> LeaveTable:
         """The table shipped with lexiko for ``tiles``: the trained English table for a
         tile set with the English letters, else a table of zeros (the static player then
-        plays like the greedy one; train a table with :func:`train`). Loaded once per
+        plays like the greedy one; train a table with `train`). Loaded once per
         process and shared: do not change it.
 
         >>> LeaveTable.default() is LeaveTable.default()
@@ -451,7 +451,7 @@ _PACK_MAXLEN = 10
 class _Shipped(LeaveTable):
     """A table read from bytes on demand: the model at once, the stored values when
     first needed (a look-up from Python, ``items``, ``len``), and the packed form from
-    the lexicon cache folder (:func:`lexiko.lexicon.cache_dir`) when a process built it
+    the lexicon cache folder (`lexiko.lexicon.cache_dir`) when a process built it
     before. A process that plays only in the kernel (self-play, a pool's worker) then
     maps the packed table in a millisecond instead of parsing 370,000 leaves in about a second."""
 
@@ -503,7 +503,7 @@ def _cached_pack(table: LeaveTable, key: str) -> Packed | None:
 
 
 def _pack(table: LeaveTable) -> bytes | None:
-    """:meth:`LeaveTable.packed`, built."""
+    """`LeaveTable.packed`, built."""
     from array import array
 
     try:

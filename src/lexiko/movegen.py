@@ -1,12 +1,12 @@
 """The move generator: every legal play of a position, or the best few, with scores.
 
-The hot loop runs in the compiled kernel :mod:`lexiko._kernel` (GADDAG walk over the
-flat arc array of :mod:`lexiko.kwg`, cross-checks as bitmasks, incremental scoring).
+The hot loop runs in the compiled kernel `lexiko._kernel` (GADDAG walk over the
+flat arc array of `lexiko.kwg`, cross-checks as bitmasks, incremental scoring).
 A pure-Python reference generator with the same results, written independently (the
 Appel-Jacobson algorithm on the DAWG half of the automaton), serves the tests and
 platforms without a compiler; it is used, with a warning, when the kernel is missing.
 
-A placement is listed once, in the canonical form of :meth:`lexiko.move.Place.normalized`
+A placement is listed once, in the canonical form of `lexiko.move.Place.normalized`
 (the whole main word; a one-tile play across when it forms a word across). On an empty
 board with a layout symmetric about its diagonal (all built-in layouts), only the across
 plays are listed, the down plays being their mirror images, as other engines count
@@ -63,7 +63,7 @@ __all__ = [
 
 LeaveValue = Callable[[tuple[int, ...]], float]
 """Value of the tiles kept: ``leave_value(leave)``, ``leave`` in rack order (letters by
-code, blanks last, as :meth:`~lexiko.tiles.TileSet.rack_sort` gives)."""
+code, blanks last, as `rack_sort` gives)."""
 
 Backend = Literal["auto", "c", "python"]
 
@@ -85,12 +85,12 @@ class Candidate:
     leave: tuple[int, ...]
 
     def notation(self, tiles: TileSet = ENGLISH, board: Board | None = None) -> str:
-        """The move in GCG notation (see :meth:`lexiko.move.Place.notation`)."""
+        """The move in GCG notation (see `lexiko.move.Place.notation`)."""
         return self.move.notation(tiles, board)
 
     def __repr__(self) -> str:
         """The fields, the move in notation and the leave as letters (the default tile
-        set's, as the move's repr: see :mod:`lexiko.move`), which evaluate back to an
+        set's, as the move's repr: see `lexiko.move`), which evaluate back to an
         equal candidate.
 
         >>> Candidate(Place.parse("8D WINDY"), 32, 32.0, (1, 5))
@@ -210,7 +210,7 @@ _warned = False
 
 
 def compiled() -> _Kernel:
-    """The compiled kernel; RuntimeError when it is not built (see :func:`kernel_available`)."""
+    """The compiled kernel; RuntimeError when it is not built (see `kernel_available`)."""
     if _kernel is None:
         raise RuntimeError("lexiko._kernel is not built")
     return _kernel
@@ -264,7 +264,7 @@ _prune_cache: dict[int, tuple[object, Blob, Blob]] = {}
 
 def _prune_data(kwg: object) -> tuple[Blob, Blob]:
     """What the kernel's best mode prunes with, computed once per lexicon (tens of
-    milliseconds; kept on disk for large lexicons, see :func:`_disk_cached`): per arc of
+    milliseconds; kept on disk for large lexicons, see `_disk_cached`): per arc of
     the automaton, the most letters left on a path to a word's end (``_kernel.depths``),
     and a hash set of the words' letter multisets (``_kernel.anagrams``: whether the
     whole rack and the board's letters in a lane spell any word)."""
@@ -287,7 +287,7 @@ _DISK_MIN_ARCS = 100_000  # smaller lexicons (word lists of tests and examples) 
 
 
 def _disk_cached(kwg: object, kind: str, build: Callable[[], bytes]) -> Blob:
-    """``build()`` for a lexicon, kept in its cache folder (:func:`lexiko.lexicon.cache_dir`)
+    """``build()`` for a lexicon, kept in its cache folder (`lexiko.lexicon.cache_dir`)
     under a digest of the automaton and the kernel's version, and mapped read-only when
     found there: a new process (a worker of a pool, the next command) reads the word map
     in milliseconds instead of building it in a quarter of a second, and processes share
@@ -324,7 +324,7 @@ _wordmap_cache: dict[int, tuple[object, Blob]] = {}
 def _wordmap_data(kwg: object) -> Blob:
     """The word map of ``kwg``'s lexicon (``_kernel.wordmap``), built once per lexicon
     (a quarter of a second and some 45 MB for a lexicon of 180,000 words) and kept on
-    disk (:func:`_disk_cached`)."""
+    disk (`_disk_cached`)."""
     hit = _wordmap_cache.get(id(kwg))
     if hit is None or hit[0] is not kwg:
         k = _kernel
@@ -408,7 +408,7 @@ class _Rack:
         return self.leave(self.full - index)
 
     def table(self, leaves: LeaveValue) -> Sequence[float]:
-        """Value of every sub-rack, by index (as :meth:`leave` numbers them): a list, or
+        """Value of every sub-rack, by index (as `leave` numbers them): a list, or
         the kernel's doubles (it builds the sub-racks without Python tuple operations)."""
         if _kernel is not None:
             out = array("d")
@@ -425,8 +425,8 @@ class _Rack:
 
 
 def _packed_table(leaves: LeaveValue) -> Blob | None:
-    """The kernel's form of ``leaves`` when it is a :class:`~lexiko.leaves.LeaveTable` or
-    its ``lookup`` (:meth:`~lexiko.leaves.LeaveTable.packed`), else None."""
+    """The kernel's form of ``leaves`` when it is a `LeaveTable` or
+    its ``lookup`` (`packed`), else None."""
     table = LeaveTable.of(leaves)
     return table.packed() if table is not None else None
 
@@ -570,7 +570,7 @@ def _kernel_call(
 
 class KernelBoard(NamedTuple):
     """What the compiled kernel needs of a board, its lexicon and rules (for engines that
-    drive it over many turns, as :mod:`lexiko.bots.playout` does)."""
+    drive it over many turns, as `lexiko.bots.playout` does)."""
 
     kwg: Sequence[int]
     depths: Blob
@@ -581,7 +581,7 @@ class KernelBoard(NamedTuple):
     bonuses: array[int]
     start: tuple[int, int]
     first_dirs: int
-    wordmap: Blob  # the lexicon's word map (``_kernel.wordmap``), searched when :data:`WORDMAP` is set
+    wordmap: Blob  # the lexicon's word map (``_kernel.wordmap``), searched when `WORDMAP` is set
 
 
 def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
@@ -625,7 +625,7 @@ def generate(
     down_openings: bool = False,
     backend: Backend = "auto",
 ) -> list[Candidate]:
-    """Every legal move of ``rack`` on ``board``, best first (see :func:`sort_key`).
+    """Every legal move of ``rack`` on ``board``, best first (see `sort_key`).
 
     Placements form only words of ``lexicon``; exchanges (every distinct choice of
     tiles, at most ``bag_count`` of them) are listed while ``bag_count`` is at least
@@ -642,7 +642,7 @@ def generate(
     Premium squares and letter values come from the board; bingo bonus and the first
     play's minimum number of tiles from ``rules``. With ``rules.variant == "clabbers"``
     every word formed need only be an anagram of a word of ``lexicon``; every distinct
-    arrangement of tiles on squares is a move (see :mod:`lexiko.clabbers`).
+    arrangement of tiles on squares is a move (see `lexiko.clabbers`).
     """
     _check(board, lexicon, rules)
     if best is not None and best <= 0:
@@ -687,7 +687,7 @@ def count_placements(
     down_openings: bool = False,
 ) -> int:
     """Number of legal placements (no exchanges, no pass), without building a move;
-    ``down_openings`` as for :func:`generate`.
+    ``down_openings`` as for `generate`.
 
     >>> from lexiko.tiles import ENGLISH
     >>> count_placements(Board.empty(), ENGLISH.parse("QI"), Lexicon.from_words(["QI"]))
@@ -711,7 +711,7 @@ def best_move(
     placements_only: bool = False,
     backend: Backend = "auto",
 ) -> Candidate:
-    """The first candidate of :func:`generate` (the pass when nothing else is legal).
+    """The first candidate of `generate` (the pass when nothing else is legal).
 
     Raises ValueError when there is no move at all (only with ``placements_only``).
 
@@ -773,7 +773,7 @@ def _other_moves(
 
 
 def _merge(a: list[Candidate], b: list[Candidate]) -> list[Candidate]:
-    """Merge two lists sorted by :func:`sort_key` (b short)."""
+    """Merge two lists sorted by `sort_key` (b short)."""
     from bisect import bisect_right
 
     out: list[Candidate] = []

@@ -3,7 +3,7 @@ distributions with win rates, and a game's spread and equity lost turn by turn.
 
 Drawn with matplotlib (an optional extra: ``pip install 'lexiko[plot]'``), with its
 non-interactive Agg backend, so they work without a screen. The functions take plain
-numbers and return the figure; :func:`save` writes it (PNG, SVG or PDF by the suffix).
+numbers and return the figure; `save` writes it (PNG, SVG or PDF by the suffix).
 
 >>> fig = autoplay_figure(["static", "greedy"], [[410, 380, 450], [390, 400, 360]],
 ...                       [0.67, 0.33], [(0.21, 0.94), (0.06, 0.79)])

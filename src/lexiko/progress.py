@@ -1,7 +1,7 @@
 """How long library work says how far it is: a callback ``progress(phase, done, total)``
 that self-play, leave training and compiling a lexicon call as they go. The library
 draws nothing; a face turns the calls into a bar or log lines (the ``lexiko`` command's
-:class:`lexiko.cli.progress.WorkProgress`), a notebook may print them.
+`lexiko.cli.progress.WorkProgress`), a notebook may print them.
 
 >>> from lexiko.lexicon import Lexicon
 >>> from lexiko.selfplay import autoplay

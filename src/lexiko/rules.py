@@ -82,7 +82,7 @@ def parse_bonus_tiers(value: object) -> tuple[tuple[int, int], ...]:
 
 
 def format_bonus_tiers(tiers: tuple[tuple[int, int], ...]) -> str:
-    """Text of bonus tiers, as :func:`parse_bonus_tiers` reads it (``"8:50"``)."""
+    """Text of bonus tiers, as `parse_bonus_tiers` reads it (``"8:50"``)."""
     return ", ".join(f"{t}:{b}" for t, b in tiers)
 
 
@@ -92,7 +92,7 @@ class Rules:
     except where rules.md names another default (``end_rack_rule``)."""
 
     name: str = "standard"
-    #: Equipment: tile set and layout by name (see :mod:`lexiko.tiles`, :mod:`lexiko.layouts`).
+    #: Equipment: tile set and layout by name (see `lexiko.tiles`, `lexiko.layouts`).
     tiles: str = "english"
     layout: str = "standard15"
     rack_size: int = 7
@@ -111,7 +111,7 @@ class Rules:
     #: Larger bonuses for more tiles: ``(tiles, bonus)`` pairs, each above ``bingo_tiles``;
     #: a play earns the bonus of the largest tier it reaches (Lexulous-style: 40 for 7
     #: tiles, 50 for 8 is ``bingo_tiles=7, bingo_bonus=40, bonus_tiers=((8, 50),)``).
-    #: Also given as text, ``"8:50"`` (see :func:`parse_bonus_tiers`).
+    #: Also given as text, ``"8:50"`` (see `parse_bonus_tiers`).
     bonus_tiers: tuple[tuple[int, int], ...] = ()
     first_play_min_tiles: int = 2
 
@@ -151,7 +151,7 @@ class Rules:
     #: Team rules: the match ends after this many minutes of play in all.
     match_minutes: float | None = None
 
-    #: Duplicate (see :mod:`lexiko.duplicate`): seconds each player has to submit a move
+    #: Duplicate (see `lexiko.duplicate`): seconds each player has to submit a move
     #: (None: no limit); the shared rack must hold at least this many vowels and
     #: consonants (a blank counts as either) up to round ``duplicate_rule_rounds``, and at
     #: least one of each after, else all its tiles go back and seven are drawn again;
@@ -242,12 +242,12 @@ class Rules:
 
     @property
     def tile_set(self) -> TileSet:
-        """The :class:`~lexiko.tiles.TileSet` named by ``tiles``."""
+        """The `TileSet` named by ``tiles``."""
         return tile_set(self.tiles)
 
     @property
     def board_layout(self) -> Layout:
-        """The :class:`~lexiko.layouts.Layout` named by ``layout``."""
+        """The `Layout` named by ``layout``."""
         return layout(self.layout)
 
     def bonus(self, tiles_placed: int) -> int:

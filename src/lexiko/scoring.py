@@ -39,7 +39,7 @@ def words_formed(board: Board, move: Place) -> list[Word]:
     """The words a placement forms on ``board`` (the board before the play): the main
     word first (if two or more letters long), then the cross word of each new tile.
 
-    ``move`` should cover its whole main word (see :meth:`Place.normalized`).
+    ``move`` should cover its whole main word (see `Place.normalized`).
     """
     n = board.size
     cells = board.cells
@@ -116,7 +116,7 @@ def _value_table(tiles: TileSet) -> _Values:
 
 def score_words(words: list[Word], tiles_placed: int, rules: Rules) -> int:
     """Sum of the words' scores plus the bonus for the number of tiles placed (the
-    bingo bonus, or a larger tier's: :meth:`Rules.bonus`)."""
+    bingo bonus, or a larger tier's: `Rules.bonus`)."""
     return sum(w.score for w in words) + rules.bonus(tiles_placed)
 
 

@@ -1,10 +1,10 @@
 """Self-play: computer players against each other, many games, in parallel.
 
-:func:`play_game` plays one game between :class:`~lexiko.bots.Player` objects;
-:func:`autoplay` plays many between kinds of player (``"static"``, ``"greedy"`` ...),
-alternating who starts, on a :class:`concurrent.futures.Executor` (a process pool of
+`play_game` plays one game between `Player` objects;
+`autoplay` plays many between kinds of player (``"static"``, ``"greedy"`` ...),
+alternating who starts, on a `concurrent.futures.Executor` (a process pool of
 ``jobs`` workers by default, each loading the lexicon once), and returns
-:class:`Stats`: win rates with 95% confidence intervals, mean scores, bingos, speed.
+`Stats`: win rates with 95% confidence intervals, mean scores, bingos, speed.
 Every game depends only on the seed and its number, never on ``jobs`` or chunking.
 
 >>> from lexiko.lexicon import Lexicon
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 Progress = _Progress
-"""``progress(phase, done, total)`` (:class:`lexiko.progress.Progress`); :func:`autoplay`
+"""``progress(phase, done, total)`` (`lexiko.progress.Progress`); `autoplay`
 reports phase ``"games"``."""
 
 LexiconSpec: TypeAlias = Lexicon | tuple[str, str]
@@ -67,7 +67,7 @@ _R = TypeVar("_R")
 
 
 class Observer(Protocol):
-    """Called by :func:`play_game` after each move: the game (after the move), the
+    """Called by `play_game` after each move: the game (after the move), the
     player, their rack before it, the move and the event recorded."""
 
     def __call__(self, game: Game, player: int, rack: tuple[int, ...], move: Move, event: Event | None) -> None: ...
@@ -157,7 +157,7 @@ def game_seed(seed: int, index: int, salt: str = "") -> int:
 
 @dataclass(frozen=True)
 class GameSummary:
-    """What :class:`Stats` keeps of a game, by seat (the order of the kinds)."""
+    """What `Stats` keeps of a game, by seat (the order of the kinds)."""
 
     index: int
     scores: tuple[int, ...]
@@ -185,12 +185,12 @@ class GameSummary:
 
     @classmethod
     def of_playout(cls, index: int, r: Playout, rules: Rules) -> GameSummary:
-        """The summary of a game played in the kernel (:func:`lexiko.bots.playout.play_out`)."""
+        """The summary of a game played in the kernel (`lexiko.bots.playout.play_out`)."""
         return cls(index, r.scores, _winners(r.scores, r.scores_before_end, rules), r.bingos, r.turns, r.end_reason)
 
 
 def _winners(scores: Sequence[int], before: Sequence[int], rules: Rules) -> tuple[int, ...]:
-    """:meth:`Game.winners` of a game without teams or forfeits, from its final scores
+    """`Game.winners` of a game without teams or forfeits, from its final scores
     and those before the end's adjustments."""
     best = max(scores)
     top = [p for p, x in enumerate(scores) if x == best]
@@ -219,10 +219,10 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
 
 @dataclass
 class Stats:
-    """Results of :func:`autoplay`, by seat (the order the kinds were given).
+    """Results of `autoplay`, by seat (the order the kinds were given).
 
     A win counts 1, a shared first place ``1/k`` to each of the ``k`` players sharing
-    it; :meth:`win_rate` is that total over the games, :meth:`win_interval` its 95%
+    it; `win_rate` is that total over the games, `win_interval` its 95%
     Wilson interval.
 
     >>> s = Stats(["a", "b"])
@@ -274,7 +274,7 @@ class Stats:
         return self.points[seat] / self.games if self.games else 0.0
 
     def win_interval(self, seat: int, z: float = Z95) -> tuple[float, float]:
-        """95% Wilson confidence interval of :meth:`win_rate`."""
+        """95% Wilson confidence interval of `win_rate`."""
         return wilson_interval(self.points[seat], self.games, z)
 
     def mean_score(self, seat: int) -> float:
@@ -388,7 +388,7 @@ class _PlayResult:
 
 def _kernel_tables(players: Sequence[Player], lexicon: Lexicon, rules: Rules) -> list[LeaveTable] | None:
     """The leave tables of the seats when every seat is a plain static player of
-    ``lexicon`` and the kernel plays these rules (:mod:`lexiko.bots.playout`), else None."""
+    ``lexicon`` and the kernel plays these rules (`lexiko.bots.playout`), else None."""
     from lexiko.bots import StaticBot
     from lexiko.bots.playout import unsupported
 
@@ -467,8 +467,8 @@ def autoplay(
     chunk_size: int | None = None,
 ) -> Stats:
     """Play ``games`` games between players of ``kinds`` (see
-    :func:`lexiko.bots.make_player`; seat order, game ``i`` started by seat ``i % n``)
-    and return the :class:`Stats`.
+    `lexiko.bots.make_player`; seat order, game ``i`` started by seat ``i % n``)
+    and return the `Stats`.
 
     ``lexicon`` defaults to the rules' lexicon (by name). Games run in chunks on
     ``executor``, else on a process pool of ``jobs`` workers, else here (``jobs=1``).

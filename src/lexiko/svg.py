@@ -1,10 +1,10 @@
 """Pictures: boards, racks and positions as SVG, for notebooks, files and web pages.
 
-:func:`board` draws a board: premium squares coloured and labelled, tiles with
+`board` draws a board: premium squares coloured and labelled, tiles with
 their letter and value (a blank's letter in another colour and no value), the
-last move's tiles highlighted, optional arrows and coordinates. :func:`rack`
-draws a rack, :func:`position` a board with the rack of the player on turn.
-Every function returns an :class:`Svg`, a ``str`` that Jupyter shows as a
+last move's tiles highlighted, optional arrows and coordinates. `rack`
+draws a rack, `position` a board with the rack of the player on turn.
+Every function returns an `Svg`, a ``str`` that Jupyter shows as a
 picture. Only the standard library is used.
 
 Squares are named as the notation names them, ``H8`` (column letter, row
@@ -89,7 +89,7 @@ DEFAULT_COLORS: dict[str, str] = {
     "arrow": "#1d7a3a",
     "rack": "#8a6a3c",
 }
-"""The colours :func:`board` and :func:`rack` use; ``colors=`` overrides any of them."""
+"""The colours `board` and `rack` use; ``colors=`` overrides any of them."""
 
 _Converter: TypeAlias = Callable[[str, Path], None]
 
@@ -458,12 +458,12 @@ def board(
 ) -> Svg:
     """A board as an SVG document.
 
-    ``lastmove`` highlights a play's new tiles (a :class:`~lexiko.move.Place`) or any
-    squares; ``arrows`` are :class:`Arrow` values or ``(tail, head)`` pairs of squares;
+    ``lastmove`` highlights a play's new tiles (a `Place`) or any
+    squares; ``arrows`` are `Arrow` values or ``(tail, head)`` pairs of squares;
     ``coordinates`` writes the column letters above and the row numbers at the left;
     ``size`` is the width in pixels (default: 40 a square); ``colors`` overrides some of
-    :data:`DEFAULT_COLORS`. Bad squares raise :class:`~lexiko.errors.NotationError`, an
-    unknown colour name :class:`~lexiko.errors.LexikoError`.
+    `DEFAULT_COLORS`. Bad squares raise `NotationError`, an
+    unknown colour name `LexikoError`.
 
     >>> from lexiko.board import Board
     >>> doc = board(Board.parse("21/" * 20 + "21", layout="super21"), coordinates=False)
@@ -666,7 +666,7 @@ def render_file(
 
     A ``.svg`` file is written as it is; a ``.png`` file needs CairoSVG
     (``pip install cairosvg``) and the Cairo library. Errors are
-    :class:`~lexiko.errors.LexikoError` with a one-line message.
+    `LexikoError` with a one-line message.
 
     >>> render_file("game.gcg", 12, "board.svg")  # doctest: +SKIP
     """

@@ -1,7 +1,7 @@
 """Leave values trained by self-play: the static player against itself, rounds of play
-and refitting (see :func:`train`); the ``lexiko train-leaves`` command
-(:mod:`lexiko.cli.train_leaves`) runs it. The table itself, its file formats and the
-shipped values are :mod:`lexiko.leaves`.
+and refitting (see `train`); the ``lexiko train-leaves`` command
+(`lexiko.cli.train_leaves`) runs it. The table itself, its file formats and the
+shipped values are `lexiko.leaves`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["train", "TrainProgress"]
 
 TrainProgress = _Progress
-"""``progress(phase, done, total)`` (:class:`lexiko.progress.Progress`): called as games
+"""``progress(phase, done, total)`` (`lexiko.progress.Progress`): called as games
 finish (phase ``"round 2/4"``) and once per fitting pass (phase ``"fitting"``)."""
 
 
@@ -219,7 +219,7 @@ def _fit(
     """The table of a round: the fallback model (a constant, a value per tile and copy, a
     term per vowel and consonant count) fitted by ridge regression to the leaves resting
     on ``min_seen`` moves or more, each weighted by its moves; and those leaves stored,
-    shrunk toward the model by ``shrink`` (see :func:`train`)."""
+    shrunk toward the model by ``shrink`` (see `train`)."""
     vowel = LeaveTable.zeros(tiles)._vowel
     codes = [0, *range(1, tiles.size + 1)]
     tile_index = {c: 1 + i * MAX_COPY_TERMS for i, c in enumerate(codes)}
@@ -415,8 +415,8 @@ def _train_chunk(task: _TrainTask) -> _TrainResult:
 
 
 class _Recorder:
-    """Observer of :func:`lexiko.selfplay.play_game`: adds each move to the racks'
-    equities (see :func:`_add_move`)."""
+    """Observer of `lexiko.selfplay.play_game`: adds each move to the racks'
+    equities (see `_add_move`)."""
 
     def __init__(self, racks: _Racks, value: Callable[[Leave], float], size: int) -> None:
         self.racks, self.value, self.size = racks, value, size

@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 FILTER_VERSION = 1
-"""The version of :func:`game_words`' rules: raise it whenever they keep other words from
+"""The version of `game_words`' rules: raise it whenever they keep other words from
 the same list (the compiled caches of Debian lists are found by it and the file's identity)."""
 
 ENGLISH_LISTS = ("TWL06", "SOWPODS")
@@ -150,9 +150,9 @@ def _system_list_path(spec: SystemList) -> Path:
 
 def system_list_identity(name: str) -> bytes:
     """What names the words of a Debian list without reading it: the file's resolved
-    path, size and modification time, the list's settings and :data:`FILTER_VERSION`.
+    path, size and modification time, the list's settings and `FILTER_VERSION`.
     The compiled lexicon is cached under it, so a warm start never reads the list.
-    Raises :class:`LexiconError` as :func:`system_list_text` does.
+    Raises `LexiconError` as `system_list_text` does.
 
     >>> import os, tempfile
     >>> d = tempfile.mkdtemp(); open(os.path.join(d, "spanish"), "w").close()
@@ -173,7 +173,7 @@ def system_list_identity(name: str) -> bytes:
 
 def system_list_text(name: str) -> tuple[bytes, TileSet]:
     """The words of a Debian list (``wspanish`` ...) as a word-list file's bytes, with
-    the tile set they are for. Raises :class:`LexiconError` saying how to get the list."""
+    the tile set they are for. Raises `LexiconError` saying how to get the list."""
     spec = SYSTEM_LISTS[name.lower()]
     path = _system_list_path(spec)
     try:

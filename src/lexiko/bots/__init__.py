@@ -1,10 +1,10 @@
-"""Computer players. A :class:`Player` chooses a move for the player on turn and
+"""Computer players. A `Player` chooses a move for the player on turn and
 decides whether to challenge the last play.
 
 Kinds, weakest first: ``random`` (a random legal move), ``greedy`` (the highest score),
-``static`` (score plus the value of the tiles kept, from a :class:`~lexiko.leaves.LeaveTable`),
-``sim`` (simulation, :mod:`lexiko.bots.simulation`). :func:`make_player` builds one by
-kind or by strength level (:data:`LEVELS`).
+``static`` (score plus the value of the tiles kept, from a `LeaveTable`),
+``sim`` (simulation, `lexiko.bots.simulation`). `make_player` builds one by
+kind or by strength level (`LEVELS`).
 
 >>> from lexiko.lexicon import Lexicon
 >>> lex = Lexicon.from_words(["QI"])
@@ -47,13 +47,13 @@ __all__ = [
 ]
 
 KINDS = ("random", "greedy", "static", "sim")
-"""Kinds of computer player :func:`make_player` knows, weakest first."""
+"""Kinds of computer player `make_player` knows, weakest first."""
 
 LEVELS = {"beginner": "random", "easy": "greedy", "medium": "static", "hard": "sim"}
 """Strength levels and the kind of player each stands for. ``hard`` also solves the
 endgame (bag empty) and the pre-endgame (one tile in the bag) of a two-player game,
-within :data:`HARD_ENDGAME_SECONDS` and :data:`HARD_PREENDGAME_SECONDS`, and with a few
-more tiles in the bag (up to :data:`HARD_FINISH_BAG`) simulates to the end of the game."""
+within `HARD_ENDGAME_SECONDS` and `HARD_PREENDGAME_SECONDS`, and with a few
+more tiles in the bag (up to `HARD_FINISH_BAG`) simulates to the end of the game."""
 
 HARD_ENDGAME_SECONDS = 5.0
 """Seconds the ``hard`` level spends on an endgame (most are solved exactly far sooner)."""
@@ -71,7 +71,7 @@ _tables: dict[tuple[str, int, int, str], LeaveTable] = {}
 
 
 def load_table(path: str | os.PathLike[str], tiles: TileSet) -> LeaveTable:
-    """The leave table in the file ``path`` (:meth:`lexiko.leaves.LeaveTable.load`),
+    """The leave table in the file ``path`` (`lexiko.leaves.LeaveTable.load`),
     read once per process: later calls for the same unchanged file (same resolved path,
     size and modification time) return the same object, which its players share and must
     not change. Self-play builds fresh players for every game; a full table takes
@@ -103,13 +103,13 @@ def load_table(path: str | os.PathLike[str], tiles: TileSet) -> LeaveTable:
 
 
 def make_player(kind: str, lexicon: Lexicon, *, seed: int | None = None, name: str | None = None, **kw: Any) -> Player:
-    """A computer player of a kind (:data:`KINDS`) or level (:data:`LEVELS`).
+    """A computer player of a kind (`KINDS`) or level (`LEVELS`).
 
     ``seed`` seeds the players that draw at random (``random``, ``sim``); ``name``
     defaults to the kind. ``static:FILE`` is the static player with the leave table in
-    FILE (read once per process: :func:`load_table`); other keyword arguments go to the
+    FILE (read once per process: `load_table`); other keyword arguments go to the
     player's class (``table=`` for ``static``, the simulation options for ``sim``).
-    Raises :class:`~lexiko.errors.LexikoError` for an unknown kind.
+    Raises `LexikoError` for an unknown kind.
     """
     key = kind.strip()
     base, _, arg = key.partition(":")

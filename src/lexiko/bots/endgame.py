@@ -2,7 +2,7 @@
 tile the player on turn cannot see), so the rest of a two-player game is a game of
 perfect information, solved by negamax with alpha-beta pruning.
 
-Moves are every placement (:func:`lexiko.movegen.generate` with ``placements_only``)
+Moves are every placement (`lexiko.movegen.generate` with ``placements_only``)
 and the pass, tried in the order: the best move of an earlier search of the same
 position (a transposition table keyed by board, racks and the run of scoreless turns),
 plays that go out, then by score. The value of a position is the spread the player
@@ -407,7 +407,7 @@ def _solve_in_kernel(
     start: float,
     progress: Callable[[EndgameResult], None] | None,
 ) -> EndgameResult:
-    """:func:`solve_position` by the kernel's search."""
+    """`solve_position` by the kernel's search."""
 
     def result(
         value: int, complete: int, depth: int, nodes: int, raw: list[tuple[int, int, int, int, bytes, int]]
@@ -491,7 +491,7 @@ def _first_ply(
 
 def game_lexicon(game: Game, lexicon: Lexicon | None = None) -> Lexicon:
     """The lexicon to search with: ``lexicon``, the game's own if it is a
-    :class:`Lexicon`, or the rules' lexicon loaded (from the disk cache)."""
+    `Lexicon`, or the rules' lexicon loaded (from the disk cache)."""
     if lexicon is not None:
         return lexicon
     judge = game.lexicon
@@ -511,7 +511,7 @@ def solve(
     """Solve the endgame of a two-player game whose bag is empty, for the player on
     turn (whose opponent holds exactly the tiles they cannot see).
 
-    Raises :class:`~lexiko.errors.GameStateError` when the game is over, the bag is
+    Raises `GameStateError` when the game is over, the bag is
     not empty or there are not two players.
 
     >>> from lexiko.lexicon import Lexicon
@@ -550,7 +550,7 @@ def solve(
 class EndgameBot:
     """Solves the endgame once the bag is empty (two players); before that plays the
     static choice (score plus leave value, see
-    :func:`lexiko.bots.static.static_choice`). Challenges every phony.
+    `lexiko.bots.static.static_choice`). Challenges every phony.
 
     ``time_limit`` (seconds) and ``max_depth`` (plies) bound each search; the best
     move of the deepest search finished is played.

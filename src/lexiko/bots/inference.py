@@ -4,10 +4,10 @@ A player who just made a placement held the tiles they played and some tiles the
 drawn from the tiles the player on turn cannot see. If they play as the static player
 would (best equity, within ``tolerance`` points), only some of those kept tiles explain
 the play: with the Q kept, a player would have played it; with a good leave they might
-not have played off so many tiles. :func:`infer` draws candidate kept tiles from the
+not have played off so many tiles. `infer` draws candidate kept tiles from the
 unseen tiles (``samples`` draws, each as likely as the bag would make it) and keeps the
 draws whose rack makes the play (near-)best: the opponent's kept tiles are then dealt
-from those in a simulation (:func:`lexiko.bots.simulation.simulate`, ``known=``).
+from those in a simulation (`lexiko.bots.simulation.simulate`, ``known=``).
 
 Only public information is used: the board before the play, the play and its score, and
 the number of tiles in the bag; never the rack the game records for the opponent.
@@ -50,7 +50,7 @@ class Inference:
 
 
 class _Judge:
-    """Whether kept tiles explain the opponent's last play (see :func:`explains`)."""
+    """Whether kept tiles explain the opponent's last play (see `explains`)."""
 
     def __init__(self, game: Game, lexicon: Lexicon, leaves: LeavesArg, tolerance: float) -> None:
         last = game.history[-1]
@@ -93,7 +93,7 @@ def explains(
 ) -> bool | None:
     """Whether ``kept`` (the tiles the opponent kept with their last play) makes that play
     one the static player would make: its equity within ``tolerance`` of the best of
-    the rack it came from. None when :func:`infer` infers nothing here."""
+    the rack it came from. None when `infer` infers nothing here."""
     judge = _judge(game, lexicon, leaves, tolerance)
     return None if judge is None else judge(game.tiles.rack_sort(kept))
 

@@ -1,16 +1,16 @@
 """The static player's turns played in the compiled kernel: whole games, or a few turns
 of a simulation, without a Python call per turn.
 
-:func:`play_out` takes a :class:`~lexiko.game.Game` where it stands and plays on as
-:class:`~lexiko.bots.StaticBot` would for every seat (each with its own leave table),
+`play_out` takes a `Game` where it stands and plays on as
+`StaticBot` would for every seat (each with its own leave table),
 move for move the same game: the same best move by equity, the same ties, the same
 draws from the bag, and an exchange shuffles the bag with the game's own random
 generator (the kernel runs Python's Mersenne Twister from its state). It returns the
-result, not a new :class:`Game`: what self-play statistics and simulations need.
+result, not a new `Game`: what self-play statistics and simulations need.
 
-Only what the kernel plays is accepted (:func:`unsupported` says why not): classic
+Only what the kernel plays is accepted (`unsupported` says why not): classic
 rules without clocks, teams, target scores or exchange limits; leave tables the kernel
-can read (:meth:`~lexiko.leaves.LeaveTable.packed`); a game whose last play stands (a
+can read (`packed`); a game whose last play stands (a
 play the next player may still challenge stands unless it is a phony).
 
 >>> from lexiko.game import Game
@@ -69,7 +69,7 @@ class Playout:
     player on turn, the scoreless run, why the game ended (None: it goes on), the
     generator's state, per seat the bingos and exchanges made and what it kept on its
     last move with the tiles then in the bag (None: no move); ``turns`` played and,
-    when asked for, each :class:`Turn`."""
+    when asked for, each `Turn`."""
 
     board: Board
     racks: tuple[tuple[int, ...], ...]
@@ -111,11 +111,11 @@ def unsupported(rules: Rules, players: int, tables: Sequence[LeaveTable] = ()) -
 def play_out(
     game: Game, tables: Sequence[LeaveTable], lexicon: Lexicon, *, max_turns: int | None = None, log: bool = False
 ) -> Playout:
-    """Play ``game`` on from where it stands as :class:`~lexiko.bots.StaticBot` with
+    """Play ``game`` on from where it stands as `StaticBot` with
     ``tables[seat]`` for each seat and ``lexicon``, to its end or for ``max_turns``
     turns. ``game`` itself is not changed. ``log``: also return each turn.
 
-    Raises ValueError naming what the kernel does not play (:func:`unsupported`).
+    Raises ValueError naming what the kernel does not play (`unsupported`).
     """
     why = unsupported(game.rules, len(game.players), tables)
     if why is None and len(tables) != len(game.players):
@@ -145,7 +145,7 @@ def play_out(
 
 @dataclass(frozen=True)
 class GameResult:
-    """The end of a whole game :func:`static_games` played: final scores, the scores
+    """The end of a whole game `static_games` played: final scores, the scores
     before the end's adjustments, bingos by seat, turns played and why it ended."""
 
     scores: tuple[int, ...]
@@ -162,14 +162,14 @@ def static_games(
     lexicon: Lexicon,
     rules: Rules,
 ) -> list[GameResult]:
-    """Whole games of :class:`~lexiko.bots.StaticBot` with ``tables[seat]`` for each
-    seat, one per seed, in one call to the kernel: game ``i`` is the game :func:`play_out`
+    """Whole games of `StaticBot` with ``tables[seat]`` for each
+    seat, one per seed, in one call to the kernel: game ``i`` is the game `play_out`
     plays from ``Game(players, rules, seed=seeds[i], lexicon=None,
     first_player=first_players[i])`` (the same deal, the same moves and draws), without
-    a :class:`Game` or a Python generator per game (what self-play costs besides its
+    a `Game` or a Python generator per game (what self-play costs besides its
     turns). Seeds are integers from 0 to 2**128 - 1.
 
-    Raises ValueError naming what the kernel does not play (:func:`unsupported`).
+    Raises ValueError naming what the kernel does not play (`unsupported`).
 
     >>> from lexiko.game import Game
     >>> from lexiko.lexicon import Lexicon
@@ -236,12 +236,12 @@ def static_turns(
     log: bool = False,
     penalties: Sequence[float] | None = None,
 ) -> Playout:
-    """:func:`play_out` from a position given piece by piece (the bag drawn from its end,
-    ``rng_state`` as :func:`random.getstate` gives it), for simulations that deal the
+    """`play_out` from a position given piece by piece (the bag drawn from its end,
+    ``rng_state`` as `random.getstate` gives it), for simulations that deal the
     unseen tiles themselves. ``penalties``: per seat, points taken off every play that
     does not go out once the bag is empty, besides twice the kept tiles' value
-    (:data:`~lexiko.bots.static.NON_OUTPLAY_PENALTY` by default, as the static player).
-    The caller has checked :func:`unsupported`."""
+    (`NON_OUTPLAY_PENALTY` by default, as the static player).
+    The caller has checked `unsupported`."""
     k = _board_args(board, lexicon, rules)
     version, state, gauss = rng_state
     entries: list[_Entry] | None = [] if log else None
@@ -312,7 +312,7 @@ def simulate_iterations(
     ids: Sequence[int] | None = None,
     known: Sequence[Sequence[int]] | None = None,
 ) -> list[list[tuple[float, float]]]:
-    """The play-outs of :mod:`lexiko.bots.simulation` for the given iterations, all in
+    """The play-outs of `lexiko.bots.simulation` for the given iterations, all in
     the kernel: per iteration, per candidate, (value, win estimate), the same numbers the
     Python play-outs give. Iteration ``i`` deals from ``unseen`` shuffled by
     ``random.Random(seed_base + i)``; candidate ``j`` shuffles with ``random.Random(
@@ -320,7 +320,7 @@ def simulate_iterations(
     ``known``: per iteration, tiles the first opponent holds for sure (inferred): they
     are taken out of ``unseen`` (each its first copy) before the shuffle, and that
     opponent gets them and then the first tiles of the shuffled rest.
-    ``scores``: the player's first. The caller has checked :func:`unsupported`;
+    ``scores``: the player's first. The caller has checked `unsupported`;
     ``seed_base`` must be 0 or more and below 2**120.
     """
     if not 0 <= seed_base < 1 << 120 or iterations.step != 1:
@@ -371,7 +371,7 @@ _args_cache: dict[tuple[int, int, int], tuple[Lexicon, Rules, Board, movegen.Ker
 
 
 def _board_args(board: Board, lexicon: Lexicon, rules: Rules) -> movegen.KernelBoard:
-    """:func:`lexiko.movegen.kernel_board` for an empty board of this layout (the play-out
+    """`lexiko.movegen.kernel_board` for an empty board of this layout (the play-out
     decides what is empty), kept per lexicon, rules and layout."""
     key = (id(lexicon), id(rules), id(board.layout))
     hit = _args_cache.get(key)

@@ -3,9 +3,9 @@
 The tiles the player on turn cannot see are the opponent's rack and the bag; only how
 they are split, and the order the bag gives them in, is unknown. Each candidate (the
 best placements by static equity, and the pass) is played in every split: the player
-draws, the static player (:class:`~lexiko.bots.StaticBot`) moves for whoever is on turn
+draws, the static player (`StaticBot`) moves for whoever is on turn
 while the bag still holds tiles, and once it is empty the endgame is solved
-(:func:`~lexiko.bots.endgame.solve_position`: exactly within its time, else the best line
+(`solve_position`: exactly within its time, else the best line
 of its deepest search). A candidate's result is the share of the splits it wins (a draw
 counts one half), weighted by how likely each split is, and its mean final spread.
 
@@ -66,7 +66,7 @@ class PreEndgameResult:
 @dataclass(frozen=True)
 class Scenario:
     """One split of the unseen tiles: the opponent's rack and the bag (drawn from its
-    end, as :class:`~lexiko.game.Game` draws), with its probability."""
+    end, as `Game` draws), with its probability."""
 
     weight: float
     opponent: tuple[int, ...]
@@ -157,9 +157,9 @@ def solve_preendgame(
     """The pre-endgame of the player holding ``rack``, who cannot see ``unseen`` (the
     opponent's rack and a bag of ``bag_count`` tiles); ``scores`` theirs first. The best
     ``candidates`` placements by static equity (``leaves`` as for
-    :func:`~lexiko.bots.static.static_choice`) and the pass, best first (by share won,
+    `static_choice`) and the pass, best first (by share won,
     then mean spread). ``endgame_time``: seconds for each endgame; ``limit`` and ``seed``:
-    the splits (see :func:`scenarios`); ``time_limit``: stop after the split being played
+    the splits (see `scenarios`); ``time_limit``: stop after the split being played
     once that many seconds have passed (every candidate has then played the same
     splits). ``progress(done, total)`` after each split.
     """
@@ -267,9 +267,9 @@ def preendgame(
     lexicon: Lexicon | None = None,
     **options: object,
 ) -> list[PreEndgameResult]:
-    """:func:`solve_preendgame` for the player on turn of a two-player ``game`` with
+    """`solve_preendgame` for the player on turn of a two-player ``game`` with
     tiles in the bag (options as there). Raises
-    :class:`~lexiko.errors.GameStateError` otherwise."""
+    `GameStateError` otherwise."""
     from lexiko.bots.endgame import game_lexicon
 
     if len(game.players) != 2:

@@ -1,7 +1,7 @@
 """The simulation player: Monte Carlo look-ahead over the best static candidates.
 
 For a position, the ``candidates`` moves of highest static equity (score plus leave
-value, :func:`lexiko.movegen.generate`) are each played out ``iterations`` times:
+value, `lexiko.movegen.generate`) are each played out ``iterations`` times:
 every iteration deals the opponents random racks from the tiles the player cannot
 see (the rest is the bag, in a random order), makes the candidate, then plays
 ``plies`` more turns with the static policy (best equity; exchanges and passes
@@ -17,7 +17,7 @@ The win rate of a candidate is a rough estimate: in each play-out, a win (1), dr
 (1/2) or loss (0) if the game ended, else a logistic function of the spread at the
 end of the play-out, whose width grows with the tiles still to be played.
 
-Iterations are split into chunks handed to a :class:`concurrent.futures.Executor`
+Iterations are split into chunks handed to a `concurrent.futures.Executor`
 (a process pool of ``jobs`` workers when ``jobs > 1``, each loading the lexicon once
 in its initializer; any executor given, e.g. a Ray or Dask one). Every iteration has
 its own random generator, derived from the seed and its number, so a seeded search
@@ -84,7 +84,7 @@ RANKS: tuple[Rank, ...] = ("value", "win")
 
 
 def _rank(rank: str) -> Rank:
-    """``rank`` checked (a :class:`~lexiko.errors.LexikoError` naming the choices)."""
+    """``rank`` checked (a `LexikoError` naming the choices)."""
     if rank not in RANKS:
         raise LexikoError(f"rank {rank!r}: candidates are ranked by 'value' or 'win'")
     return "win" if rank == "win" else "value"
@@ -391,7 +391,7 @@ def _opp_sizes(position: Position) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class _Setup:
     """How to simulate: the lexicon and leaves (with their registry keys), where the
-    play-outs run (``initialized``: workers that ran :func:`_init_worker`)."""
+    play-outs run (``initialized``: workers that ran `_init_worker`)."""
 
     lexicon: Lexicon
     lex_key: tuple[str, str, int, int]
@@ -431,7 +431,7 @@ def simulate(
     and return them best first (by mean value, or with ``rank="win"`` by win rate, the
     mean value breaking ties). See the module docstring; ``jobs > 1``
     without an ``executor`` makes a process pool for this call (a
-    :class:`SimulationBot` keeps its pool between moves).
+    `SimulationBot` keeps its pool between moves).
 
     ``prune`` (a z value, e.g. 3): a stopping rule. After each batch of iterations (from
     16 on), a candidate is dropped when the leader's advantage over it, measured on the
@@ -439,7 +439,7 @@ def simulate(
     simulation stops when one candidate is left. Dropped candidates keep the iterations
     they had and are listed after the others.
 
-    ``known``: tiles the next opponent may have kept, as :func:`lexiko.bots.inference.infer`
+    ``known``: tiles the next opponent may have kept, as `lexiko.bots.inference.infer`
     gives them (each as often as it is likely): each iteration deals that opponent one of
     them (picked by the iteration's own generator) and the rest of the rack at random.
 
@@ -602,9 +602,9 @@ def _pruned(
     start_time: float,
     progress: Progress | None,
 ) -> list[SimResult]:
-    """:func:`_simulate` with its stopping rule: batches of ``_PRUNE_AFTER`` iterations
+    """`_simulate` with its stopping rule: batches of ``_PRUNE_AFTER`` iterations
     (split between the workers of an executor), the candidates clearly behind dropped
-    between batches (see :func:`simulate`). The batches do not depend on the workers,
+    between batches (see `simulate`). The batches do not depend on the workers,
     so neither does the result."""
     assert setup.prune is not None
     z = setup.prune
@@ -683,15 +683,15 @@ class SimulationBot:
     score only). ``candidates``: moves simulated; ``iterations``: play-outs per
     candidate (fewer if ``time_limit`` seconds run out); ``plies``: turns after the
     candidate; ``executor`` or ``jobs``: where play-outs run (``jobs > 1``: a process
-    pool kept until :meth:`close`); ``seed``: makes every choice reproducible;
+    pool kept until `close`); ``seed``: makes every choice reproducible;
     ``endgame_time``: with the bag empty in a two-player game, solve the endgame
-    exactly (:mod:`lexiko.bots.endgame`) within that many seconds instead;
+    exactly (`lexiko.bots.endgame`) within that many seconds instead;
     ``preendgame_time``: with one tile in the bag, play the pre-endgame's best
-    (:mod:`lexiko.bots.preendgame`: the ``candidates`` best placements and the pass, each
+    (`lexiko.bots.preendgame`: the ``candidates`` best placements and the pass, each
     in every split, to the end) within about that many seconds. ``infer``: deal the
     opponent the tiles they may have kept, inferred from their last play
-    (:mod:`lexiko.bots.inference`; two players, tiles in the bag). ``prune``:
-    the stopping rule of :func:`simulate` (drop the candidates clearly behind; stop
+    (`lexiko.bots.inference`; two players, tiles in the bag). ``prune``:
+    the stopping rule of `simulate` (drop the candidates clearly behind; stop
     when one is left). ``rank``: ``"value"`` plays the best mean value, ``"win"`` the
     best win rate (the mean value breaking ties). ``finish``: with 1 to ``finish`` tiles
     in the bag, every play-out goes on to the end of the game (static turns on every

@@ -39,7 +39,7 @@ LeavesArg = LeaveValue | Literal[False] | None
 
 
 def default_leaves(tiles: TileSet) -> LeaveValue | None:
-    """The package's leave table for a tile set (:meth:`lexiko.leaves.LeaveTable.default`),
+    """The package's leave table for a tile set (`lexiko.leaves.LeaveTable.default`),
     or None (score only) when there is none.
 
     >>> from lexiko.tiles import ENGLISH
@@ -81,7 +81,7 @@ besides twice the value of the tiles it keeps (MAGPIE's static player takes the 
 def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
     """Leave values once the bag is empty (as the static player uses them): going out
     gains twice the value of the tiles on the other racks (``others``); keeping tiles
-    costs twice their value and :data:`NON_OUTPLAY_PENALTY` besides.
+    costs twice their value and `NON_OUTPLAY_PENALTY` besides.
 
     >>> from lexiko.tiles import ENGLISH
     >>> f = endgame_leaves(ENGLISH, ENGLISH.parse("QI"))
@@ -93,7 +93,7 @@ def endgame_leaves(tiles: TileSet, others: Sequence[int]) -> LeaveValue:
 
 @lru_cache(maxsize=1024)
 def _endgame_table(tiles: TileSet, bonus: float) -> LeaveTable:
-    """:func:`endgame_leaves` as a table (the kernel reads it without calling Python):
+    """`endgame_leaves` as a table (the kernel reads it without calling Python):
     the empty leave stored at ``bonus``, every other leave by the model: the penalty,
     minus twice each tile's value. Kept: the same few bonuses come back game after game."""
     penalty = {code: [-2.0 * v] for code, v in enumerate(tiles.values, start=1) if v}
@@ -149,7 +149,7 @@ OPENING_VOWEL_STEP = -0.35
 
 def opening_adjustment(board: Board, move: Place, equity: float) -> float:
     """``equity`` of the opening play ``move`` on the empty ``board``, adjusted as the
-    static player sees it: :data:`OPENING_VOWEL_STEP` for every step of premium (a double
+    static player sees it: `OPENING_VOWEL_STEP` for every step of premium (a double
     letter square counts 1, a triple word 2) of the squares on either side of each vowel
     put down (a blank standing for a vowel counts), the squares a reply can use to score
     with that vowel. MAGPIE's static player has the same heuristic (0.7 a vowel beside a
@@ -197,7 +197,7 @@ def _best(
     far as exchanges go, 0 for none), except that while the bag holds tiles it passes
     only when it has nothing else to play. A pass keeps the whole rack, a leave no table
     is trained on, and MAGPIE's static player does the same. An opening play's equity
-    has :func:`opening_adjustment` (with a leave table)."""
+    has `opening_adjustment` (with a leave table)."""
     if board.is_empty and leaves is not None:
         every = generate(board, rack, lexicon, rules, bag_count=exchange_bag, leaves=leaves)
         found = sorted((_opening(board, c) for c in every), key=sort_key)
@@ -210,10 +210,10 @@ def _best(
 
 class StaticBot:
     """Plays the move of highest equity: its score plus the value of the leave in
-    ``table`` (:meth:`LeaveTable.default` for the lexicon's tiles when not given).
+    ``table`` (`LeaveTable.default` for the lexicon's tiles when not given).
     Once the bag is empty leave values no longer apply: going out is worth twice the
     tiles left on the other racks, keeping tiles costs twice their value and
-    :data:`NON_OUTPLAY_PENALTY` besides. While the bag
+    `NON_OUTPLAY_PENALTY` besides. While the bag
     holds tiles it passes only when it has nothing else to play. Challenges every phony.
 
     >>> from lexiko.game import Game

@@ -1,6 +1,6 @@
-"""The ``lexiko`` command: one module per command (:data:`COMMANDS`), each registering
+"""The ``lexiko`` command: one module per command (`COMMANDS`), each registering
 its parser (``add_parser``) and holding its ``run(args, console) -> int``, on top of the
-library. Errors the library raises (:class:`~lexiko.errors.LexikoError`) are printed as
+library. Errors the library raises (`LexikoError`) are printed as
 one line, never a traceback.
 
 >>> main(["judge", "--lexicon", "TWL06", "QI", "QX"])
@@ -37,7 +37,7 @@ def _version() -> str:
 
 
 def build_parser() -> Parser:
-    """The ``lexiko`` parser with every command of :data:`COMMANDS` registered.
+    """The ``lexiko`` parser with every command of `COMMANDS` registered.
 
     >>> list(build_parser().commands)
     ['play', 'judge', 'find', 'replay', 'render', 'autoplay', 'train-leaves', 'analyze', 'endgame', 'serve']

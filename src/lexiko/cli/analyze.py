@@ -1,5 +1,5 @@
 """``lexiko analyze``: the best moves of a position (by equity, or simulated), the
-review of a game, its pre-endgame or its endgame, on :mod:`lexiko.analysis`."""
+review of a game, its pre-endgame or its endgame, on `lexiko.analysis`."""
 
 from __future__ import annotations
 

@@ -129,7 +129,7 @@ def bounded_jobs(requested: int, force: bool = False) -> tuple[int, str | None]:
 
 def output_file(text: str, option: str = "--out") -> Path:
     """Check, before any long work, that a file can be written at ``text``; raises
-    :class:`LexikoError` saying why not (a folder, a missing folder, no permission)."""
+    `LexikoError` saying why not (a folder, a missing folder, no permission)."""
     path = Path(text)
     if path.is_dir():
         raise LexikoError(f"{option} {text} is a folder: give a file name, such as {path / 'leaves.tsv.gz'}")

@@ -1,5 +1,5 @@
 """``lexiko endgame``: solve the endgame of a position whose bag is empty
-(:func:`lexiko.bots.endgame.solve`) and show the best line."""
+(`lexiko.bots.endgame.solve`) and show the best line."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ def add_executor_options(parser: argparse.ArgumentParser) -> None:
 
 
 def tile_set_named(name: str) -> TileSet:
-    """The tile set ``--tiles`` names; an unknown one is a :class:`LexikoError`."""
+    """The tile set ``--tiles`` names; an unknown one is a `LexikoError`."""
     from lexiko.tiles import tile_set
 
     try:

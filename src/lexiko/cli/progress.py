@@ -1,6 +1,6 @@
 """Progress of long work: rich's bar on a terminal, and a plain line now and then
 everywhere else (a log file, ``nohup``, a pipe), where rich draws nothing until the end.
-:meth:`WorkProgress.report` is the library's :class:`lexiko.progress.Progress` callback.
+`WorkProgress.report` is the library's `lexiko.progress.Progress` callback.
 
 >>> import io
 >>> from rich.console import Console
@@ -40,9 +40,9 @@ def _clock_text(seconds: float) -> str:
 
 
 class WorkProgress(Progress):
-    """:class:`rich.progress.Progress`, which also writes a line to ``log`` (standard
+    """`rich.progress.Progress`, which also writes a line to ``log`` (standard
     error unless given) while its console is not a terminal: for a task that has run
-    ``every`` seconds (:data:`LOG_EVERY` unless given) since it was added or last
+    ``every`` seconds (`LOG_EVERY` unless given) since it was added or last
     written, its description, how much is done, the time taken and, with a total, the
     time left at the pace so far (both counted from when the task was added). Short
     work writes no line at all.
@@ -75,7 +75,7 @@ class WorkProgress(Progress):
         print(line, file=out, flush=True)
 
     def report(self, phase: str, done: int, total: int) -> None:
-        """The library's progress callback (:class:`lexiko.progress.Progress`): the task
+        """The library's progress callback (`lexiko.progress.Progress`): the task
         whose description is ``phase`` (added with ``total`` the first time) has ``done``.
 
         >>> import io

@@ -1,4 +1,4 @@
-"""``lexiko serve``: run the web app (:mod:`lexiko.web`, the optional extra
+"""``lexiko serve``: run the web app (`lexiko.web`, the optional extra
 ``lexiko[web]``). Registering the command needs nothing of the extra; running it
 imports the server, or says which command installs it."""
 

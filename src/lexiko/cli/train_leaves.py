@@ -1,4 +1,4 @@
-"""``lexiko train-leaves``: a leave table trained by self-play (:func:`lexiko.training.train`)."""
+"""``lexiko train-leaves``: a leave table trained by self-play (`lexiko.training.train`)."""
 
 from __future__ import annotations
 

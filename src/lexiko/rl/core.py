@@ -1,18 +1,18 @@
-"""The compiled core of :mod:`lexiko.rl`'s environments: a game stepped in the kernel.
+"""The compiled core of `lexiko.rl`'s environments: a game stepped in the kernel.
 
 An environment step is one move and then the next player's candidates and
-observation. Through :class:`~lexiko.game.Game` and :func:`~lexiko.movegen.generate`
+observation. Through `Game` and `generate`
 that is a few hundred microseconds of Python around the move generator; the
-:class:`Core` keeps the game in the kernel (board, racks, bag and the random generator,
+`Core` keeps the game in the kernel (board, racks, bag and the random generator,
 drawn and shuffled exactly as ``Game`` does), makes the chosen candidate, lists the next
-player's candidates (the same list as :meth:`lexiko.rl.Observer.candidates`, in the same
+player's candidates (the same list as `lexiko.rl.Observer.candidates`, in the same
 order) and fills the observation's arrays in place. It logs the moves, so that a
-``Game`` can be brought up to date when someone asks for one (:meth:`Core.sync`).
+``Game`` can be brought up to date when someone asks for one (`Core.sync`).
 
-It plays what :func:`lexiko.bots.playout.unsupported` accepts (classic rules without
+It plays what `lexiko.bots.playout.unsupported` accepts (classic rules without
 clocks, teams, target scores or exchange limits) with challenges void (a word not in the
 lexicon cannot be played) and a leave table the kernel reads, or none;
-:func:`unsupported` says why not otherwise, and the environments then step a ``Game``.
+`unsupported` says why not otherwise, and the environments then step a ``Game``.
 
 >>> from lexiko.game import Game
 >>> from lexiko.lexicon import Lexicon
@@ -70,7 +70,7 @@ def unsupported(rules: Rules, players: int, leaves: LeaveValue | None) -> str | 
 
 
 class Core:
-    """A game of ``players`` under ``rules`` (see :func:`unsupported`) with ``lexicon``,
+    """A game of ``players`` under ``rules`` (see `unsupported`) with ``lexicon``,
     stepped in the kernel; ``k`` candidate slots, ``leaves`` the leave table of the
     equity (None: the score alone)."""
 
@@ -115,9 +115,9 @@ class Core:
 
     def deal(self, seed: int) -> int | None:
         """Start a new game as ``Game(players, rules, seed=seed)`` deals it (the same first
-        player, racks and bag, so that such a Game brought up to date by :meth:`sync` is
+        player, racks and bag, so that such a Game brought up to date by `sync` is
         this game), without making the Game: a reset costs microseconds. The first
-        player; None for a seed of more than 128 bits (make the Game and :meth:`reset`)."""
+        player; None for a seed of more than 128 bits (make the Game and `reset`)."""
         magnitude = abs(seed)  # as random.Random takes an int
         if magnitude >= 1 << 128:
             return None
@@ -147,7 +147,7 @@ class Core:
         return self._kernel.rl_step(self._core, action)
 
     def static_turns(self, seat: int) -> bool:
-        """The other seats play as :class:`~lexiko.bots.StaticBot` with this core's leave
+        """The other seats play as `StaticBot` with this core's leave
         table until ``seat`` is on turn (or the game ends); whether the game is over."""
         return self._kernel.rl_static_turns(self._core, seat)
 
@@ -157,7 +157,7 @@ class Core:
         return cast(Info, self._kernel.rl_info(self._core))
 
     def observe(self, seat: int, on_turn: bool, out: dict[str, np.ndarray]) -> None:
-        """Fill ``out`` (arrays shaped as :class:`lexiko.rl.Observer`'s space) with what
+        """Fill ``out`` (arrays shaped as `lexiko.rl.Observer`'s space) with what
         ``seat`` sees; the candidates and the mask only when ``on_turn``."""
         self._kernel.rl_observe(
             self._core,
@@ -173,7 +173,7 @@ class Core:
         )
 
     def candidates(self) -> list[Candidate]:
-        """The candidates of the player on turn, as :func:`lexiko.movegen.generate` lists
+        """The candidates of the player on turn, as `lexiko.movegen.generate` lists
         moves."""
         return [
             Candidate(_move(kind, row, col, down, tiles), score, equity, tuple(kept))
@@ -181,7 +181,7 @@ class Core:
         ]
 
     def sync(self, game: Game) -> None:
-        """Make in ``game`` (the one given to :meth:`reset`) the moves made since it was
+        """Make in ``game`` (the one given to `reset`) the moves made since it was
         last brought up to date."""
         entries = self._kernel.rl_log(self._core, self._synced)
         for kind, row, col, down, tiles, score, equity in entries:

@@ -1,6 +1,6 @@
-"""The environments of :mod:`lexiko.rl`: :class:`LexikoAEC` (PettingZoo, 2-4 agents)
-and :class:`LexikoEnv` (Gymnasium, one agent against lexiko's computer players), over
-one :class:`Observer` that turns a game into arrays and candidate moves."""
+"""The environments of `lexiko.rl`: `LexikoAEC` (PettingZoo, 2-4 agents)
+and `LexikoEnv` (Gymnasium, one agent against lexiko's computer players), over
+one `Observer` that turns a game into arrays and candidate moves."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ class Observer:
         ]
 
     def empty(self) -> dict[str, np.ndarray]:
-        """An observation's arrays, not filled in (for :class:`~lexiko.rl.core.Core`)."""
+        """An observation's arrays, not filled in (for `Core`)."""
         return {name: np.empty(shape, dtype) for name, shape, dtype in self._shapes}
 
     def candidates(self, game: Game) -> list[Candidate]:
@@ -159,7 +159,7 @@ class Observer:
         return _reward(game.scores, game.winners(), seat, reward)
 
     def core_outcome(self, scores: Sequence[int], before: Sequence[int], seat: int, reward: str) -> float:
-        """:meth:`outcome` of a game the :class:`~lexiko.rl.core.Core` played (the rules it
+        """`outcome` of a game the `Core` played (the rules it
         plays have no teams and no forfeits: the best score wins, ties broken by the
         scores before the end's adjustments when ``rules.tiebreak`` says so)."""
         best = max(scores)
@@ -189,7 +189,7 @@ def _setup(
 
 
 class _Stepped(Protocol):
-    """What the two environments share for their game: see :func:`_new_game`."""
+    """What the two environments share for their game: see `_new_game`."""
 
     rules: Rules
     lexicon: Lexicon
@@ -201,7 +201,7 @@ class _Stepped(Protocol):
 
 def _new_game(env: _Stepped, names: Sequence[str], seed: int) -> int:
     """Start the environment's game of ``seed``; the first player. The core deals it
-    itself (the Game is made only when asked for, by :func:`_synced_game`); else a Game
+    itself (the Game is made only when asked for, by `_synced_game`); else a Game
     is made now."""
     env._seed, env._started, env._game = seed, True, None
     first = env._core.deal(seed) if env._core is not None else None
@@ -240,13 +240,13 @@ def _core(observer: Observer, backend: Backend) -> Core | None:
 class LexikoAEC(AECEnv):  # type: ignore[misc]
     """The game for 2-4 agents (``player_0``, ...), one move at a time (PettingZoo AEC).
 
-    ``rules``: a preset name or :class:`~lexiko.rules.Rules` (``casual`` by default: a
+    ``rules``: a preset name or `Rules` (``casual`` by default: a
     word not in the lexicon is refused, so no challenges); ``candidates``: the number of
     action slots; ``reward``: ``"win"`` or ``"spread"``. ``seed_lexicon_words`` builds a
     small lexicon from words (for examples and tests). ``backend``: ``"c"`` steps the game
-    in the compiled core (:mod:`lexiko.rl.core`: the same candidates, observations and
-    rewards, about twice as fast), ``"python"`` through :class:`~lexiko.game.Game`,
-    ``"auto"`` the core when it plays the rules (:func:`lexiko.rl.core.unsupported`).
+    in the compiled core (`lexiko.rl.core`: the same candidates, observations and
+    rewards, about twice as fast), ``"python"`` through `Game`,
+    ``"auto"`` the core when it plays the rules (`lexiko.rl.core.unsupported`).
     """
 
     metadata = {"name": "lexiko_v0", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -283,7 +283,7 @@ class LexikoAEC(AECEnv):  # type: ignore[misc]
 
     @property
     def game(self) -> Game | None:
-        """The game being played (None before :meth:`reset`). With the compiled core it is
+        """The game being played (None before `reset`). With the compiled core it is
         made (the same deal: the same seed) and brought up to date when asked for: ask
         only when you need it."""
         return _synced_game(self, self.possible_agents)
@@ -380,8 +380,8 @@ class LexikoEnv(gymnasium.Env):
     ``static``, ``greedy``, ``random``). The agent takes seat 0, or turns about with
     ``alternate=True``: a seeded reset takes seat ``seed`` mod players, each reset
     without a seed the next seat, so ``reset(seed=s)`` always replays the same episode.
-    Same observations, actions and rewards as :class:`LexikoAEC`. ``backend`` as there: against ``static`` opponents
-    only, the compiled core also plays their turns (as :class:`~lexiko.bots.StaticBot`).
+    Same observations, actions and rewards as `LexikoAEC`. ``backend`` as there: against ``static`` opponents
+    only, the compiled core also plays their turns (as `StaticBot`).
 
     >>> env = LexikoEnv(opponents=["greedy"], seed_lexicon_words=["QI", "AT", "TA", "EAT", "TEA", "ATE"])
     >>> obs, info = env.reset(seed=1)
@@ -449,7 +449,7 @@ class LexikoEnv(gymnasium.Env):
 
     @property
     def game(self) -> Game | None:
-        """The game being played (None before :meth:`reset`); see :attr:`LexikoAEC.game`."""
+        """The game being played (None before `reset`); see `LexikoAEC.game`."""
         return _synced_game(self, [f"player_{i}" for i in range(len(self.kinds) + 1)])
 
     def candidates(self) -> list[Candidate]:

@@ -4,8 +4,8 @@ A FastAPI server with a WebSocket per game, a database (a SQLite file by default
 PostgreSQL when ``--database-url`` names one) migrated with Alembic at startup, and a
 front end of plain HTML, CSS and JavaScript. The server is the authority: it checks
 every action with the engine and shows each player only what that player may see.
-:func:`lexiko.web.server.create_app` makes the application; the ``lexiko serve``
-command (:mod:`lexiko.cli.serve`) runs it.
+`lexiko.web.server.create_app` makes the application; the ``lexiko serve``
+command (`lexiko.cli.serve`) runs it.
 
 This module imports only the standard library, so that the command can say what to
 install when the extra is missing; the server itself (FastAPI, SQLAlchemy) is imported
@@ -32,7 +32,7 @@ extra. Several processes sharing games also need ``redis`` (the ``shared`` extra
 
 
 def missing_packages() -> list[str]:
-    """The modules of :data:`NEEDS` that cannot be imported here, found without
+    """The modules of `NEEDS` that cannot be imported here, found without
     importing any (empty when the extra is installed)."""
     return [name for name in NEEDS if importlib.util.find_spec(name) is None]
 

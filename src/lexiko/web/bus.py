@@ -1,6 +1,6 @@
 """What the processes serving one database tell each other (shared mode, Redis).
 
-One ``lexiko serve`` process with SQLite needs none of this (:class:`LocalBus`). With
+One ``lexiko serve`` process with SQLite needs none of this (`LocalBus`). With
 ``--redis-url`` any number of processes, on any hosts, serve the same games from one
 PostgreSQL database:
 
@@ -16,8 +16,8 @@ PostgreSQL database:
 - **Leases** (``SET key NX PX``, renewed every clock tick): of the processes holding a
   game, only the one with its lease runs its clocks and its computer players, so a flag
   falls once and a bot moves once; when that process dies, its lease expires within
-  :data:`LEASE_MS` and another takes over. A tick takes or renews the leases of all the
-  games a process holds in memory in one round trip (:meth:`RedisBus.claim`, one Lua
+  `LEASE_MS` and another takes over. A tick takes or renews the leases of all the
+  games a process holds in memory in one round trip (`RedisBus.claim`, one Lua
   script), not one or two per game.
 """
 

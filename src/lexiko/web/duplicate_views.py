@@ -135,7 +135,7 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
 def duplicate_state(live: LiveGame, seat: int | None, base: dict[str, Any]) -> dict[str, Any]:
     """The state message of a duplicate game for one seat (None: a spectator); ``base``
     holds what every game's state has (rules, tiles, layout, seats). In a crowd (more
-    than :data:`SHOWN_PLAYERS` players) the lists hold the best players and the seat's
+    than `SHOWN_PLAYERS` players) the lists hold the best players and the seat's
     own line, and ``played``, ``waiting_for`` and ``master_sheet`` are None (the counts
     ``played_count`` and ``player_count`` are always there)."""
     msg = dict(base)

@@ -1,9 +1,9 @@
 """What one client may ask of the server, so that no client can freeze the others.
 
-- A WebSocket message is at most :data:`MAX_MESSAGE` bytes (a move is a few hundred),
+- A WebSocket message is at most `MAX_MESSAGE` bytes (a move is a few hundred),
   answered with an error before it is parsed; the server (uvicorn) drops a frame over
-  :data:`MAX_FRAME` with the connection.
-- An HTTP request body is at most :data:`MAX_BODY` bytes (413 with a JSON message,
+  `MAX_FRAME` with the connection.
+- An HTTP request body is at most `MAX_BODY` bytes (413 with a JSON message,
   before any of it is parsed).
 - Rates: messages per connection, connections and API requests per address, games
   created per address and sign-ins per address. A message over its rate is answered
@@ -19,7 +19,7 @@ asyncio Redis storage, so an address has one budget however many processes its
 requests reach (otherwise N processes would grant N times the rate). Should Redis stop
 answering, the counts per address fail open: the request is let through uncounted and
 a warning logged, rather than refused or answered with an internal error (Redis is
-not asked again for :data:`REDIS_PAUSE` seconds, so an outage does not slow every
+not asked again for `REDIS_PAUSE` seconds, so an outage does not slow every
 request by a timeout).
 
 >>> rl = RateLimits(Limits(messages="3/second"))

@@ -1,8 +1,8 @@
-"""A game held in memory by the server: the engine's :class:`~lexiko.game.Game` (or,
-for duplicate rules, a :class:`~lexiko.duplicate.DuplicateGame`), its seats, the actions
+"""A game held in memory by the server: the engine's `Game` (or,
+for duplicate rules, a `DuplicateGame`), its seats, the actions
 so far (the persistence format) and the clock.
 
-Everything that changes a game goes through :meth:`LiveGame.apply_text`, which applies
+Everything that changes a game goes through `LiveGame.apply_text`, which applies
 one action written as text (GCG notation, ``challenge``, ``accept``) with the wall clock
 frozen at one instant. The same texts and instants replayed through a new game with the
 same seed give the same game, clocks included: that is how a restarted server rebuilds
@@ -127,7 +127,7 @@ class LiveGame:
     thinking: int | None = None
     #: When the last client left (monotonic seconds; None while someone watches).
     idle_since: float | None = None
-    #: What the views compute once and reuse (see :mod:`lexiko.web.views`); cleared on undo.
+    #: What the views compute once and reuse (see `lexiko.web.views`); cleared on undo.
     view_cache: dict[Any, Any] = field(default_factory=dict)
     #: The id of the rematch of this game, once a player has asked for one.
     rematch: str | None = None
@@ -228,7 +228,7 @@ class LiveGame:
         return self.game is not None and self.game.is_over
 
     def replay(self, actions: Iterable[ActionData], submissions: Iterable[SubmissionData] = ()) -> None:
-        """Apply stored actions in order (after :meth:`start`); in a duplicate game each
+        """Apply stored actions in order (after `start`); in a duplicate game each
         round's ``submissions`` go in before the action that closes it, and those of the
         round in progress at the end."""
         by_round: dict[int, list[SubmissionData]] = {}
@@ -245,7 +245,7 @@ class LiveGame:
 
     def submit(self, sd: SubmissionData, *, trusted: bool = False) -> SubmissionData:
         """Apply a duplicate submission (kept apart from the actions): judged as
-        :meth:`DuplicateGame.submit` does, in time unless ``trusted`` (it was stored, so
+        `DuplicateGame.submit` does, in time unless ``trusted`` (it was stored, so
         it came in time). Returns it; raises the engine's error and changes nothing if
         it is not allowed or not for the round in progress."""
         d = self.duplicate
@@ -458,7 +458,7 @@ SERVER_SEAT = -1
 
 class Table(Protocol):
     """What a placement is read against: a board and its tile set (a
-    :class:`~lexiko.game.Game` or a :class:`~lexiko.duplicate.DuplicateGame`)."""
+    `Game` or a `DuplicateGame`)."""
 
     @property
     def board(self) -> Board: ...

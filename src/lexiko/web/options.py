@@ -39,7 +39,7 @@ __all__ = [
 #: Fields a client does not set: the name follows the preset, the number of players
 #: follows the seats.
 HIDDEN_FIELDS = frozenset({"name", "min_players", "max_players"})
-#: Fields the form does not show but a client may send (see :func:`rules_from_request`):
+#: Fields the form does not show but a client may send (see `rules_from_request`):
 #: the bonus tiers (pairs, ``"8:50"``) follow the preset in the form.
 UNLISTED_FIELDS = frozenset({"bonus_tiers"})
 
@@ -262,7 +262,7 @@ def rules_from_request(
     lexicons: Iterable[str] = ("TWL06", "SOWPODS"),
 ) -> Rules:
     """The rules of a preset with the client's changes, every value checked. Raises
-    :class:`OptionError` with a message for the client."""
+    `OptionError` with a message for the client."""
     lex = list(lexicons)
     try:
         base = preset(preset_name, players=players)
@@ -317,7 +317,7 @@ def rules_to_json(rules: Rules) -> str:
 
 
 def rules_from_json(text: str) -> Rules:
-    """Rules back from :func:`rules_to_json` (unknown keys from a newer version are ignored)."""
+    """Rules back from `rules_to_json` (unknown keys from a newer version are ignored)."""
     data = json.loads(text)
     names = {f.name for f in dataclasses.fields(Rules)}
     return Rules(**{k: v for k, v in data.items() if k in names})

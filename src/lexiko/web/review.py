@@ -2,7 +2,7 @@
 best moves the move generator finds, with how much the move played gave away.
 
 Moves are ranked as the move generator lists them: by equity, the score plus the
-value of the tiles kept from the package's leave table (:mod:`lexiko.leaves`) while
+value of the tiles kept from the package's leave table (`lexiko.leaves`) while
 the bag has tiles, or by score alone when no leave table is installed.
 """
 

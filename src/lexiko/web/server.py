@@ -201,10 +201,10 @@ def create_app(
     client has watched for ``idle_seconds`` are let go from memory (the database keeps
     them). A seed chosen by the creator is taken only for a game of one person against
     the computer, unless ``allow_seeds`` (tests, analysis); a seeded game shows its seed
-    to every player. ``limits``: the rates of :mod:`lexiko.web.limits`; games nobody
+    to every player. ``limits``: the rates of `lexiko.web.limits`; games nobody
     joined within ``expire_hours`` are deleted, and a game nobody has moved in for
     ``abandon_days`` ends with the player on turn losing; ``redis_url`` turns on shared
-    mode (several processes on one PostgreSQL database, see :mod:`lexiko.web.bus`);
+    mode (several processes on one PostgreSQL database, see `lexiko.web.bus`);
     ``api_docs`` serves the interactive API documentation at ``/api/docs`` (its page
     loads scripts from a CDN, so it is off by default)."""
     rates = RateLimits(limits, redis_url=redis_url)  # counts per address in Redis when shared

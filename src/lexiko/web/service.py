@@ -1,6 +1,6 @@
 """The game service: the server's authority over every game.
 
-Games live in memory as :class:`~lexiko.web.live.LiveGame` objects, loaded from the
+Games live in memory as `LiveGame` objects, loaded from the
 database on first use by replaying their stored actions. Every action a client asks
 for is checked by the engine (which raises and changes nothing when it is refused),
 saved to the database, and only then shown to the clients. Bots play from a task of
@@ -86,7 +86,7 @@ BOT_KINDS: dict[str, str] = {
     "static": "Medium: score plus the value of the tiles it keeps",
 }
 """Computer players a seat can hold, weakest first: kind -> description (the ones that
-work in this installation are listed by :func:`available_bots`)."""
+work in this installation are listed by `available_bots`)."""
 
 SESSION_DAYS = 30
 """How long a browser stays signed in."""
@@ -116,7 +116,7 @@ MAX_DUPLICATE_SEATS = 2000
 an event's players, over as many processes as it takes (docs/web.md)."""
 
 PROGRESS_SECONDS = 0.5
-"""In a duplicate game of more than :data:`~lexiko.web.duplicate_views.SHOWN_PLAYERS`
+"""In a duplicate game of more than `SHOWN_PLAYERS`
 players, a submission does not send every client a new state: the count of players who
 have played goes out at most this often, and the state only when the round closes."""
 
@@ -125,7 +125,7 @@ _AVAILABLE: dict[str, str] | None = None
 
 
 def make_bot(kind: str, lexicon: Lexicon, name: str, seed: int | None = None) -> Player:
-    """A computer player of that kind (see :data:`BOT_KINDS`). Raises ActionError with
+    """A computer player of that kind (see `BOT_KINDS`). Raises ActionError with
     the reason when it cannot be made (an unknown kind, a missing leave table)."""
     if kind not in BOT_KINDS:
         raise ActionError(f"unknown computer player {kind!r}; known: {', '.join(BOT_KINDS)}")
@@ -144,7 +144,7 @@ def make_bot(kind: str, lexicon: Lexicon, name: str, seed: int | None = None) ->
 
 
 def available_bots() -> dict[str, str]:
-    """The kinds of :data:`BOT_KINDS` that can be made here (checked once)."""
+    """The kinds of `BOT_KINDS` that can be made here (checked once)."""
     global _AVAILABLE
     if _AVAILABLE is None:
         tiny = Lexicon.from_words(["AA"])
@@ -711,7 +711,7 @@ class GameService:
 
     def seat_for_token(self, live: LiveGame, token: object) -> int | None:
         """The seat a secret token holds in this copy of the game, or None (see
-        :meth:`game_and_seat` for a token that may hold a seat taken elsewhere)."""
+        `game_and_seat` for a token that may hold a seat taken elsewhere)."""
         if not isinstance(token, str) or not token:
             return None
         h = hash_token(token)
@@ -900,7 +900,7 @@ class GameService:
                 self._progress(live)
 
     def _progress(self, live: LiveGame) -> None:
-        """Tell every client, at most every :data:`PROGRESS_SECONDS`, how many players
+        """Tell every client, at most every `PROGRESS_SECONDS`, how many players
         have played the round (one short message, the same for all)."""
         if live.progress_task is not None and not live.progress_task.done():
             return

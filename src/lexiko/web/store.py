@@ -2,13 +2,13 @@
 
 A game is stored as what rebuilds it exactly: the rules, the seed of the bag, the seats
 and the ordered list of actions (GCG notation, ``challenge`` or ``accept``) with the
-wall-clock time each was made. Replaying the actions through :class:`lexiko.game.Game`
+wall-clock time each was made. Replaying the actions through `lexiko.game.Game`
 with the same seed gives back the same board, racks, bag order, scores and clocks, so a
 restart of the server loses nothing.
 
 SQLite (a file) is the default; PostgreSQL works through ``postgresql+psycopg://`` URLs.
 The schema is created and upgraded by the Alembic migrations shipped in
-``lexiko/web/migrations``, run by :meth:`Store.upgrade` at startup.
+``lexiko/web/migrations``, run by `Store.upgrade` at startup.
 
 >>> store = Store("sqlite://")
 >>> store.upgrade()
@@ -126,7 +126,7 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     #: ``waiting`` (for players to join), ``active`` or ``over``.
     status: Mapped[str] = mapped_column(String(16), default="waiting", index=True)
-    #: The :class:`lexiko.rules.Rules` as JSON (every field).
+    #: The `lexiko.rules.Rules` as JSON (every field).
     rules: Mapped[str] = mapped_column(Text)
     seed: Mapped[int] = mapped_column(BigInteger)
     #: True when the creator chose the seed (a game with one person): every player sees it.
@@ -212,7 +212,7 @@ class SubmissionRow(Base):
 
     One row per (game, round, seat): players submitting at the same time on different
     processes write different rows, and the round's ``close`` action (in ``actions``)
-    is stored only with every submission of its round read (see :meth:`Store.close_round`).
+    is stored only with every submission of its round read (see `Store.close_round`).
     """
 
     __tablename__ = "submissions"
@@ -317,7 +317,7 @@ _GAME_MOVED = (
     .values(status=bindparam("status"), scores=bindparam("scores"), updated_at=bindparam("now"))
 )
 _APPEND_WITH = _GAME_MOVED.add_cte(_NEW_ACTION.cte("new_action"))
-"""What :meth:`Store.append_action` runs, built once: building the statements for each
+"""What `Store.append_action` runs, built once: building the statements for each
 move cost more than a tenth of a move's processor time."""
 
 
@@ -563,7 +563,7 @@ class Store:
 
         The game's row is read with a shared lock (``FOR SHARE`` on PostgreSQL; SQLite
         writes one at a time anyway): any number of submissions go ahead together, and
-        :meth:`close_round`, which locks the row for update, waits for them, so that a
+        `close_round`, which locks the row for update, waits for them, so that a
         submission is either in its round's results or refused, never lost.
         """
         with self._sessions.begin() as s:

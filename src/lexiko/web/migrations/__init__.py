@@ -1,1 +1,1 @@
-"""Alembic migrations of the web app's database (run by :meth:`lexiko.web.store.Store.upgrade`)."""
+"""Alembic migrations of the web app's database (run by `lexiko.web.store.Store.upgrade`)."""
