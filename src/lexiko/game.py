@@ -1206,7 +1206,7 @@ class Game:
                     "end-rack-bonus",
                     2 * self.tiles.rack_value(left),
                     rack=(),
-                    tiles=self.tiles.rack_sort(left),
+                    tiles=Rack(self.tiles.rack_sort(left), self.tiles),
                 )
             else:
                 self._add(
@@ -1214,7 +1214,7 @@ class Game:
                     "end-rack-bonus",
                     self.tiles.rack_value(left),
                     rack=(),
-                    tiles=self.tiles.rack_sort(left),
+                    tiles=Rack(self.tiles.rack_sort(left), self.tiles),
                 )
                 for p in others:
                     self._subtract_rack(p)
