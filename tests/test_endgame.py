@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from lexiko import movegen
+from lexiko import kernel, movegen
 from lexiko.board import Board
 from lexiko.bots.endgame import EndgameBot, EndgameResult, solve, solve_position
 from lexiko.bots.greedy import GreedyBot
@@ -404,31 +404,10 @@ def _solved_alike(
 
 def _kernel_endgame(
     board: Board, me: tuple[int, ...], opp: tuple[int, ...], lexicon: Lexicon, rules: Rules, scoreless: int, cut: bool
-) -> tuple[int, int, int, int, list[tuple[int, int, int, int, bytes, int]]]:
+) -> kernel.EndgameResult:
     """The kernel's endgame() itself, with its lexicon cut to the endgame's words or not."""
-    k = movegen.kernel_board(board, lexicon, rules)
-    return movegen.compiled().endgame(  # type: ignore[no-any-return]
-        k.kwg,
-        k.depths,
-        k.anagrams,
-        board.size,
-        board.cells,
-        k.letter_mult,
-        k.word_mult,
-        k.values,
-        rules.bingo_tiles,
-        k.bonuses,
-        k.start[0],
-        k.start[1],
-        bytes(me),
-        bytes(opp),
-        scoreless,
-        rules.scoreless_turn_limit,
-        -1,
-        0.0,
-        None,
-        cut,
-    )
+    setting = kernel.Setting.of(lexicon, rules, board.layout, board.tiles)
+    return kernel.endgame(setting, board, bytes(me), bytes(opp), scoreless_run=scoreless, cut=cut)
 
 
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")

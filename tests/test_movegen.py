@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from shared_paths import SHARED, needs_shared
 
-from lexiko import cgp, movegen
+from lexiko import cgp, kernel, movegen
 from lexiko.board import Board
 from lexiko.game import Game
 from lexiko.layouts import Layout
@@ -279,8 +279,8 @@ def test_wordmap_matches_gaddag(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch)
 
     leaves = default_leaves(twl06.tiles)
     used = []
-    build = movegen._wordmap_data
-    monkeypatch.setattr(movegen, "_wordmap_data", lambda kwg: used.append(1) or build(kwg))
+    build = kernel.wordmap_data
+    monkeypatch.setattr(kernel, "wordmap_data", lambda kwg: used.append(1) or build(kwg))
     rng = random.Random("wordmap")
     positions = [_position(row[1]) for row in TSV]
     for board, rack in _game_positions(twl06, TOURNAMENT, range(100, 118), 14):
@@ -311,7 +311,7 @@ def test_kernel_leave_table_matches_python(monkeypatch: pytest.MonkeyPatch) -> N
     fast = [list(movegen._Rack(r, ENGLISH).table(value)) for r in racks]
     fast_seen = list(seen)
     seen.clear()
-    monkeypatch.setattr(movegen, "_kernel", None)
+    monkeypatch.setattr(kernel, "_k", None)
     slow = [list(movegen._Rack(r, ENGLISH).table(value)) for r in racks]
     assert fast == slow and fast_seen == seen  # the same values, asked in the same order
     assert movegen._Rack(ENGLISH.parse("AB"), ENGLISH).table(lambda leave: len(leave)) == [0.0, 1.0, 1.0, 2.0]
@@ -323,7 +323,6 @@ def test_packed_leave_table_gives_the_tables_values() -> None:
     and the fallback model give the same doubles as the table's lookup."""
     from array import array
 
-    from lexiko import _kernel
     from lexiko.leaves import LeaveTable
 
     model = LeaveTable(
@@ -342,13 +341,13 @@ def test_packed_leave_table_gives_the_tables_values() -> None:
         for rack in racks:
             counts = bytes(movegen._Rack(rack, ENGLISH).counts)
             want, got = array("d"), array("d")
-            want.frombytes(_kernel.leave_table(counts, table.lookup))
-            got.frombytes(_kernel.leave_values(counts, packed))
+            want.frombytes(kernel.leave_table(counts, table.lookup))
+            got.frombytes(kernel.leave_values(counts, packed))
             assert got == want, ENGLISH.format(rack)
     # what the format cannot hold is left to the Python look-up
     assert LeaveTable(ENGLISH, {(5,) * 11: 1.0}).packed() is None
     with pytest.raises(ValueError, match="not a packed leave map"):
-        _kernel.leave_values(bytes(64), b"x" * 100)
+        kernel.leave_values(bytes(64), b"x" * 100)
     assert LeaveTable.of(model.lookup) is model and LeaveTable.of(_leave_value) is None
 
 
@@ -429,7 +428,7 @@ def test_bad_arguments(twl06: Lexicon) -> None:
 
 
 def test_fallback_warns_once(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(movegen, "_kernel", None)
+    monkeypatch.setattr(kernel, "_k", None)
     monkeypatch.setattr(movegen, "_warned", False)
     rack = ENGLISH.parse("QI")
     with pytest.warns(RuntimeWarning, match="pure-Python"):
@@ -480,25 +479,25 @@ def test_a_large_lexicons_word_map_is_kept_on_disk_and_mapped_back(
     if not movegen.kernel_available():
         pytest.skip("the compiled kernel is not built")
     monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(movegen, "_wordmap_cache", {})
-    monkeypatch.setattr(movegen, "_prune_cache", {})
-    built = movegen._wordmap_data(twl06.kwg)
-    depths, anagrams = movegen._prune_data(twl06.kwg)
+    monkeypatch.setattr(kernel, "_wordmap_cache", {})
+    monkeypatch.setattr(kernel, "_prune_cache", {})
+    built = kernel.wordmap_data(twl06.kwg)
+    depths, anagrams = kernel.prune_data(twl06.kwg)
     assert isinstance(built, bytes) and isinstance(depths, bytes)
     names = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").iterdir())
     assert names == ["anagrams", "depths", "wordmap"]
-    monkeypatch.setattr(movegen, "_wordmap_cache", {})
-    monkeypatch.setattr(movegen, "_prune_cache", {})
-    mapped = movegen._wordmap_data(twl06.kwg)
+    monkeypatch.setattr(kernel, "_wordmap_cache", {})
+    monkeypatch.setattr(kernel, "_prune_cache", {})
+    mapped = kernel.wordmap_data(twl06.kwg)
     assert isinstance(mapped, mmap.mmap) and mapped[:] == built
-    assert movegen._prune_data(twl06.kwg)[0][:] == depths
+    assert kernel.prune_data(twl06.kwg)[0][:] == depths
     board = Board.empty().place(parse_move("8D WINDY"))
     rack = ENGLISH.parse("AEINST?")
     assert generate(board, rack, twl06, best=20) == generate(board, rack, twl06, best=20, backend="c")
     # a folder that cannot be written only costs the time to build; small word lists stay in memory
     monkeypatch.setenv("LEXIKO_CACHE_DIR", "/proc/nowhere")
-    monkeypatch.setattr(movegen, "_wordmap_cache", {})
-    assert movegen._wordmap_data(twl06.kwg) == built
+    monkeypatch.setattr(kernel, "_wordmap_cache", {})
+    assert kernel.wordmap_data(twl06.kwg) == built
     small = Lexicon.from_words(["QI", "ZA"])
     monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "small"))
-    assert isinstance(movegen._wordmap_data(small.kwg), bytes) and not (tmp_path / "small").exists()
+    assert isinstance(kernel.wordmap_data(small.kwg), bytes) and not (tmp_path / "small").exists()

@@ -198,7 +198,7 @@ class LeaveTable:
         return owner.table if isinstance(owner, _Memo) else None
 
     def packed(self) -> Packed | None:
-        """The table as the compiled kernel reads it (``_kernel.leave_map``): values for
+        """The table as the compiled kernel reads it (`lexiko.kernel.leave_map`): values for
         every sub-rack of a rack without a Python call each. Built once and kept: a table
         is not to be changed once used. None without the kernel, or for a table the
         format cannot hold (a stored leave of more than 10 tiles, codes above 63).
@@ -484,18 +484,18 @@ class _Shipped(LeaveTable):
 def _cached_pack(table: LeaveTable, key: str) -> Packed | None:
     """``_pack(table)``, kept in the cache folder under ``key`` and mapped read-only
     when found there (a folder that cannot be written only costs the time to build)."""
+    from lexiko import kernel
     from lexiko.lexicon import cache_dir, write_cache_file
 
     path = cache_dir() / f"leaves-{key}.bin"
-    try:
-        from lexiko._kernel import leave_values  # type: ignore[import-not-found,unused-ignore]
-
-        with open(path, "rb") as f:
-            m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        leave_values(bytes(64), m)  # the kernel's own check of the map's head and size
-        return m
-    except (ImportError, OSError, ValueError):
-        pass
+    if kernel.available():
+        try:
+            with open(path, "rb") as f:
+                m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            kernel.leave_values(bytes(64), m)  # the kernel's own check of the map's head and size
+            return m
+        except (OSError, ValueError):
+            pass
     data = _pack(table)
     if data is not None:
         write_cache_file(path, data)
@@ -506,9 +506,9 @@ def _pack(table: LeaveTable) -> bytes | None:
     """`LeaveTable.packed`, built."""
     from array import array
 
-    try:
-        from lexiko._kernel import leave_map  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # not built, or built before leave maps
+    from lexiko import kernel
+
+    if not kernel.available():
         return None
     if any(len(k) > _PACK_MAXLEN or any(not 0 <= c < 64 for c in k) for k in table._values):
         return None
@@ -533,8 +533,7 @@ def _pack(table: LeaveTable) -> bytes | None:
     for (v, c), x in table.balance.items():
         balance[v * _PACK_B + c] = x
     vowels = bytes(1 if i < len(table._vowel) and table._vowel[i] else 0 for i in range(64))
-    packed: bytes = leave_map(keys, vals, bits, table.offset, vowels, terms, balance)
-    return packed
+    return kernel.leave_map(keys, vals, bits=bits, offset=table.offset, vowels=vowels, terms=terms, balance=balance)
 
 
 @lru_cache(maxsize=8)

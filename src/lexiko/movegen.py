@@ -1,6 +1,6 @@
 """The move generator: every legal play of a position, or the best few, with scores.
 
-The hot loop runs in the compiled kernel `lexiko._kernel` (GADDAG walk over the
+The hot loop runs in the compiled kernel, through `lexiko.kernel` (GADDAG walk over the
 flat arc array of `lexiko.kwg`, cross-checks as bitmasks, incremental scoring).
 A pure-Python reference generator with the same results, written independently (the
 Appel-Jacobson algorithm on the DAWG half of the automaton), serves the tests and
@@ -28,23 +28,20 @@ come best first: by equity, then score, then a fixed order of the moves themselv
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import math
-import mmap
 import warnings
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Literal, NamedTuple, Protocol, cast
+from typing import Literal, cast
 
 from lexiko import clabbers as _clabbers
+from lexiko import kernel
 from lexiko import kwg as _kwg
 from lexiko.board import Board
-from lexiko.layouts import Layout
 from lexiko.leaves import LeaveTable
-from lexiko.lexicon import Lexicon, cache_dir, write_cache_file
+from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place
 from lexiko.rules import TOURNAMENT, Rules
 from lexiko.tiles import BLANK, ENGLISH, LETTER_MASK, Rack, TileSet
@@ -67,11 +64,8 @@ code, blanks last, as `rack_sort` gives)."""
 
 Backend = Literal["auto", "c", "python"]
 
-KERNEL_MAX_SIZE = 32
+KERNEL_MAX_SIZE = kernel.MAX_SIZE
 """Largest board side the compiled kernel handles (larger boards use the reference)."""
-
-_MODE_COUNT, _MODE_ALL, _MODE_BEST = 0, 1, 2
-_MODE_CLABBERS = 4  # a flag on the mode: words are anagrams (the kwg is the alphagram automaton)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,105 +109,10 @@ def sort_key(c: Candidate) -> SortKey:
     return (-c.equity, -c.score, 2, 0, 0, False, ())
 
 
-# -- the compiled kernel -----------------------------------------------------------
+# -- the compiled kernel (see lexiko.kernel) ------------------------------------------
 
-
-class _Kernel(Protocol):
-    MAX_SIZE: int
-
-    def setup(self, place: type[Place], candidate: type[Candidate], /) -> None: ...
-
-    def generate(
-        self,
-        kwg: object,
-        cells: bytes,
-        size: int,
-        letter_mult: bytes,
-        word_mult: bytes,
-        values: bytes,
-        rack: bytes,
-        bingo_tiles: int,
-        bingo_bonus: int,
-        first_min: int,
-        start_row: int,
-        start_col: int,
-        first_dirs: int,
-        mode: int,
-        best_n: int,
-        leave_values: object,
-        depths: object,
-        anagrams: object,
-        floor: float,
-        bonuses: object = None,
-        wordmap: object = None,
-        /,
-    ) -> int | list[Candidate]: ...
-
-    def depths(self, kwg: object, /) -> bytes: ...
-
-    def wordmap(self, kwg: object, /) -> bytes: ...
-
-    def anagrams(self, kwg: object, /) -> bytes: ...
-
-    def leave_table(self, counts: bytes, leaves: LeaveValue, /) -> bytes: ...
-
-    def leave_map(
-        self, keys: object, values: object, bits: int, offset: float, vowels: bytes, terms: object, balance: object, /
-    ) -> bytes: ...
-
-    def leave_values(self, counts: bytes, packed: Blob, /) -> bytes: ...
-
-    def playout(self, *args: object) -> tuple[object, ...]: ...
-
-    def static_games(self, *args: object) -> list[tuple[object, ...]]: ...
-
-    def simulate(self, *args: object) -> list[list[tuple[float, float]]]: ...
-
-    def endgame(self, *args: object) -> tuple[int, int, int, int, list[tuple[int, int, int, int, bytes, int]]]: ...
-
-    # the core of lexiko.rl's environments (see lexiko.rl.core)
-    def rl_new(self, *args: object) -> object: ...
-
-    def rl_reset(self, core: object, *args: object) -> None: ...
-
-    def rl_step(self, core: object, action: int, /) -> bool: ...
-
-    def rl_static_turns(self, core: object, seat: int, /) -> bool: ...
-
-    def rl_deal(self, core: object, seed: bytes, bag: bytes, players: int, draw_for_first: bool, /) -> int: ...
-
-    def rl_observe(self, core: object, seat: int, on_turn: bool, *arrays: object) -> None: ...
-
-    def rl_info(self, core: object, /) -> tuple[object, ...]: ...
-
-    def rl_log(self, core: object, start: int, /) -> list[tuple[int, int, int, int, bytes, int, float]]: ...
-
-    def rl_candidates(self, core: object, /) -> list[tuple[tuple[int, int, int, int, bytes, int, float], bytes]]: ...
-
-
-_KERNEL_ABI = 9  # the calling convention of _kernel.generate; bumped on every change
-
-
-def _load_kernel() -> _Kernel | None:
-    try:
-        mod = cast(_Kernel, importlib.import_module("lexiko._kernel"))
-    except ImportError:
-        return None
-    if getattr(mod, "ABI", None) != _KERNEL_ABI:  # a stale build: rebuild with pip install .
-        return None
-    mod.setup(Place, Candidate)
-    return mod
-
-
-_kernel = _load_kernel()
+kernel.register_classes(Place, Candidate)
 _warned = False
-
-
-def compiled() -> _Kernel:
-    """The compiled kernel; RuntimeError when it is not built (see `kernel_available`)."""
-    if _kernel is None:
-        raise RuntimeError("lexiko._kernel is not built")
-    return _kernel
 
 
 def kernel_available() -> bool:
@@ -222,7 +121,7 @@ def kernel_available() -> bool:
     >>> isinstance(kernel_available(), bool)
     True
     """
-    return _kernel is not None
+    return kernel.available()
 
 
 def _use_kernel(backend: Backend, board: Board) -> bool:
@@ -230,14 +129,14 @@ def _use_kernel(backend: Backend, board: Board) -> bool:
     if backend == "python":
         return False
     if backend == "c":
-        if _kernel is None:
+        if not kernel.available():
             raise RuntimeError("lexiko._kernel is not built: reinstall lexiko with a C compiler (pip install .)")
         if board.size > KERNEL_MAX_SIZE:
             raise ValueError(f"the compiled kernel handles boards up to {KERNEL_MAX_SIZE} squares a side")
         return True
     if backend != "auto":
         raise ValueError(f"backend must be 'auto', 'c' or 'python', not {backend!r}")
-    if _kernel is None:
+    if not kernel.available():
         if not _warned:
             _warned = True
             warnings.warn(
@@ -250,104 +149,20 @@ def _use_kernel(backend: Backend, board: Board) -> bool:
     return board.size <= KERNEL_MAX_SIZE
 
 
-# -- per-call data -----------------------------------------------------------------
-
-Blob = bytes | mmap.mmap
-"""Data the kernel reads: bytes, or a read-only map of a cache file."""
-
-# Per-layout and per-tile-set data, keyed by identity (the objects are kept alive).
-_CACHE_SIZE = 64
-_layout_cache: dict[int, tuple[Layout, bytes, bytes]] = {}
-_values_cache: dict[int, tuple[TileSet, bytes]] = {}
-_prune_cache: dict[int, tuple[object, Blob, Blob]] = {}
-
-
-def _prune_data(kwg: object) -> tuple[Blob, Blob]:
-    """What the kernel's best mode prunes with, computed once per lexicon (tens of
-    milliseconds; kept on disk for large lexicons, see `_disk_cached`): per arc of
-    the automaton, the most letters left on a path to a word's end (``_kernel.depths``),
-    and a hash set of the words' letter multisets (``_kernel.anagrams``: whether the
-    whole rack and the board's letters in a lane spell any word)."""
-    hit = _prune_cache.get(id(kwg))
-    if hit is None or hit[0] is not kwg:
-        k = _kernel
-        assert k is not None
-        hit = (
-            kwg,
-            _disk_cached(kwg, "depths", lambda: k.depths(kwg)),
-            _disk_cached(kwg, "anagrams", lambda: k.anagrams(kwg)),
-        )
-        if len(_prune_cache) > 8:
-            _prune_cache.clear()
-        _prune_cache[id(kwg)] = hit
-    return hit[1], hit[2]
-
-
-_DISK_MIN_ARCS = 100_000  # smaller lexicons (word lists of tests and examples) are not kept on disk
-
-
-def _disk_cached(kwg: object, kind: str, build: Callable[[], bytes]) -> Blob:
-    """``build()`` for a lexicon, kept in its cache folder (`lexiko.lexicon.cache_dir`)
-    under a digest of the automaton and the kernel's version, and mapped read-only when
-    found there: a new process (a worker of a pool, the next command) reads the word map
-    in milliseconds instead of building it in a quarter of a second, and processes share
-    its pages. A folder that cannot be written only costs the time to build."""
-    try:
-        raw = memoryview(kwg).cast("B")  # type: ignore[arg-type]
-    except TypeError:
-        return build()
-    if len(raw) < 4 * _DISK_MIN_ARCS:
-        return build()
-    key = hashlib.blake2b(raw, digest_size=12).hexdigest()
-    path = cache_dir() / f"{kind}-abi{_KERNEL_ABI}-{key}.bin"
-    try:
-        with open(path, "rb") as f:
-            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        pass
-    data = build()
-    write_cache_file(path, data)
-    return data
-
-
-# Whether best mode (``best=N``) searches by the word map (``_kernel.wordmap``: the
-# lexicon's words by letter multiset; each group of plays of an anchor by first square
+# Whether best mode (``best=N``) searches by the word map (`lexiko.kernel.wordmap`:
+# the lexicon's words by letter multiset; each group of plays of an anchor by first square
 # and number of tiles is filled by looking up the rack's sub-racks of that size) rather
 # than by the pruned GADDAG walk. Both give exactly the same moves (the tests compare
 # them with this switch); the word map is faster. Racks of more than two blanks or of
 # more than 2,048 sub-racks always take the walk.
 WORDMAP = True
 
-_wordmap_cache: dict[int, tuple[object, Blob]] = {}
-
-
-def _wordmap_data(kwg: object) -> Blob:
-    """The word map of ``kwg``'s lexicon (``_kernel.wordmap``), built once per lexicon
-    (a quarter of a second and some 45 MB for a lexicon of 180,000 words) and kept on
-    disk (`_disk_cached`)."""
-    hit = _wordmap_cache.get(id(kwg))
-    if hit is None or hit[0] is not kwg:
-        k = _kernel
-        assert k is not None
-        hit = (kwg, _disk_cached(kwg, "wordmap", lambda: k.wordmap(kwg)))
-        if len(_wordmap_cache) > 4:
-            _wordmap_cache.clear()
-        _wordmap_cache[id(kwg)] = hit
-    return hit[1]
-
-
-def _multipliers(layout: Layout) -> tuple[bytes, bytes]:
-    hit = _layout_cache.get(id(layout))
-    if hit is None or hit[0] is not layout:
-        hit = (layout, bytes(layout.letter_mult), bytes(layout.word_mult))
-        if len(_layout_cache) > _CACHE_SIZE:
-            _layout_cache.clear()
-        _layout_cache[id(layout)] = hit
-    return hit[1], hit[2]
+_CACHE_SIZE = 64
+_values_cache: dict[int, tuple[TileSet, bytes]] = {}
 
 
 def _values(tiles: TileSet) -> bytes:
-    """Points of every board code 0..127 (blanks and unknown codes 0)."""
+    """Points of every board code 0..127 (blanks and unknown codes 0), for the reference."""
     hit = _values_cache.get(id(tiles))
     if hit is None or hit[0] is not tiles:
         vals = bytearray(128)
@@ -410,13 +225,13 @@ class _Rack:
     def table(self, leaves: LeaveValue) -> Sequence[float]:
         """Value of every sub-rack, by index (as `leave` numbers them): a list, or
         the kernel's doubles (it builds the sub-racks without Python tuple operations)."""
-        if _kernel is not None:
+        if kernel.available():
             out = array("d")
             packed = _packed_table(leaves)
             if packed is not None:
-                out.frombytes(_kernel.leave_values(bytes(self.counts), packed))
+                out.frombytes(kernel.leave_values(bytes(self.counts), packed))
             else:
-                out.frombytes(_kernel.leave_table(bytes(self.counts), leaves))
+                out.frombytes(kernel.leave_table(bytes(self.counts), leaves))
             return out
         counts = self.counts
         letters = tuple(counts[c] for c in self.codes if c)
@@ -424,7 +239,7 @@ class _Rack:
         return list(map(float, map(leaves, [take(tiles) for take in _sub_racks(letters, counts[0])])))
 
 
-def _packed_table(leaves: LeaveValue) -> Blob | None:
+def _packed_table(leaves: LeaveValue) -> kernel.Blob | None:
     """The kernel's form of ``leaves`` when it is a `LeaveTable` or
     its ``lookup`` (`packed`), else None."""
     table = LeaveTable.of(leaves)
@@ -493,122 +308,49 @@ def _first_min(board: Board, rules: Rules) -> int:
     return rules.first_play_min_tiles if board.is_empty else 1
 
 
-def _bonuses(rules: Rules) -> array[int] | None:
-    """The kernel's table of bonuses by number of tiles, when tiers make one needed
-    (without tiers it earns ``bingo_bonus`` from ``bingo_tiles`` tiles on itself)."""
-    if not rules.bonus_tiers:
-        return None
-    return array("i", [rules.bonus(k) for k in range(rules.bonus_tiers[-1][0] + 1)])
-
-
-_symmetric_cache: dict[int, tuple[Layout, bool]] = {}
-
-
 def _directions(board: Board, down_openings: bool = False) -> int:
     """2, or 1 on an empty board whose layout is symmetric about its main diagonal: the
     down plays are then mirror images of the across plays and are not listed (as other
     engines count openings; every built-in layout is symmetric)."""
     if down_openings or not board.is_empty:
         return 2
-    lay = board.layout
-    hit = _symmetric_cache.get(id(lay))
-    if hit is None or hit[0] is not lay:
-        n = lay.size
-        sym = all(lay.rows[r][c] == lay.rows[c][r] for r in range(n) for c in range(r))
-        if len(_symmetric_cache) > _CACHE_SIZE:
-            _symmetric_cache.clear()
-        hit = _symmetric_cache[id(lay)] = (lay, sym)
-    return 1 if hit[1] else 2
+    return kernel.LayoutData.of(board.layout).first_dirs
 
 
-def _kernel_call(
+def _kernel_moves(
     board: Board,
     rack: _Rack,
     lexicon: Lexicon,
     rules: Rules,
-    mode: int,
-    best_n: int,
+    best_n: int | None,
     table: Sequence[float] | None,
     down_openings: bool,
     floor: float = math.nan,
-) -> int | list[Candidate]:
-    assert _kernel is not None
-    lm, wm = _multipliers(board.layout)
-    sr, sc = board.layout.start
-    kwg: Sequence[int] = lexicon.kwg
-    if rules.variant == "clabbers":
+) -> list[Candidate]:
+    """Every placement (``best_n`` None) or the best ``best_n``, by the kernel."""
+    mode: Literal[1, 2] = kernel.ALL if best_n is None else kernel.BEST
+    clabbers = rules.variant == "clabbers"
+    if clabbers:
         kwg = _clabbers.alphagram_kwg(lexicon)
-        depths, anagrams = None, None
-        mode |= _MODE_CLABBERS
+        prune, wordmap = None, None
     else:
-        depths, anagrams = _prune_data(lexicon.kwg) if mode == _MODE_BEST else (None, None)
-    wordmap = _wordmap_data(lexicon.kwg) if mode == _MODE_BEST and WORDMAP and rules.variant != "clabbers" else None
-    return _kernel.generate(
+        kwg = lexicon.kwg
+        prune = kernel.prune_data(kwg) if best_n is not None else None
+        wordmap = kernel.wordmap_data(kwg) if best_n is not None and WORDMAP else None
+    return kernel.generate(
         kwg,
-        board.cells,
-        board.size,
-        lm,
-        wm,
-        _values(board.tiles),
+        board,
+        kernel.LayoutData.of(board.layout),
+        kernel.PlayRules.of(rules, board.tiles),
         bytes(rack.counts),
-        rules.bingo_tiles,
-        rules.bingo_bonus,
-        _first_min(board, rules),
-        sr,
-        sc,
-        _directions(board, down_openings),
-        mode,
-        best_n,
-        None if table is None else table if isinstance(table, array) else array("d", table),
-        depths,
-        anagrams,
-        floor,
-        _bonuses(rules),
-        wordmap,
-    )
-
-
-class KernelBoard(NamedTuple):
-    """What the compiled kernel needs of a board, its lexicon and rules (for engines that
-    drive it over many turns, as `lexiko.bots.playout` does)."""
-
-    kwg: Sequence[int]
-    depths: Blob
-    anagrams: Blob
-    letter_mult: bytes
-    word_mult: bytes
-    values: bytes
-    bonuses: array[int]
-    start: tuple[int, int]
-    first_dirs: int
-    wordmap: Blob  # the lexicon's word map (``_kernel.wordmap``), searched when `WORDMAP` is set
-
-
-def kernel_board(board: Board, lexicon: Lexicon, rules: Rules) -> KernelBoard:
-    """The kernel's view of ``board`` under ``rules`` with ``lexicon`` (not Clabbers).
-
-    >>> from lexiko.lexicon import Lexicon
-    >>> k = kernel_board(Board.empty(), Lexicon.from_words(["QI"]), TOURNAMENT)
-    >>> k.start, k.first_dirs, k.bonuses[7]
-    ((7, 7), 1, 50)
-    """
-    _check(board, lexicon, rules)
-    if _kernel is None:
-        raise RuntimeError("lexiko._kernel is not built")
-    depths, anagrams = _prune_data(lexicon.kwg)
-    lm, wm = _multipliers(board.layout)
-    bonuses = array("i", [rules.bonus(k) for k in range(KERNEL_MAX_SIZE + 1)])
-    return KernelBoard(
-        lexicon.kwg,
-        depths,
-        anagrams,
-        lm,
-        wm,
-        _values(board.tiles),
-        bonuses,
-        board.layout.start,
-        _directions(board),
-        _wordmap_data(lexicon.kwg),
+        mode=mode,
+        directions=_directions(board, down_openings),
+        best_n=best_n or 0,
+        leave_values=table,
+        floor=floor,
+        prune=prune,
+        wordmap=wordmap,
+        clabbers=clabbers,
     )
 
 
@@ -652,13 +394,11 @@ def generate(
     others = math.nan  # an equity `best` exchanges or passes reach, when known
     if _use_kernel(backend, board):
         if best is None:
-            out = cast(list[Candidate], _kernel_call(board, r, lexicon, rules, _MODE_ALL, 0, table, down_openings))
+            out = _kernel_moves(board, r, lexicon, rules, None, table, down_openings)
         else:
             if not placements_only:
                 others = _others_floor(r, rules, bag_count, table, best)
-            out = cast(
-                list[Candidate], _kernel_call(board, r, lexicon, rules, _MODE_BEST, best, table, down_openings, others)
-            )
+            out = _kernel_moves(board, r, lexicon, rules, best, table, down_openings, others)
     else:
         out = _reference_candidates(board, r, lexicon, rules, table, down_openings)
         if best is not None:
@@ -696,7 +436,17 @@ def count_placements(
     _check(board, lexicon, rules)
     r = _Rack(rack, board.tiles)
     if _use_kernel(backend, board):
-        return cast(int, _kernel_call(board, r, lexicon, rules, _MODE_COUNT, 0, None, down_openings))
+        clabbers = rules.variant == "clabbers"
+        return kernel.generate(
+            _clabbers.alphagram_kwg(lexicon) if clabbers else lexicon.kwg,
+            board,
+            kernel.LayoutData.of(board.layout),
+            kernel.PlayRules.of(rules, board.tiles),
+            bytes(r.counts),
+            mode=kernel.COUNT,
+            directions=_directions(board, down_openings),
+            clabbers=clabbers,
+        )
     return len(_reference(board, r, lexicon, rules, down_openings))
 
 

@@ -177,12 +177,10 @@ def _leave_values(data: _Racks, tiles: TileSet, size: int) -> tuple[dict[Leave, 
         norm += w
     base = full / norm if norm else 0.0
     raw: dict[Leave, tuple[float, float, float]]
-    try:
-        from lexiko._kernel import rack_leaves as compiled  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        compiled = None
-    if compiled is not None and size <= _PACK_MAXLEN:  # every rack recorded is full (_add_move)
-        keys, weighted, weights, seen = compiled(
+    from lexiko import kernel
+
+    if kernel.available() and size <= _PACK_MAXLEN:  # every rack recorded is full (_add_move)
+        keys, weighted, weights, seen = kernel.rack_leaves(
             b"".join(data.stats),
             array("d", (s[0] for s in data.stats.values())),
             array("d", (s[1] for s in data.stats.values())),
@@ -190,13 +188,13 @@ def _leave_values(data: _Racks, tiles: TileSet, size: int) -> tuple[dict[Leave, 
             size,
         )
         raw = {}
-        for key, a, b, n in zip(
+        for packed, a, b, n in zip(
             array("Q", keys), array("d", weighted), array("d", weights), array("d", seen), strict=True
         ):
             codes = []
-            while key > 1:
-                codes.append(key & 63)
-                key >>= 6
+            while packed > 1:
+                codes.append(packed & 63)
+                packed >>= 6
             raw[tuple(reversed(codes))] = (a, b, n)
     else:
         raw = rack_leaves(data.stats, counts, size)

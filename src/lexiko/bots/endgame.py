@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from lexiko import movegen
+from lexiko import kernel, movegen
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
 from lexiko.errors import GameStateError
@@ -347,7 +347,7 @@ def solve_position(
     if not opp:  # the opponent went out
         loss = -2 * solver.rack_value(me)
         return EndgameResult(Pass(), spread_now + loss, (Pass(),), 0, loss, 0, True, 0.0, board)
-    if backend != "python" and movegen.kernel_available() and rules.variant != "clabbers":
+    if backend != "python" and kernel.available() and rules.variant != "clabbers":
         return _solve_in_kernel(
             board, me, opp, lexicon, rules, spread_now, scoreless_turns, max_depth, time_limit, start, progress
         )
@@ -409,50 +409,37 @@ def _solve_in_kernel(
 ) -> EndgameResult:
     """`solve_position` by the kernel's search."""
 
-    def result(
-        value: int, complete: int, depth: int, nodes: int, raw: list[tuple[int, int, int, int, bytes, int]]
-    ) -> EndgameResult:
+    def result(found: kernel.EndgameResult) -> EndgameResult:
         line = tuple(
-            Place(row, col, bool(down), tuple(tiles)) if kind == 0 else Pass() for kind, row, col, down, tiles, _ in raw
+            Place(row, col, bool(down), tuple(tiles)) if kind == 0 else Pass()
+            for kind, row, col, down, tiles, _ in found.line
         ) or (Pass(),)
         return EndgameResult(
             best_move=line[0],
-            spread=spread_now + value,
+            spread=spread_now + found.value,
             line=line,
-            nodes=nodes,
-            value=value,
-            depth=depth,
-            complete=bool(complete),
+            nodes=found.nodes,
+            value=found.value,
+            depth=found.depth,
+            complete=found.complete,
             elapsed=time.perf_counter() - start,
             board=board,
         )
 
-    def report(*found: object) -> None:
+    def report(found: kernel.EndgameResult) -> None:
         assert progress is not None
-        progress(result(*found))  # type: ignore[arg-type]
+        progress(result(found))
 
-    k = movegen.kernel_board(board, lexicon, rules)
     return result(
-        *movegen.compiled().endgame(
-            k.kwg,
-            k.depths,
-            k.anagrams,
-            board.size,
-            board.cells,
-            k.letter_mult,
-            k.word_mult,
-            k.values,
-            rules.bingo_tiles,
-            k.bonuses,
-            k.start[0],
-            k.start[1],
+        kernel.endgame(
+            kernel.Setting.of(lexicon, rules, board.layout, board.tiles),
+            board,
             bytes(me),
             bytes(opp),
-            scoreless_turns,
-            rules.scoreless_turn_limit,
-            -1 if max_depth is None else max_depth,
-            0.0 if time_limit is None else max(time_limit, 1e-6),
-            None if progress is None else report,
+            scoreless_run=scoreless_turns,
+            max_depth=max_depth,
+            time_limit=time_limit,
+            progress=None if progress is None else report,
         )
     )
 

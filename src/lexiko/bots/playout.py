@@ -8,10 +8,10 @@ draws from the bag, and an exchange shuffles the bag with the game's own random
 generator (the kernel runs Python's Mersenne Twister from its state). It returns the
 result, not a new `Game`: what self-play statistics and simulations need.
 
-Only what the kernel plays is accepted (`unsupported` says why not): classic
-rules without clocks, teams, target scores or exchange limits; leave tables the kernel
-can read (`packed`); a game whose last play stands (a
-play the next player may still challenge stands unless it is a phony).
+Only what the kernel plays is accepted (`unsupported` says why not, from
+`lexiko.kernel.RULE_FIELDS`): classic rules without clocks, teams, target scores or
+exchange limits; leave tables the kernel can read (`packed`); a game whose last play
+stands (a play the next player may still challenge stands unless it is a phony).
 
 >>> from lexiko.game import Game
 >>> from lexiko.lexicon import Lexicon
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from lexiko import movegen
+from lexiko import kernel, movegen
 from lexiko.board import Board
 from lexiko.bots.base import last_play_is_phony
 from lexiko.game import Game
@@ -93,19 +93,14 @@ def unsupported(rules: Rules, players: int, tables: Sequence[LeaveTable] = ()) -
     >>> unsupported(Rules(), 2) is None, unsupported(Rules(time_minutes=25), 2)
     (True, 'clocks')
     """
-    checks = [
-        (not movegen.kernel_available(), "the compiled kernel is not built"),
-        (rules.variant != "classic", f"the {rules.variant} variant"),
-        (rules.teams, "teams"),
-        (rules.time_minutes is not None or rules.match_minutes is not None, "clocks"),
-        (rules.target_score is not None, "a target score"),
-        (rules.max_exchanges_per_player is not None or rules.exchange_min_same_letter is not None, "exchange limits"),
-        (rules.board_layout.size > movegen.KERNEL_MAX_SIZE, "a board larger than the kernel's"),
-        (rules.rack_size > 15, "racks of more than 15 tiles"),
-        (not 1 <= players <= 8, f"{players} players"),
-        (any(t.packed() is None for t in tables), "a leave table the kernel cannot read"),
-    ]
-    return next((why for bad, why in checks if bad), None)
+    if not kernel.available():
+        return "the compiled kernel is not built"
+    why = kernel.unsupported_rules(rules)
+    if why is None and not 1 <= players <= kernel.MAX_PLAYERS:
+        why = f"{players} players"
+    if why is None and any(t.packed() is None for t in tables):
+        why = "a leave table the kernel cannot read"
+    return why
 
 
 def play_out(
@@ -192,32 +187,9 @@ def static_games(
         why = f"{len(tables)} players"
     if why is not None:
         raise ValueError(f"cannot play the games in the kernel: {why}")
-    tiles = rules.tile_set
-    board = Board.empty(rules.board_layout, tiles)
-    k = _board_args(board, lexicon, rules)
-    out = movegen.compiled().static_games(
-        k.kwg,
-        k.depths,
-        k.anagrams,
-        board.size,
-        k.letter_mult,
-        k.word_mult,
-        k.values,
-        rules.bingo_tiles,
-        k.bonuses,
-        rules.first_play_min_tiles,
-        k.start[0],
-        k.start[1],
-        k.first_dirs,
-        _rules_args(rules),
-        bytes(tiles.bag()),
-        [t.packed() for t in tables],
-        b"".join(s.to_bytes(16, "little") for s in seeds),
-        bytes(first_players),
-        None,
-        k.wordmap if movegen.WORDMAP else None,
-    )
-    return [GameResult(*cast(_GameOut, g)) for g in out]
+    setting = kernel.Setting.of(lexicon, rules)
+    out = kernel.static_games(setting, _maps(tables), seeds, first_players, wordmap=movegen.WORDMAP)
+    return [GameResult(*g) for g in out]
 
 
 def static_turns(
@@ -242,55 +214,34 @@ def static_turns(
     does not go out once the bag is empty, besides twice the kept tiles' value
     (`NON_OUTPLAY_PENALTY` by default, as the static player).
     The caller has checked `unsupported`."""
-    k = _board_args(board, lexicon, rules)
+    setting = kernel.Setting.of(lexicon, rules, board.layout, board.tiles)
     version, state, gauss = rng_state
-    entries: list[_Entry] | None = [] if log else None
-    out = movegen.compiled().playout(
-        k.kwg,
-        k.depths,
-        k.anagrams,
-        board.size,
-        board.cells,
-        k.letter_mult,
-        k.word_mult,
-        k.values,
-        rules.bingo_tiles,
-        k.bonuses,
-        rules.first_play_min_tiles,
-        k.start[0],
-        k.start[1],
-        k.first_dirs if board.is_empty else 2,
-        _rules_args(rules),
-        [bytes(r) for r in racks],
-        bytes(bag),
-        list(scores),
-        turn,
-        scoreless_run,
-        [t.packed() for t in tables],
-        state,
-        -1 if max_turns is None else max_turns,
-        entries,
-        None if penalties is None else [float(x) for x in penalties],
-        k.wordmap if movegen.WORDMAP else None,
-    )
-    cells, new_racks, new_bag, new_scores, new_turn, run, reason, new_state, turns, bingos, exchanges, before, kept = (
-        cast(_Out, out)
+    position = kernel.Position(board, tuple(bytes(r) for r in racks), bytes(bag), tuple(scores), turn, scoreless_run)
+    out = kernel.playout(
+        setting,
+        position,
+        _maps(tables),
+        cast(kernel.RngState, state),
+        max_turns=max_turns,
+        log=log,
+        penalties=penalties,
+        wordmap=movegen.WORDMAP,
     )
     return Playout(
-        Board(cells, board.layout, board.tiles),
-        tuple(tuple(r) for r in new_racks),
-        tuple(new_bag),
-        tuple(new_scores),
-        tuple(before),
-        new_turn,
-        run,
-        reason,
-        (version, new_state, gauss),
-        turns,
-        tuple(bingos),
-        tuple(exchanges),
-        tuple((tuple(t), n) if t is not None else None for t, n in kept),
-        tuple(_turn(e) for e in entries) if entries is not None else (),
+        Board(out.cells, board.layout, board.tiles),
+        tuple(tuple(r) for r in out.racks),
+        tuple(out.bag),
+        tuple(out.scores),
+        tuple(out.scores_before_end),
+        out.turn,
+        out.scoreless_run,
+        out.end_reason,
+        (version, out.rng, gauss),
+        out.turns,
+        tuple(out.bingos),
+        tuple(out.exchanges),
+        tuple((tuple(t), n) if t is not None else None for t, n in out.kept),
+        tuple(_turn(e) for e in out.log) if out.log is not None else (),
     )
 
 
@@ -325,9 +276,8 @@ def simulate_iterations(
     """
     if not 0 <= seed_base < 1 << 120 or iterations.step != 1:
         raise ValueError("simulate_iterations: seed_base must be in 0..2**120 and iterations a plain range")
-    k = _board_args(board, lexicon, rules)
     numbers = list(range(len(candidates))) if ids is None else list(ids)
-    cands: list[tuple[int, int, int, int, bytes, int, int]] = []
+    cands: list[kernel.SimCandidate] = []
     for move, score, number in zip(candidates, candidate_scores, numbers, strict=True):
         if isinstance(move, Place):
             cands.append((0, move.row, move.col, int(move.down), bytes(move.tiles), score, number))
@@ -335,89 +285,36 @@ def simulate_iterations(
             cands.append((1, 0, 0, 0, bytes(move.tiles), 0, number))
         else:
             cands.append((2, 0, 0, 0, b"", 0, number))
-    return movegen.compiled().simulate(
-        k.kwg,
-        k.depths,
-        k.anagrams,
-        board.size,
-        board.cells,
-        k.letter_mult,
-        k.word_mult,
-        k.values,
-        rules.bingo_tiles,
-        k.bonuses,
-        rules.first_play_min_tiles,
-        k.start[0],
-        k.start[1],
-        k.first_dirs if board.is_empty else 2,
-        _rules_args(rules),
-        table.packed(),
-        bytes(rack),
-        bytes(unseen),
-        bytes(opp_sizes),
-        list(scores),
-        scoreless_run,
+    return kernel.simulate(
+        kernel.Setting.of(lexicon, rules, board.layout, board.tiles),
+        board,
+        _packed(table),
         cands,
-        plies,
-        seed_base.to_bytes(16, "little"),
-        iterations.start,
-        iterations.stop,
-        k.wordmap if movegen.WORDMAP else None,
-        None if known is None else [bytes(t) for t in known],
+        rack=bytes(rack),
+        unseen=bytes(unseen),
+        opp_sizes=bytes(opp_sizes),
+        scores=scores,
+        scoreless_run=scoreless_run,
+        plies=plies,
+        seed_base=seed_base,
+        iterations=iterations,
+        known=None if known is None else [bytes(t) for t in known],
+        wordmap=movegen.WORDMAP,
     )
 
 
-_args_cache: dict[tuple[int, int, int], tuple[Lexicon, Rules, Board, movegen.KernelBoard]] = {}
+def _packed(table: LeaveTable) -> kernel.Blob:
+    packed = table.packed()
+    if packed is None:  # the caller has checked unsupported()
+        raise ValueError("cannot play in the kernel: a leave table the kernel cannot read")
+    return packed
 
 
-def _board_args(board: Board, lexicon: Lexicon, rules: Rules) -> movegen.KernelBoard:
-    """`lexiko.movegen.kernel_board` for an empty board of this layout (the play-out
-    decides what is empty), kept per lexicon, rules and layout."""
-    key = (id(lexicon), id(rules), id(board.layout))
-    hit = _args_cache.get(key)
-    if hit is None or hit[0] is not lexicon or hit[1] is not rules or hit[2].layout is not board.layout:
-        empty = Board.empty(board.layout, board.tiles)
-        if len(_args_cache) > 64:
-            _args_cache.clear()
-        hit = _args_cache[key] = (lexicon, rules, empty, movegen.kernel_board(empty, lexicon, rules))
-    return hit[3]
+def _maps(tables: Sequence[LeaveTable]) -> list[kernel.Blob]:
+    return [_packed(t) for t in tables]
 
 
-def _rules_args(rules: Rules) -> tuple[int, int, int, int, int, int]:
-    return (
-        rules.rack_size,
-        rules.exchange_min_bag,
-        rules.scoreless_turn_limit,
-        int(rules.scoreless_passes_only),
-        int(rules.exchange_is_scoreless),
-        int(rules.end_rack_rule == "double"),
-    )
-
-
-_Out = tuple[
-    bytes,
-    list[bytes],
-    bytes,
-    list[int],
-    int,
-    int,
-    "str | None",
-    tuple[int, ...],
-    int,
-    list[int],
-    list[int],
-    list[int],
-    "list[tuple[bytes | None, int]]",
-]
-
-
-_GameOut = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, "str | None"]
-
-
-_Entry = tuple[int, int, int, int, int, bytes, int, bytes, int]
-
-
-def _turn(e: _Entry) -> Turn:
+def _turn(e: kernel.TurnRow) -> Turn:
     player, kind, row, col, down, tiles, score, kept, bag = e
     move: Move
     if kind == 0:

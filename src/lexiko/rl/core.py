@@ -10,9 +10,10 @@ order) and fills the observation's arrays in place. It logs the moves, so that a
 ``Game`` can be brought up to date when someone asks for one (`Core.sync`).
 
 It plays what `lexiko.bots.playout.unsupported` accepts (classic rules without
-clocks, teams, target scores or exchange limits) with challenges void (a word not in the
-lexicon cannot be played) and a leave table the kernel reads, or none;
-`unsupported` says why not otherwise, and the environments then step a ``Game``.
+clocks, teams, target scores or exchange limits: `lexiko.kernel.RULE_FIELDS`) with
+challenges void (a word not in the lexicon cannot be played) and a leave table the
+kernel reads, or none; `unsupported` says why not otherwise, and the environments then
+step a ``Game``.
 
 >>> from lexiko.game import Game
 >>> from lexiko.lexicon import Lexicon
@@ -35,8 +36,7 @@ from typing import cast
 
 import numpy as np
 
-from lexiko import movegen
-from lexiko.bots.playout import _board_args, _rules_args
+from lexiko import kernel, movegen
 from lexiko.bots.playout import unsupported as playout_unsupported
 from lexiko.game import Game
 from lexiko.leaves import LeaveTable
@@ -51,7 +51,7 @@ PREMIUMS = "dtqDTQ"
 """The premium squares' planes of the observation, in order (letter x2, x3, x4, word x2,
 x3, x4)."""
 
-Info = tuple[int, bool, tuple[int, ...], tuple[int, ...], int, "str | None", int]
+Info = kernel.RLInfo
 
 
 def unsupported(rules: Rules, players: int, leaves: LeaveValue | None) -> str | None:
@@ -78,40 +78,15 @@ class Core:
         why = unsupported(rules, players, leaves)
         if why is not None:
             raise ValueError(f"the compiled core cannot play {why}")
-        from lexiko.board import Board
-
         lay = rules.board_layout
-        empty = Board.empty(lay, rules.tile_set)
-        kb = _board_args(empty, lexicon, rules)
+        self._setting = kernel.Setting.of(lexicon, rules)
         flat = "".join(lay.rows)
         premiums = bytes(PREMIUMS.index(ch) + 1 if ch in PREMIUMS else 0 for ch in flat)
         packed = leaves.packed() if isinstance(leaves, LeaveTable) else None
         self.rules, self.players, self.k = rules, players, k
         self.letters = rules.tile_set.size
-        self._kernel = movegen.compiled()
-        self._core = self._kernel.rl_new(
-            kb.kwg,
-            kb.depths,
-            kb.anagrams,
-            lay.size,
-            kb.letter_mult,
-            kb.word_mult,
-            kb.values,
-            rules.bingo_tiles,
-            kb.bonuses,
-            rules.first_play_min_tiles,
-            kb.start[0],
-            kb.start[1],
-            kb.first_dirs,
-            _rules_args(rules),
-            packed,
-            k,
-            premiums,
-            self.letters,
-            kb.wordmap if movegen.WORDMAP else None,
-        )
+        self._core = kernel.rl_new(self._setting, packed, slots=k, premiums=premiums, wordmap=movegen.WORDMAP)
         self._synced = 0
-        self._bag = bytes(rules.tile_set.bag())
 
     def deal(self, seed: int) -> int | None:
         """Start a new game as ``Game(players, rules, seed=seed)`` deals it (the same first
@@ -122,68 +97,49 @@ class Core:
         if magnitude >= 1 << 128:
             return None
         self._synced = 0
-        return self._kernel.rl_deal(
-            self._core, magnitude.to_bytes(16, "little"), self._bag, self.players, self.rules.draw_for_first
-        )
+        rules = self._setting.rules
+        return kernel.rl_deal(self._core, magnitude, rules.bag, self.players, draw_for_first=rules.draw_for_first)
 
     def reset(self, game: Game) -> None:
         """Start from ``game`` where it stands (a new game: its moves are logged from here)."""
         d = game.draw_state()
-        self._kernel.rl_reset(
-            self._core,
-            game.board.cells,
-            [bytes(r) for r in d.racks],
-            bytes(d.bag),
-            list(d.scores),
-            d.turn,
-            d.scoreless_run,
-            d.rng_state[1],
-        )
+        racks = tuple(bytes(r) for r in d.racks)
+        position = kernel.Position(game.board, racks, bytes(d.bag), d.scores, d.turn, d.scoreless_run)
+        kernel.rl_reset(self._core, position, cast(kernel.RngState, d.rng_state[1]))
         self._synced = 0
 
     def step(self, action: int) -> bool:
         """Make candidate ``action`` of the player on turn; whether the game is over.
         Raises ValueError for a slot that holds no move, or once the game is over."""
-        return self._kernel.rl_step(self._core, action)
+        return kernel.rl_step(self._core, action)
 
     def static_turns(self, seat: int) -> bool:
         """The other seats play as `StaticBot` with this core's leave
         table until ``seat`` is on turn (or the game ends); whether the game is over."""
-        return self._kernel.rl_static_turns(self._core, seat)
+        return kernel.rl_static_turns(self._core, seat)
 
     def info(self) -> Info:
         """(player on turn, over, scores, scores before the end's adjustments, tiles in the
         bag, why the game ended, candidates open)."""
-        return cast(Info, self._kernel.rl_info(self._core))
+        return kernel.rl_info(self._core)
 
     def observe(self, seat: int, on_turn: bool, out: dict[str, np.ndarray]) -> None:
         """Fill ``out`` (arrays shaped as `lexiko.rl.Observer`'s space) with what
         ``seat`` sees; the candidates and the mask only when ``on_turn``."""
-        self._kernel.rl_observe(
-            self._core,
-            seat,
-            on_turn,
-            out["board"],
-            out["rack"],
-            out["unseen"],
-            out["scores"],
-            out["bag"],
-            out["candidates"],
-            out["action_mask"],
-        )
+        kernel.rl_observe(self._core, seat, on_turn, out)
 
     def candidates(self) -> list[Candidate]:
         """The candidates of the player on turn, as `lexiko.movegen.generate` lists
         moves."""
         return [
             Candidate(_move(kind, row, col, down, tiles), score, equity, tuple(kept))
-            for (kind, row, col, down, tiles, score, equity), kept in self._kernel.rl_candidates(self._core)
+            for (kind, row, col, down, tiles, score, equity), kept in kernel.rl_candidates(self._core)
         ]
 
     def sync(self, game: Game) -> None:
         """Make in ``game`` (the one given to `reset`) the moves made since it was
         last brought up to date."""
-        entries = self._kernel.rl_log(self._core, self._synced)
+        entries = kernel.rl_log(self._core, self._synced)
         for kind, row, col, down, tiles, score, equity in entries:
             move = _move(kind, row, col, down, tiles)
             game.apply(Candidate(move, score, equity, ()) if kind == 0 else move)
