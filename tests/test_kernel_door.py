@@ -11,24 +11,15 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from pathlib import Path
 
 import pytest
+from test_layers import PACKAGE, _module_name, imports
 
-import lexiko
 from lexiko import kernel
 from lexiko.bots import playout
 from lexiko.rules import Rules
 
-PACKAGE = Path(lexiko.__file__).parent
 EXTENSION = "lexiko._kernel"
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
 
 
 def _is_extension(name: str) -> bool:
@@ -36,28 +27,18 @@ def _is_extension(name: str) -> bool:
 
 
 def extension_imports(source: str, module: str, is_package: bool = False) -> list[int]:
-    """Lines of ``source`` (the text of ``module``) that import the extension."""
-    package = module if is_package else module.rpartition(".")[0]
-    lines = []
+    """Lines of ``source`` (the text of ``module``) that import the extension: import
+    statements anywhere (:func:`test_layers.imports`), and calls of ``import_module`` or
+    ``__import__`` with its name."""
+    lines = [line for line, name in imports(source, module, is_package) if _is_extension(name)]
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            if any(_is_extension(a.name) for a in node.names):
-                lines.append(node.lineno)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*up, base] if base else up)
-            if _is_extension(base) or any(_is_extension(f"{base}.{a.name}") for a in node.names):
-                lines.append(node.lineno)
-        elif isinstance(node, ast.Call) and node.args:
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-            arg = node.args[0]
-            if name in ("import_module", "__import__") and isinstance(arg, ast.Constant):
-                if isinstance(arg.value, str) and _is_extension(arg.value):
-                    lines.append(node.lineno)
-    return lines
+            value = node.args[0].value
+            if name in ("import_module", "__import__") and isinstance(value, str) and _is_extension(value):
+                lines.append(node.lineno)
+    return sorted(set(lines))
 
 
 @pytest.mark.parametrize(
@@ -89,7 +70,7 @@ def test_the_checker_lets_the_door_be_imported(source: str) -> None:
 
 def test_only_the_door_imports_the_extension() -> None:
     found: dict[str, list[int]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts):
         lines = extension_imports(path.read_text(encoding="utf-8"), _module_name(path), path.name == "__init__.py")
         if lines:
             found[str(path.relative_to(PACKAGE))] = lines
