@@ -58,6 +58,7 @@ __all__ = [
     "PlayRules",
     "Setting",
     "Position",
+    "RuleUse",
     "RuleField",
     "RULE_FIELDS",
     "unsupported_rules",
