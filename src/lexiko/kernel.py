@@ -2,11 +2,10 @@
 
 The extension's entries take their arguments by position (a play-out some 27 of them),
 so this module gives each a real signature and gathers what stays the same over many
-calls into values built once and kept: `LexiconData` (the automaton and what the
-search prunes with), `LayoutData` (premium squares, start square),
-`PlayRules` (the rules the kernel plays by, derived from a
-`Rules` and a tile set) and `Setting`, the three together.
-A `Position` is what changes: board, racks, bag, scores, turn.
+calls into values built once and kept: `LexiconData` (the automaton and what the search
+prunes with), `LayoutData` (premium squares, start square), `PlayRules` (the rules the
+kernel plays by, derived from a `Rules` and a tile set) and `Setting`, the three
+together. A `Position` is what changes: board, racks, bag, scores, turn.
 
 It also checks that the extension found is the one this code calls (`ABI`): a
 stale build is not used, as if none were built (`available`).
