@@ -74,6 +74,17 @@ def test_super_board_by_row_count() -> None:
         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/B/ 0/0 0", "3 racks but 2 scores"),
         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 z", "the scoreless-turn count 'z' is not a number"),
         ("16/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0", "board row 1 '16' has 16 squares, not 15"),
+        # found by fuzzing: a run of empty squares was allocated before its length was checked
+        pytest.param(
+            "15/15/1" + "0" * 30 + "/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0",
+            "board row 3 has a run of 1000000000... empty squares; a 15x15 board has 15 a row",
+            id="run-of-10**30",
+        ),
+        pytest.param(
+            "15/15/15/15/15/15/15/15/15/15/15/15/15/15/" + "9" * 5000 + " A/ 0/0 0",
+            "board row 15 has a run of 9999999999... empty squares; a 15x15 board has 15 a row",
+            id="run-of-5000-digits",
+        ),
     ],
 )
 def test_bad_positions_are_named(text: str, message: str) -> None:

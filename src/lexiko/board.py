@@ -218,6 +218,12 @@ class Board:
             width = 0
             for token in re.findall(r"\d+|\[[^\]]*\]|.", row):
                 if token.isdigit():
+                    if len(token) > 3:  # no board is so wide: neither counted nor allocated
+                        more = "..." if len(token) > 10 else ""
+                        raise NotationError(
+                            f"board row {r} has a run of {token[:10]}{more} empty squares; "
+                            f"a {n}x{n} board has {n} a row"
+                        )
                     cells.extend(bytes(int(token)))
                     width += int(token)
                 else:
