@@ -204,6 +204,24 @@ def test_leave_table_errors(tmp_path: Path) -> None:
         LeaveTable.load(tmp_path / "missing.tsv")
 
 
+def test_a_damaged_compressed_leave_table_is_refused_by_name(tmp_path: Path) -> None:
+    # found by fuzzing: a gzip stream whose deflate data is broken raised zlib.error
+    damaged = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + b"\xff" * 8
+    bad = tmp_path / "bad.tsv.gz"
+    bad.write_bytes(damaged)
+    with pytest.raises(LexikoError) as info:
+        LeaveTable.load(bad)
+    assert str(info.value) == f"{bad}: not a leave table (Error -3 while decompressing data: invalid block type)"
+    with pytest.raises(LexikoError) as info:
+        LeaveTable.from_bytes(damaged)
+    assert str(info.value) == "<bytes>: not a leave table (Error -3 while decompressing data: invalid block type)"
+    with pytest.raises(LexikoError) as info:
+        LeaveTable.from_bytes(b"\x1f\x8b")
+    assert str(info.value) == (
+        "<bytes>: not a leave table (Compressed file ended before the end-of-stream marker was reached)"
+    )
+
+
 def test_default_table_is_sensible() -> None:
     t = LeaveTable.default()
     assert t.meta["tiles"] == "english" and int(t.meta["games"]) >= 10_000

@@ -28,6 +28,7 @@ import hashlib
 import mmap
 import os
 import unicodedata
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -283,10 +284,15 @@ class LeaveTable:
 
     @classmethod
     def from_bytes(cls, data: bytes, tiles: TileSet | None = None, source: str = "<bytes>") -> LeaveTable:
-        """Read a table from bytes, compressed or not."""
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-        return cls.loads(data.decode("utf-8"), tiles, source)
+        """Read a table from bytes, compressed or not; raises
+        :class:`~lexiko.errors.LexikoError` for bytes that are not one."""
+        try:
+            if data[:2] == b"\x1f\x8b":
+                data = gzip.decompress(data)
+            text = data.decode("utf-8")
+        except (OSError, EOFError, zlib.error, UnicodeDecodeError) as e:
+            raise LexikoError(f"{source}: not a leave table ({e})") from None
+        return cls.loads(text, tiles, source)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], tiles: TileSet | None = None) -> LeaveTable:
@@ -300,10 +306,7 @@ class LeaveTable:
             raise LexikoError(f"cannot read leave table {p}: {e.strerror}") from None
         if p.suffix.lower() in (".klv2", ".klv", ".csv"):
             return cls._from_other_engine(data, p, tiles or ENGLISH)
-        try:
-            return cls.from_bytes(data, tiles, str(p))
-        except (OSError, EOFError, UnicodeDecodeError) as e:
-            raise LexikoError(f"{p}: not a leave table ({e})") from None
+        return cls.from_bytes(data, tiles, str(p))
 
     @classmethod
     def _from_other_engine(cls, data: bytes, p: Path, tiles: TileSet) -> LeaveTable:
