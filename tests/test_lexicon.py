@@ -127,6 +127,23 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path: Path, monkeypatch: pytest.Mon
     assert sorted(Lexicon.load(f)) == ["CAT", "DOG"]
 
 
+def test_a_cache_file_with_damaged_arcs_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # found by fuzzing: a cache file of the right form whose arcs point outside the array
+    # was taken, and reading words from it raised IndexError
+    monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "w.txt"
+    f.write_text("cat\ndog\n")
+    kwg = Lexicon.load(f).kwg
+    (cached,) = (tmp_path / "cache").glob("w-*.kwg")
+    data = bytearray(cached.read_bytes())
+    at = len(data) - 4 * len(kwg) + 4 * (kwg[0] & 0x3FFFFF)  # the first arc of the DAWG's root
+    data[at : at + 4] = (kwg[kwg[0] & 0x3FFFFF] | 0x3FFFFF).to_bytes(4, "little")  # its child: out of range
+    cached.write_bytes(bytes(data))
+    lex = Lexicon.load(f)
+    assert sorted(lex) == ["CAT", "DOG"]
+    assert lex.anagrams("TAC") == ["CAT"] and "DOG" in lex
+
+
 def test_a_record_naming_a_licensed_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from lexiko.cli import main
 

@@ -76,7 +76,14 @@ def stand_in_warning(named: str, used: str) -> str | None:
 
 
 _FORMAT = b"lexiko-kwg-1"
-_MAGIC = b"LXKWG001"
+# A cache file: _MAGIC, the count of skipped words (8 bytes), a digest of the arcs (16
+# bytes: a file damaged or cut anywhere is rebuilt, never walked), then the arcs.
+_MAGIC = b"LXKWG002"
+_HEAD = 32
+
+
+def _arcs_digest(arcs: bytes | memoryview) -> bytes:
+    return hashlib.blake2b(arcs, digest_size=16, person=b"lexiko-kwg").digest()
 
 
 def cache_dir() -> Path:
@@ -272,11 +279,14 @@ class Lexicon:
             data = path.read_bytes()
         except OSError:
             return None
-        if len(data) < 24 or data[:8] != _MAGIC or len(data) % 4:
+        if len(data) < _HEAD + 8 or data[:8] != _MAGIC or len(data) % 4:
             return None  # not ours, or cut short: rebuild
+        body = memoryview(data)[_HEAD:]
+        if _arcs_digest(body) != data[16:_HEAD]:
+            return None  # damaged: rebuild
         skipped = int.from_bytes(data[8:16], "little")
         arcs = array("I")
-        arcs.frombytes(data[16:])
+        arcs.frombytes(body)
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()
         if any((a & _kwg.CHILD_MASK) >= len(arcs) for a in arcs[:2]):
@@ -287,7 +297,8 @@ class Lexicon:
         arcs = array("I", self.kwg)
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()
-        write_cache_file(path, _MAGIC + self.skipped.to_bytes(8, "little") + arcs.tobytes())
+        body = arcs.tobytes()
+        write_cache_file(path, _MAGIC + self.skipped.to_bytes(8, "little") + _arcs_digest(body) + body)
 
     # -- membership ----------------------------------------------------------
 
