@@ -351,6 +351,69 @@ def test_packed_leave_table_gives_the_tables_values() -> None:
     assert LeaveTable.of(model.lookup) is model and LeaveTable.of(_leave_value) is None
 
 
+def _in_a_child(code: str) -> str:
+    """What ``code`` prints, run in a fresh interpreter that must finish within a minute:
+    a hang fails the test instead of stopping the whole run."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@needs_kernel
+def test_a_leave_map_with_every_slot_taken_is_read_without_hanging() -> None:
+    """Maps come from the cache folder (lexiko.leaves._cached_pack) as they are on disk:
+    a map none of whose slots is empty must not make the kernel probe for ever (seen
+    while writing the fuzz target of leave maps)."""
+    out = _in_a_child(
+        """
+import struct
+from array import array
+from lexiko import _kernel
+terms, balance = bytes(8 * 64 * 33 * 2), bytes(8 * 33 * 33)
+m = bytearray(_kernel.leave_map(array("Q", [1 << 6 | 19]), array("d", [8.0]), 1, -0.5, bytes(64), terms, balance))
+slots = len(m) - 32  # two slots: S, and an empty one that now gets ZZ, which no rack below asks for
+struct.pack_into("<Qd", m, slots if not struct.unpack_from("<Q", m, slots)[0] else slots + 16, 1 << 12 | 26 << 6 | 26, 3.0)
+m = bytes(m)
+counts = bytearray(64)
+counts[19], counts[0] = 2, 1  # SS?: six sub-racks, looked up at once
+print(list(array("d", _kernel.leave_values(bytes(counts), m))))
+counts = bytearray(64)
+counts[1:10] = bytes([1] * 9)  # A to I: 512 sub-racks, looked up one at a time
+values = array("d", _kernel.leave_values(bytes(counts), m))
+print(len(values), sorted(set(values)))
+"""
+    )
+    assert out == "[-0.5, -0.5, 8.0, -0.5, -0.5, -0.5]\n512 [-0.5]\n"
+
+
+@needs_kernel
+def test_an_anagram_set_with_every_slot_taken_is_read_without_hanging() -> None:
+    """The anagram set of best mode comes from the cache folder too
+    (lexiko.movegen._disk_cached): one whose slots are all taken must not make the kernel
+    probe for ever; a multiset it does not hold is taken as spelling no word."""
+    out = _in_a_child(
+        """
+import struct
+from lexiko import movegen
+from lexiko.board import Board
+from lexiko.lexicon import Lexicon
+from lexiko.tiles import ENGLISH
+movegen.WORDMAP = False  # the GADDAG walk, which asks the anagram set about whole racks
+lex = Lexicon.from_words(["AT", "TA", "CAT", "ACT", "CATS", "SCAT", "ACTS", "CAST"])
+rack = ENGLISH.parse("ACST")
+print([str(c.move) for c in movegen.generate(Board.empty(), rack, lex, best=2)])
+depths, _ = movegen._prune_data(lex.kwg)
+movegen._prune_cache[id(lex.kwg)] = (lex.kwg, depths, struct.pack("<QQ", ~1 & (2**64 - 1), 12345))  # one slot
+print([str(c.move) for c in movegen.generate(Board.empty(), rack, lex, best=2)])
+"""
+    )
+    # the set denies that the whole rack spells a word: the four-tile plays are cut
+    assert out == "['8E ACTS', '8E CAST']\n['8F ACT', '8F CAT']\n"
+
+
 @needs_shared
 @needs_kernel
 def test_leave_table_agrees_between_backends(twl06: Lexicon) -> None:

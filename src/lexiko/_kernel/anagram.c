@@ -32,13 +32,16 @@ void init_letter_hash(void)
 
 static inline int ana_probe(const uint64_t *table, uint64_t mask, uint64_t key)
 {
-    for (uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 20 & mask;; i = (i + 1) & mask) {
+    /* at most one probe a slot: a set read from disk may have no empty slot */
+    for (uint64_t i = (key * 0x9E3779B97F4A7C15ULL) >> 20 & mask, probes = 0; probes <= mask;
+         i = (i + 1) & mask, probes++) {
         uint64_t v = table[i];
         if (v == key)
             return 1;
         if (!v)
             return 0;
     }
+    return 0;
 }
 
 /* Whether some word of len letters holds the letters of hash h and `blanks` more. */

@@ -25,7 +25,8 @@ double leave_map_value(const LeaveMapHead *h, const int *codes, const int *digit
             for (int k = 0; k < digit[j]; k++)
                 key = key << 6 | (uint64_t)codes[j];
         uint64_t mask = ((uint64_t)1 << h->bits) - 1;
-        for (uint64_t i = LM_HASH(key, h->bits);; i = (i + 1) & mask) {
+        /* at most one probe a slot: a map read from disk may have no empty slot */
+        for (uint64_t i = LM_HASH(key, h->bits), probes = 0; probes <= mask; i = (i + 1) & mask, probes++) {
             if (slots[i].key == key)
                 return slots[i].value;
             if (!slots[i].key)
@@ -129,7 +130,7 @@ void leave_map_fill(const LeaveMapHead *h, const uint8_t *full, double *vals, ui
         for (uint64_t idx = 0; idx < nleaves; idx++) {
             uint64_t key = keys[idx];
             int found = 0;
-            for (uint64_t i = LM_HASH(key, h->bits); key; i = (i + 1) & mask) {
+            for (uint64_t i = LM_HASH(key, h->bits), probes = 0; key && probes <= mask; i = (i + 1) & mask, probes++) {
                 if (slots[i].key == key) {
                     vals[idx] = slots[i].value;
                     found = 1;
