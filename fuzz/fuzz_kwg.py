@@ -17,7 +17,7 @@ from _harness import instrumented, kernel_refuses, main, scratch_file
 with instrumented():
     from lexiko import movegen
     from lexiko.board import Board
-    from lexiko.lexicon import Lexicon
+    from lexiko.lexicon import _HEAD, Lexicon
     from lexiko.move import Place
     from lexiko.movegen import _MODE_ALL, _MODE_BEST, _MODE_COUNT, _kernel_call, _Rack
     from lexiko.rules import TOURNAMENT
@@ -46,7 +46,7 @@ def one_input(data: bytes) -> None:
         lex.pattern("C?T")
         lex.pattern("*S")
         kernel_generates(lex)
-    raw = data[16:]
+    raw = data[_HEAD:]  # the arcs after the file's head
     if len(raw) >= 8 and len(raw) % 4 == 0:
         arcs = array("I")
         arcs.frombytes(raw)
