@@ -414,6 +414,27 @@ print([str(c.move) for c in movegen.generate(Board.empty(), rack, lex, best=2)])
     assert out == "['8E ACTS', '8E CAST']\n['8F ACT', '8F CAT']\n"
 
 
+@needs_kernel
+def test_a_tile_code_above_63_in_the_automaton_is_no_letter_of_a_cross_check() -> None:
+    """Found by fuzzing the kernel with malformed automata (UndefinedBehaviorSanitizer: a
+    shift by the tile code): a tile of 65 in place of A on the GADDAG path T-A made the
+    cross-checks of the squares beside a T take it for A (65 mod 64), so that A could be
+    put there. A code above 63 is no letter: no tile goes beside the T."""
+    from lexiko import kwg as _kwg
+
+    lex = Lexicon.from_words(["AT", "AA"])
+    board = Board.empty().place(Place(7, 7, False, (20,)))  # a T on H8
+    moves = sorted(str(c.move) for c in generate(board, ENGLISH.parse("AA"), lex, placements_only=True, backend="c"))
+    assert moves == ["7G AA", "7H AA", "8G A.", "G7 AA", "G8 AA", "H7 A."]
+    arcs = lex.kwg
+    after_t = _kwg.arc_child(arcs[_kwg.find_arc(arcs, _kwg.gaddag_root(arcs), 20)])
+    a = _kwg.find_arc(arcs, after_t, 1)
+    arcs[a] = arcs[a] & 0xFFFFFF | 65 << 24  # the A of T-A (AT read from its end) becomes tile 65
+    movegen._prune_cache.clear()
+    movegen._wordmap_cache.clear()
+    assert generate(board, ENGLISH.parse("AA"), lex, placements_only=True, backend="c") == []
+
+
 @needs_shared
 @needs_kernel
 def test_leave_table_agrees_between_backends(twl06: Lexicon) -> None:
