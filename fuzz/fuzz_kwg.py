@@ -15,11 +15,11 @@ from array import array
 from _harness import instrumented, kernel_refuses, main, scratch_file
 
 with instrumented():
-    from lexiko import movegen
+    from lexiko import kernel
     from lexiko.board import Board
     from lexiko.lexicon import _HEAD, Lexicon
     from lexiko.move import Place
-    from lexiko.movegen import _MODE_ALL, _MODE_BEST, _MODE_COUNT, _kernel_call, _Rack
+    from lexiko.movegen import _kernel_moves, _Rack
     from lexiko.rules import TOURNAMENT
     from lexiko.tiles import ENGLISH
 
@@ -30,11 +30,11 @@ RACK = _Rack((1, 5, 9, 14, 19, 20, 0), ENGLISH)  # AEINST?
 
 def kernel_generates(lex: Lexicon) -> None:
     for board in (EMPTY, BOARD):
-        for mode, best in ((_MODE_COUNT, 0), (_MODE_ALL, 0), (_MODE_BEST, 3)):
+        for best in (None, 3):
             with kernel_refuses():
-                _kernel_call(board, RACK, lex, TOURNAMENT, mode, best, None, False)
-    movegen._prune_cache.clear()
-    movegen._wordmap_cache.clear()
+                _kernel_moves(board, RACK, lex, TOURNAMENT, best, None, False)
+    kernel._prune_cache.clear()
+    kernel._wordmap_cache.clear()
 
 
 def one_input(data: bytes) -> None:

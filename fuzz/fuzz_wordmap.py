@@ -1,5 +1,5 @@
 """Fuzz what the kernel's best mode reads from the cache folder beside a lexicon
-(``lexiko.movegen._disk_cached``: ``depths-*.bin``, ``anagrams-*.bin``, ``wordmap-*.bin``,
+(``lexiko.kernel._disk_cached``: ``depths-*.bin``, ``anagrams-*.bin``, ``wordmap-*.bin``,
 mapped as they are): generation of the best moves with one of the three replaced by
 the input, the other two the lexicon's own.
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 from _harness import instrumented, kernel_refuses, main
 
 with instrumented():
-    from lexiko import movegen
+    from lexiko import kernel
     from lexiko.board import Board
     from lexiko.lexicon import Lexicon
     from lexiko.move import Place
-    from lexiko.movegen import _MODE_BEST, _kernel_call, _Rack
+    from lexiko.movegen import _kernel_moves, _Rack
     from lexiko.rules import TOURNAMENT
     from lexiko.tiles import ENGLISH
 
@@ -23,8 +23,8 @@ LEX = Lexicon.from_words(WORDS)
 EMPTY = Board.empty()
 BOARD = EMPTY.place(Place(7, 5, False, (3, 1, 20, 19)))  # CATS at 8F
 RACK = _Rack((1, 5, 9, 14, 19, 20, 0), ENGLISH)  # AEINST?
-DEPTHS, ANAGRAMS = movegen._prune_data(LEX.kwg)
-WORDMAP = movegen._wordmap_data(LEX.kwg)
+DEPTHS, ANAGRAMS = kernel.prune_data(LEX.kwg)
+WORDMAP = kernel.wordmap_data(LEX.kwg)
 
 
 def one_input(data: bytes) -> None:
@@ -32,12 +32,12 @@ def one_input(data: bytes) -> None:
         return
     blobs = [DEPTHS, ANAGRAMS, WORDMAP]
     blobs[data[0] % 3] = data[1:]
-    movegen._prune_cache[id(LEX.kwg)] = (LEX.kwg, blobs[0], blobs[1])
-    movegen._wordmap_cache[id(LEX.kwg)] = (LEX.kwg, blobs[2])
+    kernel._prune_cache[id(LEX.kwg)] = (LEX.kwg, blobs[0], blobs[1])
+    kernel._wordmap_cache[id(LEX.kwg)] = (LEX.kwg, blobs[2])
     for board in (EMPTY, BOARD):
         for best in (1, 5):
             with kernel_refuses():
-                _kernel_call(board, RACK, LEX, TOURNAMENT, _MODE_BEST, best, None, False)
+                _kernel_moves(board, RACK, LEX, TOURNAMENT, best, None, False)
 
 
 if __name__ == "__main__":

@@ -15,10 +15,10 @@ from array import array
 from pathlib import Path
 
 from lexiko import _kernel, cgp, gcg  # type: ignore[attr-defined]
+from lexiko.kernel import prune_data, wordmap_data
 from lexiko.leave_formats import write_csv, write_klv2
 from lexiko.leaves import LeaveTable
 from lexiko.lexicon import Lexicon
-from lexiko.movegen import _prune_data, _wordmap_data
 from lexiko.tiles import ENGLISH, SPANISH
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,8 +130,8 @@ def kwg_seeds() -> None:
 
 def wordmap_seeds() -> None:
     lex = Lexicon.from_words(WORDS)
-    depths, anagrams = _prune_data(lex.kwg)
-    wordmap = _wordmap_data(lex.kwg)
+    depths, anagrams = prune_data(lex.kwg)
+    wordmap = wordmap_data(lex.kwg)
     # the first byte picks which blob the input replaces (fuzz_wordmap.py): 0 depths, 1 anagrams, 2 word map
     seed("wordmap", "depths", b"\x00" + bytes(depths))
     seed("wordmap", "anagrams", b"\x01" + bytes(anagrams))

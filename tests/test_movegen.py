@@ -405,8 +405,9 @@ movegen.WORDMAP = False  # the GADDAG walk, which asks the anagram set about who
 lex = Lexicon.from_words(["AT", "TA", "CAT", "ACT", "CATS", "SCAT", "ACTS", "CAST"])
 rack = ENGLISH.parse("ACST")
 print([str(c.move) for c in movegen.generate(Board.empty(), rack, lex, best=2)])
-depths, _ = movegen._prune_data(lex.kwg)
-movegen._prune_cache[id(lex.kwg)] = (lex.kwg, depths, struct.pack("<QQ", ~1 & (2**64 - 1), 12345))  # one slot
+from lexiko import kernel
+depths, _ = kernel.prune_data(lex.kwg)
+kernel._prune_cache[id(lex.kwg)] = (lex.kwg, depths, struct.pack("<QQ", ~1 & (2**64 - 1), 12345))  # one slot
 print([str(c.move) for c in movegen.generate(Board.empty(), rack, lex, best=2)])
 """
     )
@@ -420,6 +421,7 @@ def test_a_tile_code_above_63_in_the_automaton_is_no_letter_of_a_cross_check() -
     shift by the tile code): a tile of 65 in place of A on the GADDAG path T-A made the
     cross-checks of the squares beside a T take it for A (65 mod 64), so that A could be
     put there. A code above 63 is no letter: no tile goes beside the T."""
+    from lexiko import kernel
     from lexiko import kwg as _kwg
 
     lex = Lexicon.from_words(["AT", "AA"])
@@ -430,8 +432,8 @@ def test_a_tile_code_above_63_in_the_automaton_is_no_letter_of_a_cross_check() -
     after_t = _kwg.arc_child(arcs[_kwg.find_arc(arcs, _kwg.gaddag_root(arcs), 20)])
     a = _kwg.find_arc(arcs, after_t, 1)
     arcs[a] = arcs[a] & 0xFFFFFF | 65 << 24  # the A of T-A (AT read from its end) becomes tile 65
-    movegen._prune_cache.clear()
-    movegen._wordmap_cache.clear()
+    kernel._prune_cache.clear()
+    kernel._wordmap_cache.clear()
     assert generate(board, ENGLISH.parse("AA"), lex, placements_only=True, backend="c") == []
 
 
