@@ -392,7 +392,7 @@ print(len(values), sorted(set(values)))
 @needs_kernel
 def test_an_anagram_set_with_every_slot_taken_is_read_without_hanging() -> None:
     """The anagram set of best mode comes from the cache folder too
-    (lexiko.movegen._disk_cached): one whose slots are all taken must not make the kernel
+    (lexiko.kernel._disk_cached): one whose slots are all taken must not make the kernel
     probe for ever; a multiset it does not hold is taken as spelling no word."""
     out = _in_a_child(
         """
