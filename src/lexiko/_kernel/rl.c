@@ -149,7 +149,8 @@ static int rl_candidates(RLCore *c)
     if (g->oom)
         return -1;
     size_t np_ = g->nmoves;
-    qsort(g->moves, np_, sizeof(Move), move_vcmp);
+    if (np_ > 1) /* no moves: g->moves may be NULL, which qsort must not get */
+        qsort(g->moves, np_, sizeof(Move), move_vcmp);
     /* the equity a move needs to make the list */
     int has_floor = 0;
     double floor = 0.0;
