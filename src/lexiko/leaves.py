@@ -285,7 +285,7 @@ class LeaveTable:
     @classmethod
     def from_bytes(cls, data: bytes, tiles: TileSet | None = None, source: str = "<bytes>") -> LeaveTable:
         """Read a table from bytes, compressed or not; raises
-        :class:`~lexiko.errors.LexikoError` for bytes that are not one."""
+        `LexikoError` for bytes that are not one."""
         try:
             if data[:2] == b"\x1f\x8b":
                 data = gzip.decompress(data)
