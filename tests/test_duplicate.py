@@ -27,7 +27,7 @@ class Clock:
 
 
 def test_each_player_scores_their_own_move_and_the_top_is_placed() -> None:
-    d = DuplicateGame(["Ann", "Bob", "Cy"], seed=1, lexicon=SMALL)
+    d = DuplicateGame(["Ann", "Bob", "Cy"], seed=3, lexicon=SMALL)
     d.set_rack("AIQT")
     assert d.submit("Ann", "8G QI").score == 22
     assert d.submit("Bob", "8G AT").score == 4
@@ -38,7 +38,7 @@ def test_each_player_scores_their_own_move_and_the_top_is_placed() -> None:
     assert d.board.face_at(7, 5) == "Q" and d.round_number == 2
     assert [round(d.percentage(p), 1) for p in d.players] == [91.7, 16.7, 0.0]
     # the I stayed and six were drawn; that rack broke the vowel rule and was drawn again
-    assert (d.redraws, d.rack_text, d.bag_count) == (1, "AADEFJZ", 100 - 3 - 7)
+    assert (d.redraws, d.rack_text, d.bag_count) == (1, "DEEILOU", 100 - 3 - 7)
 
 
 def test_a_later_submission_replaces_the_earlier_one() -> None:

@@ -80,15 +80,15 @@ def test_draw_for_first_play(n: int) -> None:
 
 
 def test_a_blank_beats_everything() -> None:
-    g = Game(["P1", "P2"], seed=15, lexicon=None)
-    assert g.first_draw == [[(0, E.code("E")), (1, 0)]]
+    g = Game(["P1", "P2"], seed=45, lexicon=None)
+    assert g.first_draw == [[(0, E.code("D")), (1, 0)]]
     assert g.first_player == 1 and g.player_on_turn == 1
 
 
 def test_tied_players_draw_again() -> None:
-    g = Game(["P1", "P2", "P3"], seed=2, lexicon=None)
-    assert g.first_draw == [[(0, 1), (1, 2), (2, 1)], [(0, 9), (2, 5)]]  # A, B, A; then I, E
-    assert g.first_player == 2
+    g = Game(["P1", "P2", "P3"], seed=16, lexicon=None)
+    assert g.first_draw == [[(0, 1), (1, 1), (2, 21)], [(0, 12), (1, 0)]]  # A, A, U; then L, blank
+    assert g.first_player == 1
 
 
 def test_no_draw_when_the_rules_say_so() -> None:

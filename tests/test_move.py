@@ -85,7 +85,7 @@ def test_a_rack_is_the_tuple_of_its_codes() -> None:
 
 
 def test_a_games_racks_show_their_letters() -> None:
-    g = lexiko.Game(["Ann", "Bob"], lexiko.preset("spanish"), seed=1, lexicon=None)
+    g = lexiko.Game(["Ann", "Bob"], lexiko.preset("spanish"), seed=1, lexicon=None, first_player=0)
     g.set_rack(0, "[CH]AE?")
     assert repr(g.rack(0)) == "Rack('A[CH]E?', tiles='spanish')"
     assert g.history == [] and g.play("-[CH]", player=0).rack == g.tiles.parse("A[CH]E?")

@@ -63,7 +63,7 @@ def test_whole_games_in_one_call_are_the_games_play_out_plays(
     twl06: Lexicon, rules: Rules, seats: int, games: int
 ) -> None:
     tables = [LeaveTable.default(), LeaveTable.zeros(), LeaveTable.default(), LeaveTable.zeros()][:seats]
-    seeds = [game_seed(9, i) for i in range(games)] + [0, 2**64 + 3, 2**128 - 1]
+    seeds = [game_seed(9, i) for i in range(games)] + [0, -1, 2**64 + 3, 2**128 - 1]
     firsts = [i % seats for i in range(len(seeds))]
     got = static_games(seeds, firsts, tables, twl06, rules)
     for seed, first, r in zip(seeds, firsts, got, strict=True):
@@ -77,8 +77,6 @@ def test_whole_games_in_one_call_are_the_games_play_out_plays(
             want.end_reason,
         )
     assert static_games([], [], tables, twl06, rules) == []
-    with pytest.raises(ValueError, match="a seed below 0"):
-        static_games([-1], [0], tables, twl06, rules)
     with pytest.raises(ValueError, match="a first player who is not a seat"):
         static_games([1], [seats], tables, twl06, rules)
     with pytest.raises(ValueError, match="clocks"):
@@ -98,6 +96,21 @@ def test_a_few_turns_then_the_game_goes_on(twl06: Lexicon) -> None:
     assert r.racks == tuple(g.rack(p) for p in range(2)) and r.rng_state == d.rng_state
     rest = play_out(g, [t, t], twl06)
     assert rest.end_reason is not None and rest.turns > 10
+
+
+@pytest.mark.parametrize("state", [(0, 0, 0, 0), (1, 2, 3), (1, 2, 3, 2**64), (1, 2, 3, -1), "abcd"])
+def test_the_kernel_takes_only_a_generator_state(twl06: Lexicon, state: object) -> None:
+    """The kernel takes lexiko.rng's state (four ints below 2**64, not all zero) and
+    nothing else: no silent play from a generator stuck at zero."""
+    from lexiko.bots.playout import static_turns
+
+    t = LeaveTable.default()
+    g = Game(["a", "b"], seed=11, lexicon=None, first_player=1)
+    d = g.draw_state()
+    with pytest.raises(
+        ValueError, match=r"^playout: rng_state is lexiko.rng.Rng.getstate\(\), four ints below 2\*\*64"
+    ):
+        static_turns(g.board, d.racks, d.bag, d.scores, d.turn, 0, state, twl06, TOURNAMENT, [t, t])  # type: ignore[arg-type]
 
 
 def test_what_the_kernel_does_not_play(twl06: Lexicon) -> None:
@@ -126,7 +139,8 @@ def test_simulation_in_the_kernel_gives_the_same_results(
     """The simulation runs its play-outs in the kernel when it can, a chunk of iterations
     in one call (simulate_iterations): the values of the Python play-outs, iteration for
     iteration (here mid-game, near the end with exchanges impossible, with the bag
-    empty, and played out to the end of the game). A seed it cannot take (a negative one) is played out in Python."""
+    empty, and played out to the end of the game), whatever the seed (the kernel reads
+    seeds modulo 2**64, as lexiko.rng does)."""
     from lexiko.bots import simulation
 
     t = LeaveTable.default()
@@ -147,13 +161,11 @@ def test_simulation_in_the_kernel_gives_the_same_results(
         res = simulation.simulate(pos, twl06, candidates=6, iterations=30, plies=plies, seed=seed)
         return [(r.candidate.notation(), r.mean, r.stdev, r.win_rate) for r in res]
 
-    chunked, big = run(9), run(2**50 + 3)  # big: a seed base above 2**64
-    assert len(calls) > 0
+    chunked, big, negative = run(9), run(2**50 + 3), run(-9)  # big: a seed base above 2**64
+    assert len(calls) >= 3
     calls.clear()
-    negative = run(-9)
-    assert not calls
     monkeypatch.setattr(simulation, "unsupported", lambda *a: "the Python play-outs, for the test")
-    assert run(9) == chunked and run(2**50 + 3) == big and not calls
+    assert run(9) == chunked and run(2**50 + 3) == big and run(-9) == negative and not calls
     assert len(chunked) == 6 and (chunked != negative or bag_left == 0)  # other seeds, other deals
 
 

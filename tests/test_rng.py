@@ -156,3 +156,40 @@ def test_randrange_and_choice(seed: int, start: int, width: int) -> None:
     assert start <= r.randrange(start, start + width) < start + width
     assert 0 <= r.randrange(width) < width
     assert r.choice("xyz") in "xyz"
+
+
+# -- the kernel's twin (src/lexiko/_kernel/rng.h) ----------------------------------------
+
+
+def _kernel_shuffle(seed: int, items: bytes) -> tuple[bytes, tuple[int, int, int, int]]:
+    from lexiko import kernel
+
+    if not kernel.available():
+        pytest.skip("the compiled kernel is not built")
+    return kernel.rng_shuffle(seed, items)
+
+
+def test_the_kernel_gives_the_documented_shuffle_of_seed_1() -> None:
+    shuffled, state = _kernel_shuffle(1, bytes(range(10)))
+    assert list(shuffled) == [7, 9, 2, 4, 3, 0, 1, 5, 6, 8]
+    r = Rng(1)
+    r.shuffle(list(range(10)))
+    assert state == r.getstate()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(), st.binary(max_size=300))
+def test_the_kernel_shuffles_as_python_does(seed: int, items: bytes) -> None:
+    r = Rng(seed)
+    x = list(items)
+    r.shuffle(x)
+    assert _kernel_shuffle(seed, items) == (bytes(x), r.getstate())
+
+
+def test_the_kernel_rejects_a_bad_seed() -> None:
+    from lexiko import kernel
+
+    if not kernel.available():
+        pytest.skip("the compiled kernel is not built")
+    with pytest.raises(ValueError, match="rng_shuffle: an 8-byte seed"):
+        kernel._module().rng_shuffle(b"\x01" * 16, b"abc")

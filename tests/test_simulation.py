@@ -172,10 +172,10 @@ def test_ranked_by_win_rate_the_same_play_outs_in_another_order(twl06: Lexicon, 
     """rank="win" orders the same results by win rate, the mean value breaking ties; the
     stopping rule then measures the leader by win rate too."""
     pos = late.position()
-    by_value = simulate(pos, twl06, candidates=6, iterations=12, seed=4)
-    by_win = simulate(pos, twl06, candidates=6, iterations=12, seed=4, rank="win")
+    by_value = simulate(pos, twl06, candidates=6, iterations=12, seed=11)
+    by_win = simulate(pos, twl06, candidates=6, iterations=12, seed=11, rank="win")
     assert sorted(outcome(by_win), key=repr) == sorted(outcome(by_value), key=repr)
-    assert (by_value[0].candidate.notation(), by_win[0].candidate.notation()) == ("7A GEM", "7B EX")
+    assert (by_value[0].candidate.notation(), by_win[0].candidate.notation()) == ("G10 B..GE", "7A GEM")
     assert [r.candidate.move for r in by_win] == [
         r.candidate.move for r in sorted(by_value, key=lambda r: (-r.win_rate, -r.mean))
     ]

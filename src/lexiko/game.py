@@ -37,6 +37,7 @@ from lexiko.legality import check_placement
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
 from lexiko.movegen import Candidate, LeaveValue, generate
+from lexiko.rng import Rng
 from lexiko.rules import Rules
 from lexiko.scoring import Word, score_words, words_formed
 from lexiko.tiles import BLANK, LETTER_MASK, Rack, TileSet
@@ -180,14 +181,15 @@ _AUTO = "auto"
 @dataclass(frozen=True)
 class DrawState:
     """`Game.draw_state`: the bag (drawn from the end), the racks as held, the
-    scores, the player on turn, the scoreless run and ``random.getstate()``."""
+    scores, the player on turn, the scoreless run and the generator's state
+    (`lexiko.rng.Rng.getstate`)."""
 
     bag: tuple[int, ...]
     racks: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...]
     turn: int
     scoreless_run: int
-    rng_state: tuple[object, ...]
+    rng_state: tuple[int, int, int, int]
 
 
 @dataclass
@@ -211,13 +213,15 @@ class _State:
     time_used: list[float] = field(default_factory=list)
     out_of_time: set[int] = field(default_factory=set)
     penalized: set[int] = field(default_factory=set)
-    rng_state: object = None
+    rng_state: tuple[int, int, int, int] | None = None
 
 
 class Game:
     """A game of 1 to 4 players (or two teams of two) under a `Rules` value.
 
-    ``seed`` fixes the shuffles: the same seed and the same actions give the same game.
+    ``seed`` fixes the shuffles: the same seed and the same actions give the same game
+    (lexiko's own generator, `lexiko.rng.Rng`, reads it modulo 2**64; without a
+    seed the game picks one at random).
     ``lexicon`` judges words: ``"auto"`` loads ``rules.lexicon`` when first needed;
     ``None`` accepts every word (challenges then need a ``ruling``).
     ``first_player`` skips the draw for first play; ``deal=False`` leaves the racks
@@ -254,7 +258,7 @@ class Game:
             raise GameStateError("two players have the same name")
         self.tiles: TileSet = self.rules.tile_set
         self.seed = seed if seed is not None else random.randrange(2**63)
-        self._rng = random.Random(self.seed)
+        self._rng = Rng(self.seed)
         self._lexicon_arg = lexicon
         self._clock = clock
         bag = list(self.tiles.bag())
@@ -823,8 +827,7 @@ class Game:
         g = copy.copy(self)
         g._s = self._snapshot(rng=False)
         g._undo = []
-        g._rng = random.Random()
-        g._rng.setstate(self._rng.getstate())
+        g._rng = self._rng.copy()
         return g
 
     # -- internals ---------------------------------------------------------------
@@ -866,7 +869,7 @@ class Game:
     def _restore(self, state: _State) -> None:
         self._s = state
         if state.rng_state is not None:
-            self._rng.setstate(state.rng_state)  # type: ignore[arg-type]
+            self._rng.setstate(state.rng_state)
 
     def _apply(self, action: Action, player: int | None, elapsed: float | None) -> Event | None:
         s = self._s
@@ -1018,7 +1021,7 @@ class Game:
 
         >>> g = Game(["Ann", "Bob"], Rules(exchange_min_same_letter=3), seed=0, lexicon=None)
         >>> g.rack_text(), g.can_exchange()
-        ('AABDETX', False)
+        ('ABEEILP', False)
         """
         s = self._s
         who = s.turn if player is None else player

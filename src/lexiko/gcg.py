@@ -15,7 +15,7 @@ naming the line.
 >>> game.scores
 [32, 16]
 >>> print(dumps(game).splitlines()[-3:])   # an unfinished game keeps its racks
-['>bob: ADEEGIL 7C GALE +16 16', '#rack1 AGLMNOV', '#rack2 DEIOOOR']
+['>bob: ADEEGIL 7C GALE +16 16', '#rack1 CMMNORV', '#rack2 CDEHIOT']
 """
 
 from __future__ import annotations

@@ -80,6 +80,7 @@ __all__ = [
     "playout",
     "GameResultRow",
     "static_games",
+    "rng_shuffle",
     "SimCandidate",
     "simulate",
     "MoveRow",
@@ -98,7 +99,7 @@ __all__ = [
     "rl_candidates",
 ]
 
-ABI: Final = 9
+ABI: Final = 10
 """The calling convention of the extension this module calls; a build with another
 ``ABI`` is stale (rebuild with ``pip install .``) and is not used."""
 
@@ -114,9 +115,11 @@ MAX_PLAYERS: Final = 8
 Blob = bytes | mmap.mmap
 """Data the kernel reads: bytes, or a read-only map of a cache file."""
 
-RngState = tuple[int, ...]
-"""The random generator's state as the kernel takes and returns it (opaque to callers:
-today the 625 ints of `random.getstate`'s second item)."""
+RngState = tuple[int, int, int, int]
+"""The random generator's state as the kernel takes and returns it: `lexiko.rng.Rng`'s
+(`Rng.getstate`, four ints below 2**64, not all zero)."""
+
+_MASK64 = (1 << 64) - 1  # seeds go to the kernel modulo 2**64, as lexiko.rng reads them
 
 RLCore = NewType("RLCore", object)
 """A game held in the kernel for `lexiko.rl.core` (made by `rl_new`)."""
@@ -216,6 +219,8 @@ class _Module(Protocol):
         wordmap: Blob | None,
         /,
     ) -> _PlayoutRow: ...
+
+    def rng_shuffle(self, seed: bytes, items: bytes, /) -> tuple[bytes, RngState]: ...
 
     def static_games(
         self,
@@ -1120,14 +1125,14 @@ def playout(
     player's). ``wordmap``: best moves by the word map (else the walk). What
     `lexiko.bots.playout.static_turns` calls.
 
-    >>> import random
     >>> from lexiko.leaves import LeaveTable
+    >>> from lexiko.rng import Rng
     >>> from lexiko.tiles import ENGLISH
     >>> from lexiko.rules import TOURNAMENT
     >>> setting = Setting.of(Lexicon.from_words(["QI", "AA"]), TOURNAMENT)
     >>> start = Position(Board.empty(), (bytes(ENGLISH.parse("QI")), b""), b"", (0, 0), 0, 0)
     >>> maps = [LeaveTable.zeros().packed() or b""] * 2
-    >>> r = playout(setting, start, maps, random.Random(1).getstate()[1])
+    >>> r = playout(setting, start, maps, Rng(1).getstate())
     >>> r.end_reason, r.scores
     ('out', [22, 0])
     """
@@ -1173,6 +1178,17 @@ GameResultRow = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, "s
 adjustments, bingos by seat, turns, why it ended."""
 
 
+def rng_shuffle(seed: int, items: bytes) -> tuple[bytes, RngState]:
+    """``items`` shuffled by the kernel's `lexiko.rng.Rng(seed)` (the seed modulo 2**64),
+    and the generator's state after: for the tests that check the kernel's generator is
+    `lexiko.rng`'s.
+
+    >>> rng_shuffle(1, bytes(range(10)))[0] == bytes([7, 9, 2, 4, 3, 0, 1, 5, 6, 8])
+    True
+    """
+    return _module().rng_shuffle((seed & _MASK64).to_bytes(8, "little"), items)
+
+
 def static_games(
     setting: Setting,
     maps: Sequence[Blob],
@@ -1182,8 +1198,8 @@ def static_games(
     penalties: Sequence[float] | None = None,
     wordmap: bool = True,
 ) -> list[GameResultRow]:
-    """Whole games of the static player from an empty board, one per seed (0 to
-    2**128 - 1), seat ``first_players[i]`` first in game ``i``, dealt from the setting's
+    """Whole games of the static player from an empty board, one per seed (any int,
+    read modulo 2**64 as `lexiko.rng.Rng` does), seat ``first_players[i]`` first in game ``i``, dealt from the setting's
     full bag as `Game` deals it; each seat values leaves by its map
     in ``maps``. What `lexiko.bots.playout.static_games` calls.
 
@@ -1212,7 +1228,7 @@ def static_games(
         rules.play,
         rules.bag,
         list(maps),
-        b"".join(s.to_bytes(16, "little") for s in seeds),
+        b"".join((s & _MASK64).to_bytes(8, "little") for s in seeds),
         bytes(first_players),
         None if penalties is None else [float(x) for x in penalties],
         lex.wordmap if wordmap else None,
@@ -1243,7 +1259,7 @@ def simulate(
 ) -> list[list[tuple[float, float]]]:
     """The simulation's play-outs of `lexiko.bots.simulation` for ``iterations``: per
     iteration, per candidate, (value, win estimate). Iteration ``i`` shuffles ``unseen``
-    by the seed ``seed_base + i`` (0 <= seed_base < 2**120), deals the opponents' racks
+    by the seed ``seed_base + i`` (any int, modulo 2**64), deals the opponents' racks
     (``opp_sizes``) and leaves the rest as the bag; candidate ``j`` shuffles by the seed
     ``seed_base + i + 7919 * (number + 1)``; then ``plies`` static turns follow, every
     seat valuing leaves by ``leave_map``. ``scores``: the player's first. ``known``: per
@@ -1286,7 +1302,7 @@ def simulate(
         scoreless_run,
         list(candidates),
         plies,
-        seed_base.to_bytes(16, "little"),
+        (seed_base & _MASK64).to_bytes(8, "little"),
         iterations.start,
         iterations.stop,
         lex.wordmap if wordmap else None,
@@ -1425,8 +1441,8 @@ def rl_new(
 
 def rl_deal(core: RLCore, seed: int, bag: bytes, players: int, *, draw_for_first: bool) -> int:
     """Start a new game as ``Game(players, seed=seed)`` deals it from the full ``bag``
-    (0 <= seed < 2**128); the first player. See `lexiko.rl.core.Core.deal`."""
-    return _module().rl_deal(core, seed.to_bytes(16, "little"), bag, players, draw_for_first)
+    (any int, modulo 2**64); the first player. See `lexiko.rl.core.Core.deal`."""
+    return _module().rl_deal(core, (seed & _MASK64).to_bytes(8, "little"), bag, players, draw_for_first)
 
 
 def rl_reset(core: RLCore, position: Position, rng: RngState) -> None:

@@ -269,6 +269,8 @@ static PyMethodDef methods[] = {
      "simulate(...) -> list: the simulation's play-outs of iterations start..stop (see lexiko.bots.simulation)."},
     {"playout", k_playout, METH_VARARGS,
      "playout(...) -> tuple: the static player's turns from a position, in the kernel (see lexiko.bots.playout)."},
+    {"rng_shuffle", k_rng_shuffle, METH_VARARGS,
+     "rng_shuffle(seed, items) -> (shuffled, state): items shuffled by lexiko.rng.Rng(seed), for the tests."},
     {"static_games", k_static_games, METH_VARARGS,
      "static_games(...) -> list: whole games of the static player from their seeds (see lexiko.bots.playout)."},
     {"leave_map", k_leave_map, METH_VARARGS,
@@ -309,9 +311,36 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 9) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 10) < 0) {
         Py_DECREF(m);
         return NULL;
     }
     return m;
+}
+
+int rng_from_tuple(Rng *r, PyObject *state, const char *entry)
+{
+    uint64_t any = 0;
+    if (PyTuple_Check(state) && PyTuple_GET_SIZE(state) == 4) {
+        for (int i = 0; i < 4; i++) {
+            r->s[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(state, i));
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+                any = 0;
+                break;
+            }
+            any |= r->s[i];
+        }
+        if (any)
+            return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "%s: rng_state is lexiko.rng.Rng.getstate(), four ints below 2**64, not all zero",
+                 entry);
+    return -1;
+}
+
+PyObject *rng_to_tuple(const Rng *r)
+{
+    return Py_BuildValue("(KKKK)", (unsigned long long)r->s[0], (unsigned long long)r->s[1],
+                         (unsigned long long)r->s[2], (unsigned long long)r->s[3]);
 }

@@ -23,6 +23,13 @@ const WmpHead *wmp_of(const Py_buffer *b);
 /* The packed leave map in a buffer, or NULL with a Python error set. */
 const LeaveMapHead *leave_map_of(const Py_buffer *b);
 
+/* The generator's state from lexiko.rng.Rng.getstate() (four ints below 2**64, not all
+ * zero): 0, or -1 with a ValueError naming the entry. */
+int rng_from_tuple(Rng *r, PyObject *state, const char *entry);
+
+/* Rng.getstate() of the generator, a new reference (NULL with an error set). */
+PyObject *rng_to_tuple(const Rng *r);
+
 /* The lexicon's buffers of a play-out (kwg, and what depths() and anagrams() return, or
  * None): 0, or -1 with a Python error set; the buffers got are flagged for release. */
 int po_lexicon(PlayOut *po, const Py_buffer *kwg, PyObject *depth_obj, PyObject *ana_obj, Py_buffer *depths,
@@ -61,6 +68,7 @@ PyObject *k_rack_leaves(PyObject *self, PyObject *args);
 
 PyObject *k_playout(PyObject *self, PyObject *args); /* bindings_playout.c */
 PyObject *k_static_games(PyObject *self, PyObject *args);
+PyObject *k_rng_shuffle(PyObject *self, PyObject *args);
 PyObject *k_simulate(PyObject *self, PyObject *args);
 
 PyObject *k_endgame(PyObject *self, PyObject *args); /* bindings_endgame.c */

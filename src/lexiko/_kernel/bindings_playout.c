@@ -8,7 +8,7 @@
 
 #include "leaves.h"
 #include "playout.h"
-#include "pyrandom.h"
+#include "rng.h"
 #include "simulation.h"
 
 /* Append a move po_apply logged to log, as (player, kind, row, col, down, tiles, score,
@@ -73,30 +73,17 @@ static int playout_seats(PlayOut *po, PyObject *racks, PyObject *scores, PyObjec
     return 0;
 }
 
-/* random.getstate()[1] into po->rng: 0, or -1 with a Python error set. */
+/* Rng.getstate() into po->rng: 0, or -1 with a Python error set. */
 static int playout_rng(PlayOut *po, PyObject *rng_state)
 {
-    if (!PyTuple_Check(rng_state) || PyTuple_GET_SIZE(rng_state) != 625) {
-        PyErr_SetString(PyExc_ValueError, "playout: rng_state is random.getstate()[1]");
-        return -1;
-    }
-    for (int i = 0; i < 625; i++) {
-        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(rng_state, i));
-        if (PyErr_Occurred())
-            return -1;
-        if (i < 624)
-            po->rng.mt[i] = (uint32_t)v;
-        else
-            po->rng.index = (uint32_t)v;
-    }
-    return 0;
+    return rng_from_tuple(&po->rng, rng_state, "playout");
 }
 
 /* playout()'s result tuple from the position po reached (NULL with a Python error set). */
 static PyObject *playout_result(const PlayOut *po, int size)
 {
     PyObject *rk = PyList_New(po->np), *sc = PyList_New(po->np), *bg = PyList_New(po->np),
-             *exs = PyList_New(po->np), *st = PyTuple_New(625), *bf = PyList_New(po->np),
+             *exs = PyList_New(po->np), *st = rng_to_tuple(&po->rng), *bf = PyList_New(po->np),
              *kp = PyList_New(po->np);
     if (!rk || !sc || !bg || !exs || !st || !bf || !kp) {
         Py_XDECREF(kp);
@@ -132,9 +119,6 @@ static PyObject *playout_result(const PlayOut *po, int size)
         PyList_SET_ITEM(exs, p, PyLong_FromLong(po->exchanges[p]));
         PyList_SET_ITEM(bf, p, PyLong_FromLongLong(po->over ? po->before[p] : po->scores[p]));
     }
-    for (int i = 0; i < 624; i++)
-        PyTuple_SET_ITEM(st, i, PyLong_FromUnsignedLong(po->rng.mt[i]));
-    PyTuple_SET_ITEM(st, 624, PyLong_FromUnsignedLong(po->rng.index));
     return Py_BuildValue("(y#Ny#NiizNiNNNN)", (const char *)po->cells, (Py_ssize_t)(size * size), rk,
                            (const char *)po->bag, (Py_ssize_t)po->nb, sc, po->turn, po->scoreless_run,
                            po->end_reason, st, po->turns, bg, exs, bf, kp);
@@ -152,7 +136,7 @@ static PyObject *playout_result(const PlayOut *po, int size)
  * tiles earns on top of its words); rules: (rack_size, exchange_min_bag,
  * scoreless_turn_limit, scoreless_passes_only, exchange_is_scoreless, end_double); racks:
  * bytes of tile codes per seat; bag: bytes, drawn from the end; maps: a packed leave map
- * per seat; rng_state: the 625 ints of random.getstate()[1]; max_turns: stop after so
+ * per seat; rng_state: lexiko.rng.Rng.getstate(), four ints; max_turns: stop after so
  * many turns (-1: at the end of the game); penalties (optional): per seat, the points taken
  * off every play that does not go out once the bag is empty; log: None or a list to append each turn to,
  * as (player, kind 0 play / 1 exchange / 2 pass, row, col, down, tiles, score, kept,
@@ -272,9 +256,9 @@ out:
  *
  * Whole games of the static player against itself from an empty board, one per seed: what
  * playout() plays from the start lexiko.game.Game(seed=seed, first_player=first) deals
- * (the bag, a full bag as TileSet.bag() lists it, shuffled by random.Random(seed), each
+ * (the bag, a full bag as TileSet.bag() lists it, shuffled by lexiko.rng.Rng(seed), each
  * seat from the first player on drawing its rack from the bag's end), without a Python
- * call, a Game or a random.Random per game (self-play's cost outside the turns). The
+ * call, a Game or a generator object per game (self-play's cost outside the turns). The
  * arguments are playout()'s, but: bag the unshuffled full bag; seeds bytes, 16 per game
  * (the seed, 0 <= seed < 2**128, little-endian); first_players bytes, one per game.
  */
@@ -299,7 +283,7 @@ PyObject *k_static_games(PyObject *self, PyObject *args)
     Py_ssize_t ngames = firsts.len;
     if (size < 1 || size > MAXN || lmult.len != (Py_ssize_t)size * size || wmult.len != lmult.len ||
         values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 || bagb.len > PO_MAXBAG ||
-        seeds.len != 16 * ngames) {
+        seeds.len != 8 * ngames) {
         PyErr_SetString(PyExc_ValueError, "static_games: bad board, values, bonuses, kwg, bag or seeds");
         goto out;
     }
@@ -353,7 +337,7 @@ PyObject *k_static_games(PyObject *self, PyObject *args)
         goto out;
     int first_min0 = po->first_min, dirs0 = po->sym_dirs;
     for (Py_ssize_t gi = 0; gi < ngames; gi++) {
-        int r = po_static_game(po, u128_le((const uint8_t *)seeds.buf + 16 * gi), bag0, (int)bagb.len, fp[gi],
+        int r = po_static_game(po, rng_seed_le((const uint8_t *)seeds.buf + 8 * gi), bag0, (int)bagb.len, fp[gi],
                                first_min0, dirs0);
         if (r == -2) {
             PyErr_SetString(PyExc_RuntimeError, "static_games: a game did not end");
@@ -415,9 +399,9 @@ out:
  *   -> [[(value, win) per candidate] per iteration start..stop-1]
  *
  * What lexiko.bots.simulation's play-outs compute, iteration for iteration: iteration
- * i shuffles unseen with random.Random(seed_base + i), deals the opponents' racks
+ * i shuffles unseen with lexiko.rng.Rng(seed_base + i), deals the opponents' racks
  * (opp_sizes, bytes) from its start and leaves the rest as the bag; candidate j is made
- * (candidates: (kind, row, col, down, tiles, score[, id])) with random.Random(seed_base +
+ * (candidates: (kind, row, col, down, tiles, score[, id])) with lexiko.rng.Rng(seed_base +
  * i + 7919 * (id + 1)) for any shuffle (id: j unless given), then plies static turns
  * follow. seed_base: 16 bytes,
  * little-endian. scores: the player's first, then the opponents' in turn order.
@@ -568,7 +552,7 @@ PyObject *k_simulate(PyObject *self, PyObject *args)
     int np = 1 + (int)opp.len;
     if (size < 1 || size > MAXN || cells.len != (Py_ssize_t)size * size || lmult.len != cells.len ||
         wmult.len != cells.len || values.len != 128 || kwg.len % 4 || bonuses.len < 4 || bonuses.len % 4 ||
-        seedb.len != 16 || np > PO_MAXP || !PyList_Check(scores) || PyList_GET_SIZE(scores) != np ||
+        seedb.len != 8 || np > PO_MAXP || !PyList_Check(scores) || PyList_GET_SIZE(scores) != np ||
         !PyList_Check(cands) || unseen.len > PO_MAXBAG || rack.len > PRUNE_MAX_RACK || start < 0 || stop < start ||
         (known != Py_None && (!PyList_Check(known) || PyList_GET_SIZE(known) != stop - start || opp.len < 1))) {
         PyErr_SetString(PyExc_ValueError, "simulate: bad arguments");
@@ -595,7 +579,7 @@ PyObject *k_simulate(PyObject *self, PyObject *args)
     s->scoreless_run = scoreless_run;
     if (sim_position(s, scores, &rack, &unseen, &opp) < 0 || sim_candidates(s, cands, size) < 0)
         goto out;
-    s->seed0 = u128_le((const uint8_t *)seedb.buf);
+    s->seed0 = rng_seed_le((const uint8_t *)seedb.buf);
     result = PyList_New(0);
     if (result && sim_iterations(s, result, start, stop, known) < 0)
         Py_CLEAR(result);
@@ -618,5 +602,33 @@ out:
     PyBuffer_Release(&unseen);
     PyBuffer_Release(&opp);
     PyBuffer_Release(&seedb);
+    return result;
+}
+
+/* rng_shuffle(seed, items) -> (shuffled, state): items (bytes) shuffled by
+ * lexiko.rng.Rng(seed) (seed: 8 bytes, little-endian), and the generator's state after;
+ * for the tests that check the kernel's generator is rng.py's. */
+PyObject *k_rng_shuffle(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer seedb, items;
+    if (!PyArg_ParseTuple(args, "y*y*:rng_shuffle", &seedb, &items))
+        return NULL;
+    PyObject *result = NULL, *out = NULL;
+    if (seedb.len != 8 || items.len > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "rng_shuffle: an 8-byte seed and at most INT_MAX items");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize((const char *)items.buf, items.len);
+    if (!out)
+        goto done;
+    Rng r;
+    rng_seed(&r, rng_seed_le((const uint8_t *)seedb.buf));
+    rng_shuffle(&r, (uint8_t *)PyBytes_AS_STRING(out), (int)items.len);
+    result = Py_BuildValue("(ON)", out, rng_to_tuple(&r));
+done:
+    Py_XDECREF(out);
+    PyBuffer_Release(&seedb);
+    PyBuffer_Release(&items);
     return result;
 }

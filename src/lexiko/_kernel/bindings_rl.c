@@ -140,7 +140,7 @@ out:
 }
 
 /* rl_reset(core, cells, racks, bag, scores, turn, scoreless_run, rng_state): a position
- * (racks: bytes per seat; bag drawn from its end; rng_state: random.getstate()[1]); then
+ * (racks: bytes per seat; bag drawn from its end; rng_state: lexiko.rng.Rng.getstate()); then
  * the candidates of the player on turn. */
 PyObject *k_rl_reset(PyObject *self, PyObject *args)
 {
@@ -164,8 +164,8 @@ PyObject *k_rl_reset(PyObject *self, PyObject *args)
     }
     if (!PyList_Check(racks) || !PyList_Check(scores) || PyList_GET_SIZE(racks) < 1 ||
         PyList_GET_SIZE(racks) > PO_MAXP || PyList_GET_SIZE(scores) != PyList_GET_SIZE(racks) ||
-        bag.len > PO_MAXBAG || !PyTuple_Check(rng_state) || PyTuple_GET_SIZE(rng_state) != 625) {
-        PyErr_SetString(PyExc_ValueError, "rl_reset: racks and scores per seat, a bag, random.getstate()[1]");
+        bag.len > PO_MAXBAG) {
+        PyErr_SetString(PyExc_ValueError, "rl_reset: racks and scores per seat, a bag");
         goto out;
     }
     int np = (int)PyList_GET_SIZE(racks);
@@ -197,13 +197,9 @@ PyObject *k_rl_reset(PyObject *self, PyObject *args)
         if (PyErr_Occurred())
             goto out;
     }
-    uint32_t mt[625];
-    for (int i = 0; i < 625; i++) {
-        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(rng_state, i));
-        if (PyErr_Occurred())
-            goto out;
-        mt[i] = (uint32_t)v;
-    }
+    Rng rng;
+    if (rng_from_tuple(&rng, rng_state, "rl_reset") < 0)
+        goto out;
     memcpy(po->cells, cells.buf, (size_t)cells.len);
     memset(po->rack, 0, sizeof po->rack);
     memset(po->rack_n, 0, sizeof po->rack_n);
@@ -219,8 +215,7 @@ PyObject *k_rl_reset(PyObject *self, PyObject *args)
     po->np = np;
     po->nb = (int)bag.len;
     memcpy(po->bag, bag.buf, (size_t)bag.len);
-    memcpy(po->rng.mt, mt, 624 * sizeof(uint32_t));
-    po->rng.index = mt[624];
+    po->rng = rng;
     po->turn = turn;
     po->scoreless_run = scoreless_run;
     if (rl_begin(c) < 0) {
@@ -235,8 +230,8 @@ out:
 }
 
 /* rl_deal(core, seed, bag, players, draw_for_first): a new game as lexiko.game.Game(seed=...)
- * deals it, without a Game: random.Random(seed) (seed: 16 bytes, little-endian, the
- * absolute value of the Game's seed), the players drawing a tile each for first (blank
+ * deals it, without a Game: lexiko.rng.Rng(seed) (seed: 8 bytes, little-endian, the
+ * Game's seed modulo 2**64), the players drawing a tile each for first (blank
  * first, then the lowest letter; tied players draw again, from a new pool when too few
  * are left) when draw_for_first, the bag (bag: Game's order, tiles.bag()) shuffled, and
  * full racks drawn from its end from the first player on. Then that player's candidates. */
@@ -253,9 +248,9 @@ PyObject *k_rl_deal(PyObject *self, PyObject *args)
     if (!c)
         goto out;
     PlayOut *po = &c->po;
-    if (seedb.len != 16 || bagb.len < 1 || bagb.len > PO_MAXBAG || np < 1 || np > PO_MAXP ||
+    if (seedb.len != 8 || bagb.len < 1 || bagb.len > PO_MAXBAG || np < 1 || np > PO_MAXP ||
         np * po->rack_size > bagb.len) {
-        PyErr_SetString(PyExc_ValueError, "rl_deal: a 16-byte seed, a bag, and 1 to 8 players it can serve");
+        PyErr_SetString(PyExc_ValueError, "rl_deal: an 8-byte seed, a bag, and 1 to 8 players it can serve");
         goto out;
     }
     const uint8_t *ib = (const uint8_t *)bagb.buf;

@@ -6,9 +6,9 @@
  * The kernel is plain C but for its Python bindings (bindings*.c, through bindings.h, the
  * only header to include Python.h). Each unit has a header as its contract; headers
  * include only those below them, so the include graph has no cycle:
- *   common.h        the shared types (pyrandom.h needs none)
+ *   common.h        the shared types (rng.h needs none)
  *   anagram.h, depths.h, leaves.h, movegen.h, wordmap.h, clabbers.h   on common.h
- *   rules.h         the game state of play-outs: on movegen.h, leaves.h, wordmap.h, pyrandom.h
+ *   rules.h         the game state of play-outs: on movegen.h, leaves.h, wordmap.h, rng.h
  *   playout.h       on rules.h; simulation.h, rl.h on playout.h; endgame.h on rules.h
  *   bindings.h      Python.h, common.h, rules.h
  * A hot helper shared by units is static inline in its header (move_cmp, find_arc,

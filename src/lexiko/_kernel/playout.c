@@ -8,7 +8,7 @@
 
 #include "leaves.h"
 #include "movegen.h"
-#include "pyrandom.h"
+#include "rng.h"
 #include "wordmap.h"
 
 void rack_cache_free(RackCache *rc)
@@ -403,14 +403,13 @@ int po_turn(PlayOut *po, PoLog *log)
     return 0;
 }
 
-int po_static_game(PlayOut *po, U128 seed, const uint8_t *bag0, int nbag, int first, int first_min0, int dirs0)
+int po_static_game(PlayOut *po, uint64_t seed, const uint8_t *bag0, int nbag, int first, int first_min0, int dirs0)
 {
     /* the start Game deals: its generator seeded, the bag shuffled, the racks drawn */
-    pymt_seed(&po->rng, seed);
-    po->rng_lazy = 0;
+    rng_seed(&po->rng, seed);
     po->nb = nbag;
     memcpy(po->bag, bag0, (size_t)po->nb);
-    pymt_shuffle(&po->rng, po->bag, po->nb);
+    rng_shuffle(&po->rng, po->bag, po->nb);
     memset(po->cells, 0, sizeof po->cells);
     memset(po->rack, 0, sizeof po->rack);
     memset(po->rack_n, 0, sizeof po->rack_n);

@@ -16,8 +16,8 @@
  * empty, going out earns twice the other racks' value and each tile kept costs twice
  * its own), against the best exchange and the pass, ties broken as lexiko.movegen's
  * sort_key does; tiles drawn from the end of the bag; an exchange returns its tiles and
- * shuffles the bag with Python's own generator (MT19937 and random.shuffle, from the
- * state random.getstate() gives), so a game played here is the game lexiko.game.Game
+ * shuffles the bag with lexiko's own generator (rng.h, lexiko.rng, from the state
+ * Rng.getstate() gives), so a game played here is the game lexiko.game.Game
  * plays with lexiko.bots.StaticBot, move for move.
  */
 
@@ -97,6 +97,6 @@ int po_turn(PlayOut *po, PoLog *log);
 /* A whole game of the static player from an empty board (po set up: board, rules, maps,
  * penalties, np): what lexiko.game.Game(seed=seed, first_player=first) deals, played to
  * its end. 0, -1 out of memory, -2 the game did not end. */
-int po_static_game(PlayOut *po, U128 seed, const uint8_t *bag0, int nbag, int first, int first_min0, int dirs0);
+int po_static_game(PlayOut *po, uint64_t seed, const uint8_t *bag0, int nbag, int first, int first_min0, int dirs0);
 
 #endif

@@ -7,7 +7,7 @@
 #include "rl.h"
 
 #include "leaves.h"
-#include "pyrandom.h"
+#include "rng.h"
 
 
 /* Python's order of two tile tuples (element by element, then the shorter first). */
@@ -322,14 +322,14 @@ int rl_static_turns_play(RLCore *c, int seat)
 /* The first player of a game dealt with rng: the players draw a tile each (blank first,
  * then the lowest letter); tied players draw again, from a new pool when too few are
  * left. */
-static int rl_draw_first(PyMT *rng, const uint8_t *ib, int n, int np)
+static int rl_draw_first(Rng *rng, const uint8_t *ib, int n, int np)
 {
     uint8_t pool[PO_MAXBAG];
     int contenders[PO_MAXP], nc = np, npool = n;
     for (int p = 0; p < np; p++)
         contenders[p] = p;
     memcpy(pool, ib, (size_t)n);
-    pymt_shuffle(rng, pool, npool);
+    rng_shuffle(rng, pool, npool);
     for (;;) {
         uint8_t drawn[PO_MAXP], best = 255;
         for (int q = 0; q < nc; q++) {
@@ -347,23 +347,23 @@ static int rl_draw_first(PyMT *rng, const uint8_t *ib, int n, int np)
         if (npool < nc) {
             memcpy(pool, ib, (size_t)n);
             npool = n;
-            pymt_shuffle(rng, pool, npool);
+            rng_shuffle(rng, pool, npool);
         }
     }
     return contenders[0];
 }
 
-int rl_deal_game(RLCore *c, const uint8_t *seed16, const uint8_t *ib, int n, int np, int draw_first)
+int rl_deal_game(RLCore *c, const uint8_t *seed8, const uint8_t *ib, int n, int np, int draw_first)
 {
     PlayOut *po = &c->po;
-    PyMT rng;
-    pymt_seed(&rng, u128_le(seed16));
+    Rng rng;
+    rng_seed(&rng, rng_seed_le(seed8));
     int first = 0;
     if (draw_first && np > 1)
         first = rl_draw_first(&rng, ib, n, np);
     memcpy(po->bag, ib, (size_t)n);
     po->nb = n;
-    pymt_shuffle(&rng, po->bag, n);
+    rng_shuffle(&rng, po->bag, n);
     memset(po->cells, 0, sizeof po->cells);
     memset(po->rack, 0, sizeof po->rack);
     memset(po->rack_n, 0, sizeof po->rack_n);

@@ -58,10 +58,10 @@ int rl_step_play(RLCore *c, int i);
  * then listed: 0, or -1 (no memory). */
 int rl_static_turns_play(RLCore *c, int seat);
 
-/* A new game as lexiko.game.Game(seed=...) deals it (seed16: 16 bytes, little-endian; the
+/* A new game as lexiko.game.Game(seed=...) deals it (seed8: 8 bytes, little-endian, the seed modulo 2**64; the
  * bag, n tiles, in Game's order; np players; draw_first: draw for the first player):
  * the first player, or -1 when out of memory. */
-int rl_deal_game(RLCore *c, const uint8_t *seed16, const uint8_t *bag, int n, int np, int draw_first);
+int rl_deal_game(RLCore *c, const uint8_t *seed8, const uint8_t *bag, int n, int np, int draw_first);
 
 /* Fill the arrays of lexiko.rl.Observer.observe for seat (sizes as rl_observe checks
  * them), the candidates' features and mask only when on_turn (else zeros). */

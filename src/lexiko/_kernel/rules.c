@@ -5,7 +5,7 @@
  */
 #include "rules.h"
 
-#include "pyrandom.h"
+#include "rng.h"
 
 void po_board(PlayOut *po, int size, const uint8_t *cells, const uint8_t *lmult, const uint8_t *wmult,
               const uint8_t *values, int bingo_tiles, const int32_t *bonuses, size_t nbonus, int first_min, int start_r,
@@ -143,11 +143,7 @@ void po_apply(PlayOut *po, int kind, const Move *mp, const uint8_t *ex, int nex,
         po_draw(po, p, nex);
         for (int j = 0; j < nex; j++)
             po->bag[po->nb++] = ex[j];
-        if (po->rng_lazy) {
-            pymt_seed(&po->rng, po->rng_key);
-            po->rng_lazy = 0;
-        }
-        pymt_shuffle(&po->rng, po->bag, po->nb);
+        rng_shuffle(&po->rng, po->bag, po->nb);
         po->kept_bag[p] = po->nb;
         po->exchanges[p]++;
         po_count(po, po->exchange_scoreless, 0);

@@ -9,7 +9,7 @@
 #include "common.h"
 #include "leaves.h"
 #include "movegen.h"
-#include "pyrandom.h"
+#include "rng.h"
 #include "wordmap.h"
 
 /* What the static player takes off every play that does not go out once the bag is empty,
@@ -47,9 +47,7 @@ typedef struct PlayOut {
     long long scores[PO_MAXP], before[PO_MAXP]; /* before: the scores before the end's adjustments */
     int turn, scoreless_run, over;
     const char *end_reason;
-    PyMT rng;
-    int rng_lazy; /* rng is random.Random(rng_key), seeded when first used (a shuffle) */
-    U128 rng_key;
+    Rng rng;
     /* counts */
     int turns, bingos[PO_MAXP], exchanges[PO_MAXP];
     uint8_t kept[PO_MAXP][64]; /* each seat's tiles kept on its last move (counts) */

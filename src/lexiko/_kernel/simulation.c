@@ -1,6 +1,6 @@
 /*
  * lexiko._kernel, simulation.c: the simulation's play-outs of many iterations in one
- * call: iteration i shuffles the unseen tiles with random.Random(seed_base + i), deals
+ * call: iteration i shuffles the unseen tiles with lexiko.rng.Rng(seed_base + i), deals
  * the opponents' racks and leaves the rest as the bag; each candidate is made, then the
  * static player's turns follow (plies), and the play-out is valued as
  * lexiko.bots.simulation values it. A candidate's board and the opponents' best on the
@@ -9,7 +9,7 @@
 #include "simulation.h"
 
 #include "leaves.h"
-#include "pyrandom.h"
+#include "rng.h"
 
 Sim *sim_new(long nc)
 {
@@ -89,12 +89,12 @@ int sim_prepare(Sim *s, const LeaveMapHead *lmh, int np, int plies)
 }
 
 /* The pool of iteration it: the unseen tiles less those the first opponent holds for sure
- * (known: each its first copy, into held), shuffled by random.Random(seed_base + it). */
+ * (known: each its first copy, into held), shuffled by lexiko.rng.Rng(seed_base + it). */
 static int sim_deal(const Sim *s, long long it, const uint8_t *known, int nknown, uint8_t *pool, int *npool,
                     uint8_t *held)
 {
-    PyMT rng;
-    pymt_seed(&rng, u128_add(s->seed0, (uint64_t)it));
+    Rng rng;
+    rng_seed(&rng, s->seed0 + (uint64_t)it);
     int n = s->nunseen;
     memcpy(pool, s->unseen, (size_t)n);
     for (int x = 0; x < nknown; x++) {
@@ -109,7 +109,7 @@ static int sim_deal(const Sim *s, long long it, const uint8_t *known, int nknown
         n--;
         held[x] = t;
     }
-    pymt_shuffle(&rng, pool, n);
+    rng_shuffle(&rng, pool, n);
     *npool = n;
     return SIM_OK;
 }
@@ -267,10 +267,7 @@ int sim_iteration(Sim *s, long long it, const uint8_t *known, int nknown, double
             for (int q = 1; q < s->np && q <= s->plies; q++)
                 if (po_fill_base_best(po, q) < 0)
                     return SIM_NO_MEMORY;
-        /* seeded only if a turn shuffles the bag (an exchange): seeding costs more than
-         * most play-outs' other bookkeeping */
-        po->rng_key = u128_add(u128_add(s->seed0, (uint64_t)it), 7919ULL * (uint64_t)(s->cs[j].id + 1));
-        po->rng_lazy = 1;
+        rng_seed(&po->rng, s->seed0 + (uint64_t)it + 7919ULL * (uint64_t)(s->cs[j].id + 1));
         /* the candidate, then the static turns */
         if (!sim_candidate_ok(po, &s->cs[j]))
             return SIM_BAD_CANDIDATE;

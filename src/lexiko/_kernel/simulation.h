@@ -34,7 +34,7 @@ typedef struct {
     long long init_scores[PO_MAXP];
     const uint8_t *unseen, *rack, *opp; /* tile codes; opp: the opponents' rack sizes */
     int nunseen, nrack, nopp;
-    U128 seed0;
+    uint64_t seed0; /* seed_base modulo 2**64 */
 } Sim;
 
 enum { SIM_OK = 0, SIM_NO_MEMORY = -1, SIM_KNOWN_NOT_UNSEEN = -2, SIM_BAD_CANDIDATE = -3 };

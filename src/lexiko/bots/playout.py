@@ -5,7 +5,7 @@ of a simulation, without a Python call per turn.
 `StaticBot` would for every seat (each with its own leave table),
 move for move the same game: the same best move by equity, the same ties, the same
 draws from the bag, and an exchange shuffles the bag with the game's own random
-generator (the kernel runs Python's Mersenne Twister from its state). It returns the
+generator (the kernel runs `lexiko.rng`'s generator from its state). It returns the
 result, not a new `Game`: what self-play statistics and simulations need.
 
 Only what the kernel plays is accepted (`unsupported` says why not, from
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from lexiko import kernel, movegen
 from lexiko.board import Board
@@ -79,7 +78,7 @@ class Playout:
     turn: int
     scoreless_run: int
     end_reason: str | None
-    rng_state: tuple[object, ...]
+    rng_state: tuple[int, int, int, int]
     turns: int
     bingos: tuple[int, ...]
     exchanges: tuple[int, ...]
@@ -162,7 +161,7 @@ def static_games(
     plays from ``Game(players, rules, seed=seeds[i], lexicon=None,
     first_player=first_players[i])`` (the same deal, the same moves and draws), without
     a `Game` or a Python generator per game (what self-play costs besides its
-    turns). Seeds are integers from 0 to 2**128 - 1.
+    turns). Seeds are any ints (`lexiko.rng.Rng` reads them modulo 2**64).
 
     Raises ValueError naming what the kernel does not play (`unsupported`).
 
@@ -179,8 +178,6 @@ def static_games(
     why = unsupported(rules, len(tables), tables)
     if why is None and len(seeds) != len(first_players):
         why = f"{len(seeds)} seeds for {len(first_players)} first players"
-    if why is None and not all(0 <= s < 1 << 128 for s in seeds):
-        why = "a seed below 0 or from 2**128 on"
     if why is None and not all(0 <= f < len(tables) for f in first_players):
         why = "a first player who is not a seat"
     if why is None and not rules.min_players <= len(tables) <= rules.max_players:
@@ -199,7 +196,7 @@ def static_turns(
     scores: Sequence[int],
     turn: int,
     scoreless_run: int,
-    rng_state: tuple[object, ...],
+    rng_state: tuple[int, int, int, int],
     lexicon: Lexicon,
     rules: Rules,
     tables: Sequence[LeaveTable],
@@ -209,19 +206,18 @@ def static_turns(
     penalties: Sequence[float] | None = None,
 ) -> Playout:
     """`play_out` from a position given piece by piece (the bag drawn from its end,
-    ``rng_state`` as `random.getstate` gives it), for simulations that deal the
+    ``rng_state`` as `lexiko.rng.Rng.getstate` gives it), for simulations that deal the
     unseen tiles themselves. ``penalties``: per seat, points taken off every play that
     does not go out once the bag is empty, besides twice the kept tiles' value
     (`NON_OUTPLAY_PENALTY` by default, as the static player).
     The caller has checked `unsupported`."""
     setting = kernel.Setting.of(lexicon, rules, board.layout, board.tiles)
-    version, state, gauss = rng_state
     position = kernel.Position(board, tuple(bytes(r) for r in racks), bytes(bag), tuple(scores), turn, scoreless_run)
     out = kernel.playout(
         setting,
         position,
         _maps(tables),
-        cast(kernel.RngState, state),
+        rng_state,
         max_turns=max_turns,
         log=log,
         penalties=penalties,
@@ -236,7 +232,7 @@ def static_turns(
         out.turn,
         out.scoreless_run,
         out.end_reason,
-        (version, out.rng, gauss),
+        out.rng,
         out.turns,
         tuple(out.bingos),
         tuple(out.exchanges),
@@ -266,16 +262,15 @@ def simulate_iterations(
     """The play-outs of `lexiko.bots.simulation` for the given iterations, all in
     the kernel: per iteration, per candidate, (value, win estimate), the same numbers the
     Python play-outs give. Iteration ``i`` deals from ``unseen`` shuffled by
-    ``random.Random(seed_base + i)``; candidate ``j`` shuffles with ``random.Random(
-    seed_base + i + 7919 * (j + 1))``, ``j`` its position or ``ids[position]``.
+    ``Rng(seed_base + i)``; candidate ``j`` shuffles with ``Rng(seed_base + i + 7919 *
+    (j + 1))``, ``j`` its position or ``ids[position]`` (`lexiko.rng.Rng`).
     ``known``: per iteration, tiles the first opponent holds for sure (inferred): they
     are taken out of ``unseen`` (each its first copy) before the shuffle, and that
     opponent gets them and then the first tiles of the shuffled rest.
-    ``scores``: the player's first. The caller has checked `unsupported`;
-    ``seed_base`` must be 0 or more and below 2**120.
+    ``scores``: the player's first. The caller has checked `unsupported`.
     """
-    if not 0 <= seed_base < 1 << 120 or iterations.step != 1:
-        raise ValueError("simulate_iterations: seed_base must be in 0..2**120 and iterations a plain range")
+    if iterations.step != 1:
+        raise ValueError("simulate_iterations: iterations must be a plain range")
     numbers = list(range(len(candidates))) if ids is None else list(ids)
     cands: list[kernel.SimCandidate] = []
     for move, score, number in zip(candidates, candidate_scores, numbers, strict=True):

@@ -32,8 +32,6 @@ True
 
 from __future__ import annotations
 
-from typing import cast
-
 import numpy as np
 
 from lexiko import kernel, movegen
@@ -88,24 +86,21 @@ class Core:
         self._core = kernel.rl_new(self._setting, packed, slots=k, premiums=premiums, wordmap=movegen.WORDMAP)
         self._synced = 0
 
-    def deal(self, seed: int) -> int | None:
+    def deal(self, seed: int) -> int:
         """Start a new game as ``Game(players, rules, seed=seed)`` deals it (the same first
         player, racks and bag, so that such a Game brought up to date by `sync` is
         this game), without making the Game: a reset costs microseconds. The first
-        player; None for a seed of more than 128 bits (make the Game and `reset`)."""
-        magnitude = abs(seed)  # as random.Random takes an int
-        if magnitude >= 1 << 128:
-            return None
+        player. Any int seed (`lexiko.rng.Rng` reads it modulo 2**64)."""
         self._synced = 0
         rules = self._setting.rules
-        return kernel.rl_deal(self._core, magnitude, rules.bag, self.players, draw_for_first=rules.draw_for_first)
+        return kernel.rl_deal(self._core, seed, rules.bag, self.players, draw_for_first=rules.draw_for_first)
 
     def reset(self, game: Game) -> None:
         """Start from ``game`` where it stands (a new game: its moves are logged from here)."""
         d = game.draw_state()
         racks = tuple(bytes(r) for r in d.racks)
         position = kernel.Position(game.board, racks, bytes(d.bag), d.scores, d.turn, d.scoreless_run)
-        kernel.rl_reset(self._core, position, cast(kernel.RngState, d.rng_state[1]))
+        kernel.rl_reset(self._core, position, d.rng_state)
         self._synced = 0
 
     def step(self, action: int) -> bool:

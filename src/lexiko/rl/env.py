@@ -204,13 +204,10 @@ def _new_game(env: _Stepped, names: Sequence[str], seed: int) -> int:
     itself (the Game is made only when asked for, by `_synced_game`); else a Game
     is made now."""
     env._seed, env._started, env._game = seed, True, None
-    first = env._core.deal(seed) if env._core is not None else None
-    if first is None:
-        env._game = Game(list(names), env.rules, seed=seed, lexicon=env.lexicon)
-        first = env._game.player_on_turn
-        if env._core is not None:
-            env._core.reset(env._game)
-    return first
+    if env._core is not None:
+        return env._core.deal(seed)
+    env._game = Game(list(names), env.rules, seed=seed, lexicon=env.lexicon)
+    return env._game.player_on_turn
 
 
 def _synced_game(env: _Stepped, names: Sequence[str]) -> Game | None:
