@@ -60,7 +60,7 @@ def test_kill_mid_game_and_restart(db_url: str, tmp_path: Path, lex: Lexicon) ->
                 c.wait_version(v)
             p = conns[conns[0].state["turn"]]
             assert p.act(best_message(p.state, lex))["type"] == "state"
-        v = conns[0].state["version"]
+        v = max(c.state["version"] for c in conns)  # the last mover has it first
         for c in conns:
             c.wait_version(v)
         before = [public(c.state) for c in conns]
