@@ -193,3 +193,23 @@ def test_the_kernel_rejects_a_bad_seed() -> None:
         pytest.skip("the compiled kernel is not built")
     with pytest.raises(ValueError, match="rng_shuffle: an 8-byte seed"):
         kernel._module().rng_shuffle(b"\x01" * 16, b"abc")
+
+
+def test_a_game_stored_before_lexikos_generator_deals_as_it_did() -> None:
+    """generator="python" shuffles with Python's random.Random, as every game did before
+    lexiko.rng: these racks are what Game dealt for these seeds then."""
+    from lexiko.errors import GameStateError
+    from lexiko.game import Game
+
+    g = Game(["A", "B"], seed=1, lexicon=None, generator="python")
+    assert (g.rack_text(0), g.rack_text(1), g.player_on_turn) == ("EEEOPP?", "IILNORY", 0)
+    g = Game(["A", "B"], seed=2024, lexicon=None, first_player=0, generator="python")
+    assert (g.rack_text(0), g.rack_text(1)) == ("EEINRVV", "FGLOOSU")
+    assert g.copy().rack_text(0) == "EEINRVV"
+    g.exchange("VV")  # the old generator shuffles the bag, and undo restores its state
+    after = g.rack_text(0)
+    g.undo()
+    g.exchange("VV")
+    assert g.rack_text(0) == after
+    with pytest.raises(GameStateError, match="Python's generator"):
+        g.draw_state()  # the kernel plays only lexiko's generator

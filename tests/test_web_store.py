@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -45,9 +46,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     assert store.current_revision() is None
     store.upgrade()
-    assert store.current_revision() == "0006"
+    assert store.current_revision() == "0007"
     store.upgrade()  # running again changes nothing
-    store.downgrade("0001")  # each revision goes back too (0006 to 0002)
+    store.downgrade("0001")  # each revision goes back too (0007 to 0002)
     assert "server_meta" not in inspect(store.engine).get_table_names()
     store.upgrade()
     store.downgrade("base")
@@ -187,3 +188,23 @@ def test_the_migration_puts_a_duplicate_game_stored_before_in_its_round(tmp_path
         store.submit("old", SubmissionData(1, 0, "-", 5.0))
     assert store.submit("old", SubmissionData(3, 0, "-", 5.0)) == 1
     store.close()
+
+
+def test_games_stored_before_lexikos_generator_are_rebuilt_with_pythons(store: Store) -> None:
+    """Migration 0007 marks every game stored before it as shuffled by Python's generator
+    (so a server upgraded in the middle of a game deals the same racks); new games use
+    lexiko's own."""
+    store.upgrade("0006")
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO games (id, created_at, updated_at, status, rules, seed) "
+                "VALUES ('old', :now, :now, 'waiting', '{}', 1)"
+            ),
+            {"now": datetime.now(UTC)},
+        )
+    store.upgrade()
+    store.create_game("new", rules_json="{}", seed=1, seats=[])
+    old, new = store.load_game("old"), store.load_game("new")
+    assert old is not None and new is not None
+    assert (old.generator, new.generator) == ("python", "lexiko")

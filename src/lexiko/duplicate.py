@@ -38,13 +38,13 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lexiko.board import Board
 from lexiko.errors import GameStateError, IllegalMoveError, LexikoError, PhonyError, RecordError
 from lexiko.legality import check_placement
 from lexiko.move import Pass, Place, parse_move
-from lexiko.rng import Rng
+from lexiko.rng import Generator, make_generator
 from lexiko.rules import DUPLICATE, Rules
 from lexiko.scoring import score_words, words_formed
 from lexiko.tiles import LETTER_MASK, TileSet
@@ -99,7 +99,7 @@ class _Snapshot:
     board: Board
     bag: list[int]
     rack: list[int]
-    rng: tuple[int, int, int, int]
+    rng: tuple[Any, ...]  # the generator's own state
     totals: dict[str, int]
     top_total: int
     subs: dict[str, Submission]
@@ -151,6 +151,7 @@ class DuplicateGame:
         seed: int | None = None,
         lexicon: Lexicon,
         clock: Callable[[], float] = time.monotonic,
+        generator: Generator = "lexiko",
     ) -> None:
         self.rules = rules if rules is not None else DUPLICATE
         if self.rules.variant != "duplicate":
@@ -164,7 +165,8 @@ class DuplicateGame:
         self.tiles: TileSet = self.rules.tile_set
         self.lexicon = lexicon
         self.seed = seed if seed is not None else random.randrange(2**63)
-        self._rng = Rng(self.seed)
+        self.generator: Generator = generator  # "python": a game stored before `lexiko.rng`
+        self._rng = make_generator(generator, self.seed)
         self._clock = clock
         self.board = Board.empty(self.rules.board_layout, self.tiles)
         self._bag = list(self.tiles.bag())

@@ -29,7 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from lexiko.board import Board
 from lexiko.errors import GameStateError, IllegalMoveError, PhonyError
@@ -37,7 +37,7 @@ from lexiko.legality import check_placement
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
 from lexiko.movegen import Candidate, LeaveValue, generate
-from lexiko.rng import Rng
+from lexiko.rng import Generator, Rng, make_generator
 from lexiko.rules import Rules
 from lexiko.scoring import Word, score_words, words_formed
 from lexiko.tiles import BLANK, LETTER_MASK, Rack, TileSet
@@ -213,7 +213,7 @@ class _State:
     time_used: list[float] = field(default_factory=list)
     out_of_time: set[int] = field(default_factory=set)
     penalized: set[int] = field(default_factory=set)
-    rng_state: tuple[int, int, int, int] | None = None
+    rng_state: tuple[Any, ...] | None = None  # the generator's own state
 
 
 class Game:
@@ -228,7 +228,8 @@ class Game:
     empty (for replaying records, with `set_rack`). ``undo_depth`` bounds how many
     actions `undo` can take back (None: all; a server that only takes back an
     action it could not store keeps one, and so a game's memory does not grow with
-    a copy of its state per move).
+    a copy of its state per move). ``generator``: ``"python"`` rebuilds a game stored
+    before lexiko shuffled with its own generator (see `lexiko.rng.PythonRandom`).
     """
 
     def __init__(
@@ -242,6 +243,7 @@ class Game:
         deal: bool = True,
         clock: Callable[[], float] = time.monotonic,
         undo_depth: int | None = None,
+        generator: Generator = "lexiko",
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         self.players = list(players)
@@ -258,7 +260,8 @@ class Game:
             raise GameStateError("two players have the same name")
         self.tiles: TileSet = self.rules.tile_set
         self.seed = seed if seed is not None else random.randrange(2**63)
-        self._rng = Rng(self.seed)
+        self.generator: Generator = generator
+        self._rng = make_generator(generator, self.seed)
         self._lexicon_arg = lexicon
         self._clock = clock
         bag = list(self.tiles.bag())
@@ -813,6 +816,8 @@ class Game:
         (86, True, 0, (0, 0))
         """
         s = self._s
+        if not isinstance(self._rng, Rng):
+            raise GameStateError("this game shuffles with Python's generator (stored before lexiko had its own)")
         return DrawState(
             tuple(s.bag),
             tuple(tuple(r) for r in s.racks),

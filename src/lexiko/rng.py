@@ -52,9 +52,9 @@ takes and gives back.
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar
 
-__all__ = ["Rng", "seed_state"]
+__all__ = ["Rng", "seed_state", "PythonRandom", "Generator", "make_generator"]
 
 _T = TypeVar("_T")
 
@@ -246,3 +246,56 @@ class Rng:
                     break
             items[i], items[j] = items[j], items[i]
         self._s0, self._s1, self._s2, self._s3 = s0, s1, s2, s3
+
+
+class PythonRandom:
+    """Python's own generator (`random.Random`) behind the methods a game uses: the
+    generator lexiko's games shuffled with before `Rng`. Only for rebuilding games
+    stored then (a web server's games in progress are stored as a seed and actions);
+    the kernel does not play it.
+
+    >>> r = PythonRandom(1)
+    >>> bag = list(range(5)); r.shuffle(bag); bag  # as random.Random(1).shuffle
+    [2, 3, 4, 0, 1]
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        import random
+
+        self._r = random.Random(seed)
+
+    def getstate(self) -> tuple[object, ...]:
+        """The state, as `random.Random.getstate` gives it."""
+        return self._r.getstate()
+
+    def setstate(self, state: tuple[object, ...]) -> None:
+        """Go back to a state `getstate` gave."""
+        self._r.setstate(state)
+
+    def copy(self) -> PythonRandom:
+        """An independent generator in the same state."""
+        other = PythonRandom()
+        other.setstate(self.getstate())
+        return other
+
+    def shuffle(self, items: MutableSequence[_T]) -> None:
+        """Shuffle in place, as `random.shuffle` does."""
+        self._r.shuffle(items)
+
+
+Generator = Literal["lexiko", "python"]
+"""Which generator a seeded game shuffles with: ``"lexiko"`` (`Rng`, the default, the
+kernel's too) or ``"python"`` (`PythonRandom`, for games stored before lexiko had its own)."""
+
+
+def make_generator(kind: Generator, seed: int) -> Rng | PythonRandom:
+    """The generator of a game of this kind and seed.
+
+    >>> make_generator("lexiko", 1) == Rng(1), type(make_generator("python", 1)).__name__
+    (True, 'PythonRandom')
+    """
+    if kind == "lexiko":
+        return Rng(seed)
+    if kind == "python":
+        return PythonRandom(seed)
+    raise ValueError(f"generator is 'lexiko' or 'python', not {kind!r}")

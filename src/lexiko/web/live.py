@@ -37,6 +37,7 @@ from lexiko.game import Game, WordJudge
 from lexiko.legality import check_placement, place_from_squares
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place, parse_move, parse_tiles
+from lexiko.rng import Generator
 from lexiko.rules import Rules
 from lexiko.tiles import BLANK, TileSet
 from lexiko.web.store import ActionData, SubmissionData
@@ -135,6 +136,8 @@ class LiveGame:
     seeded: bool = False
     #: True when the game is listed in the lobby.
     listed: bool = False
+    #: The generator that shuffles it (``python``: a game stored before `lexiko.rng`).
+    generator: Generator = "lexiko"
     #: Ratings of the seats' accounts (account id -> rating), as last read.
     ratings: dict[int, float] = field(default_factory=dict)
     #: Duplicate submissions applied, by (round, seat): stored apart from the actions.
@@ -207,13 +210,24 @@ class LiveGame:
                 if not isinstance(self.lexicon, Lexicon):
                     raise GameStateError("a duplicate game needs a lexicon to find each round's top")
                 self.duplicate = DuplicateGame(
-                    self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock
+                    self.names,
+                    self.rules,
+                    seed=self.seed,
+                    lexicon=self.lexicon,
+                    clock=self.clock,
+                    generator=self.generator,
                 )
             else:
                 # one action to take back at most (one the database refused), not a copy of
                 # the game's state per move kept for its whole life
                 self.game = Game(
-                    self.names, self.rules, seed=self.seed, lexicon=self.lexicon, clock=self.clock, undo_depth=1
+                    self.names,
+                    self.rules,
+                    seed=self.seed,
+                    lexicon=self.lexicon,
+                    clock=self.clock,
+                    undo_depth=1,
+                    generator=self.generator,
                 )
         finally:
             self.clock.frozen = None

@@ -631,6 +631,7 @@ class GameService:
                 seeded=stored.seeded,
                 listed=stored.listed,
                 open_invite=stored.open_invite,
+                generator=stored.generator,
             )
             if stored.started_at is not None:
                 try:

@@ -51,6 +51,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from lexiko.rng import Generator
+
 __all__ = [
     "Base",
     "GameRow",
@@ -133,6 +135,9 @@ class GameRow(Base):
     seeded: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: True when the game is listed in the lobby (anyone may join an open seat or watch).
     listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0", index=True)
+    #: The generator that shuffles the game (`lexiko.rng.Generator`): ``python`` for games
+    #: stored before lexiko had its own (the column's default, set by migration 0007).
+    generator: Mapped[str] = mapped_column(String(16), default="lexiko", server_default="python")
     #: True once the game's result has changed its players' ratings (it is done once).
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     #: Wall-clock time (epoch seconds) when the game started: its first turn's clock.
@@ -301,6 +306,8 @@ class StoredGame:
     submissions: list[SubmissionData] = field(default_factory=list)
     #: The key of the open link (the next open seat to whoever opens it), if any.
     open_invite: str | None = None
+    #: The generator that shuffles it (``python``: stored before `lexiko.rng`).
+    generator: Generator = "lexiko"
 
 
 DB_THREADS = 8
@@ -791,6 +798,7 @@ class Store:
                 listed=bool(row.listed),
                 submissions=[SubmissionData(x.round, x.seat, x.text, float(x.at), x.count) for x in subs],
                 open_invite=row.open_invite,
+                generator="python" if row.generator == "python" else "lexiko",
             )
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:
