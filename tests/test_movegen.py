@@ -149,7 +149,7 @@ def _random_rack(rng: random.Random, board: Board, size: int) -> tuple[int, ...]
 CASES = {
     "tournament": (TOURNAMENT, range(1, 9), 14),
     "nine-tile": (NINE_TILE, range(20, 23), 12),
-    "eight-tile": (EIGHT_TILE, range(30, 32), 12),
+    "eight-tile": (EIGHT_TILE, range(30, 33), 12),
     "mobile": (MOBILE.replace(challenge_rule="double"), range(40, 43), 12),
     "super": (SUPER, range(50, 53), 12),
     # 8-tile racks on the Lexulous board, 40 points for 7 tiles and 50 for 8
