@@ -309,7 +309,7 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
 
     bot = StaticBot(twl06, LeaveTable.default())
     solved = 0
-    for seed in (3, 6, 7, 19, 30, 34):  # endgames the Python search solves in seconds
+    for seed in (2, 10, 17, 25, 26, 32):  # endgames the Python search solves in a second
         g = Game(["a", "b"], seed=seed, lexicon=None, first_player=0)
         while g.bag_count:
             g.apply(bot.choose(g))
