@@ -87,3 +87,23 @@ def test_broken_files_are_refused_with_the_reason(tmp_path: Path) -> None:
         LeaveTable.load(csv, ENGLISH)
     # no leaves: the two empty graphs and no values (the empty leave is 0, not stored)
     assert write_klv2([((), 0.0)]) == struct.pack("<4I", 2, END, END, 0)
+
+
+def test_values_a_leave_file_cannot_hold_are_refused_by_name(tmp_path: Path) -> None:
+    """Found by fuzzing: a CSV value beyond 32-bit floats loaded, then saving it as KLV2
+    raised a bare OverflowError; 'nan' and 'inf' loaded as leave values."""
+    huge = tmp_path / "huge.csv"
+    huge.write_text("ERC,1.5e50\nQU,-1.12\n")
+    table = LeaveTable.load(huge, ENGLISH)
+    assert table.value("CER") == 1.5e50
+    with pytest.raises(LexikoError, match=r"leave CER is worth 1\.5e\+50, beyond the 32-bit floats of a KLV2 file"):
+        table.save(tmp_path / "out.klv2")
+    assert not (tmp_path / "out.klv2").exists()
+    with pytest.raises(LexikoError, match=r"beyond the 32-bit floats of a KLV2 file"):
+        write_klv2([((1,), -4e38)])
+    assert read_klv(write_klv2([((1,), 3.4e38)]))[0][1] == pytest.approx(3.4e38, rel=1e-6)
+    for word in ("nan", "inf", "-Infinity"):
+        bad = tmp_path / "bad.csv"
+        bad.write_text(f"S,8\nE,{word}\n")
+        with pytest.raises(LexikoError, match=rf"line 2: the value {word!r} is not a finite number"):
+            LeaveTable.load(bad, ENGLISH)

@@ -20,13 +20,15 @@ the tile set numbers them, 0 the blank, and a leave's tiles are in increasing or
 
 from __future__ import annotations
 
+import math
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from lexiko.errors import LexikoError
 
 __all__ = ["read_klv", "write_klv2", "read_csv", "write_csv"]
 
+_F32_MAX = 3.4028234663852886e38  # the largest finite 32-bit float
 _ACCEPTS = 0x800000
 _END = 0x400000
 _ARC = 0x3FFFFF
@@ -80,9 +82,17 @@ def read_klv(data: bytes, source: str = "<klv>") -> list[tuple[tuple[int, ...], 
     return list(zip(leaves, values, strict=True))
 
 
-def write_klv2(leaves: Iterable[tuple[Sequence[int], float]]) -> bytes:
-    """A KLV2 file of these leaves (tiles in any order; 0 the blank) and values."""
+def write_klv2(
+    leaves: Iterable[tuple[Sequence[int], float]],
+    names: Callable[[tuple[int, ...]], str] | None = None,
+) -> bytes:
+    """A KLV2 file of these leaves (tiles in any order; 0 the blank) and values; ``names``
+    spells a leave in the message that refuses a value beyond 32-bit floats."""
     table = {tuple(sorted(t)): float(v) for t, v in leaves if len(t)}  # the empty leave is 0: not stored
+    for leave, value in table.items():
+        if math.isfinite(value) and abs(value) > _F32_MAX:
+            shown = "".join(f"[{t}]" for t in leave) if names is None else names(leave)
+            raise LexikoError(f"leave {shown} is worth {value:g}, beyond the 32-bit floats of a KLV2 file")
     # the trie: children of each prefix, in tile order
     children: dict[tuple[int, ...], list[int]] = {}
     for t in table:
@@ -142,11 +152,14 @@ def read_csv(text: str, source: str = "<csv>") -> list[tuple[str, float]]:
             continue
         leave, sep, value = line.partition(",")
         try:
-            out.append((leave.strip(), float(value)))
+            number = float(value)
         except ValueError:
             if n == 1 and sep:
                 continue  # a header such as "leave,value"
             raise LexikoError(f"{source}: line {n}: expected 'leave,value', got {line[:40]!r}") from None
+        if not math.isfinite(number):
+            raise LexikoError(f"{source}: line {n}: the value {value.strip()!r} is not a finite number")
+        out.append((leave.strip(), number))
     return out
 
 

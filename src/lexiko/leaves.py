@@ -263,7 +263,7 @@ class LeaveTable:
         p = Path(path)
         stored = [(k, v) for k, v in self._values.items() if k]
         if p.suffix == ".klv2":
-            data = leave_formats.write_klv2(stored)
+            data = leave_formats.write_klv2(stored, self.tiles.format)
         elif p.suffix == ".csv":
             data = leave_formats.write_csv((self.tiles.format(k), v) for k, v in stored).encode("utf-8")
         else:
