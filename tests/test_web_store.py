@@ -208,3 +208,25 @@ def test_games_stored_before_lexikos_generator_are_rebuilt_with_pythons(store: S
     old, new = store.load_game("old"), store.load_game("new")
     assert old is not None and new is not None
     assert (old.generator, new.generator) == ("python", "lexiko")
+
+
+def _upgrade_in_a_process(url: str) -> str | None:
+    s = Store(url)
+    try:
+        s.upgrade()
+        return s.current_revision()
+    finally:
+        s.close()
+
+
+def test_processes_starting_together_on_an_empty_database_all_migrate(store: Store) -> None:
+    """Eight processes upgrade one empty database at once (as a cluster's processes do at
+    start): each ends at the head, none dies on another's half-made schema (PostgreSQL
+    said "duplicate key value violates unique constraint pg_type_typname_nsp_index")."""
+    import multiprocessing
+
+    url = store.engine.url.render_as_string(hide_password=False)
+    with multiprocessing.get_context("spawn").Pool(8) as pool:
+        revisions = pool.map(_upgrade_in_a_process, [url] * 8)
+    assert revisions == ["0007"] * 8
+    assert store.current_revision() == "0007"

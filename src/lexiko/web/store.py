@@ -20,13 +20,16 @@ The schema is created and upgraded by the Alembic migrations shipped in
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from sqlalchemy import (
@@ -44,6 +47,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -76,6 +80,14 @@ __all__ = [
 ]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The PostgreSQL advisory lock key taken while the schema changes ("lexiko" in ASCII).
+MIGRATION_LOCK = 0x6C65_7869_6B6F
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # not on Windows: SQLite processes there start one at a time
+    fcntl = None
 """The Alembic script folder shipped with the package."""
 
 
@@ -392,9 +404,27 @@ class Store:
 
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as conn:
+        with self._migration_lock(), self.engine.begin() as conn:
+            if self.dialect == "postgresql":  # held to the commit: one process migrates at a time
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             cfg.attributes["connection"] = conn
             getattr(command, what)(cfg, revision)
+
+    @contextlib.contextmanager
+    def _migration_lock(self) -> Iterator[None]:
+        """For a SQLite file, an exclusive lock on ``FILE.migrate.lock`` beside it while the
+        schema changes (PostgreSQL takes an advisory lock in the migration's transaction):
+        processes started together wait for the first, then find the schema done."""
+        database = self.engine.url.database
+        if self.dialect != "sqlite" or not database or database == ":memory:" or fcntl is None:
+            yield
+            return
+        with open(f"{database}.migrate.lock", "a+b") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
     def current_revision(self) -> str | None:
         """The schema revision the database is at (None before any migration)."""
