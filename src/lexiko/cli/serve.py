@@ -8,6 +8,7 @@ import argparse
 import gc
 import logging
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,16 @@ examples:
 Open the address in a browser, create a game, and send the invitation links to the
 other players. Games are saved after every turn: stopping and starting the server
 loses nothing.
+
+environment:
+  Every option can come from a variable LEXIKO_ and its name in capitals, dashes as
+  underscores (for containers): LEXIKO_PORT=9000, LEXIKO_DATABASE_URL=postgresql://...,
+  LEXIKO_API_DOCS=1 (a switch: 1/0, true/false, yes/no, on/off), LEXIKO_LEXICON=TWL06,SOWPODS
+  (several: commas). An option on the command line wins over its variable.
 """
+
+ENV_PREFIX = "LEXIKO_"
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -79,7 +89,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--redis-url",
-        default=os.environ.get("LEXIKO_REDIS_URL"),
         metavar="URL",
         help="shared mode: several lexiko serve processes (any hosts) serve the same games, "
         "telling each other through Redis at URL (redis://host:6379/0); needs PostgreSQL "
@@ -140,12 +149,69 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="server log level (default: info)",
     )
     p.set_defaults(func=run)
+    defaults_from_environment(p, os.environ)
     return p
+
+
+def defaults_from_environment(parser: argparse.ArgumentParser, environ: Mapping[str, str]) -> None:
+    """Set the default of each option ``--NAME-X`` from ``LEXIKO_NAME_X`` when the variable
+    is set, converted and checked as the option's own value would be. A bad value is not
+    an error until the command runs (`run` reports it), so that other commands and
+    ``--help`` still work.
+
+    >>> p = argparse.ArgumentParser()
+    >>> _ = p.add_argument("--port", type=int, default=8000)
+    >>> _ = p.add_argument("--api-docs", action="store_true")
+    >>> defaults_from_environment(p, {"LEXIKO_PORT": "9000", "LEXIKO_API_DOCS": "yes"})
+    >>> p.parse_args([]).port, p.parse_args([]).api_docs, p.parse_args(["--port", "1"]).port
+    (9000, True, 1)
+    >>> defaults_from_environment(p, {"LEXIKO_PORT": "many"})
+    >>> p.parse_args([]).environment_error
+    "LEXIKO_PORT='many': invalid int value: 'many'"
+    """
+    for action in parser._actions:
+        if not action.option_strings or action.dest in ("help",):
+            continue
+        name = ENV_PREFIX + action.dest.upper()
+        text = environ.get(name)
+        if text is None:
+            continue
+        try:
+            if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+                if text.strip().lower() not in _TRUE + _FALSE:
+                    raise ValueError(f"a switch is one of {'/'.join(_TRUE)} or {'/'.join(_FALSE[:-1])}")
+                on = text.strip().lower() in _TRUE
+                value: Any = on if isinstance(action, argparse._StoreTrueAction) else not on
+            elif isinstance(action, argparse._AppendAction):
+                value = [_convert(action, part.strip()) for part in text.split(",") if part.strip()]
+            else:
+                value = _convert(action, text)
+        except (ValueError, TypeError, argparse.ArgumentTypeError) as e:
+            parser.set_defaults(environment_error=f"{name}={text!r}: {e}")
+            continue
+        action.default = value
+
+
+def _convert(action: argparse.Action, text: str) -> Any:
+    """``text`` as the option would take it: its type, then its choices."""
+    value = text
+    if callable(action.type):
+        try:
+            value = action.type(text)
+        except ValueError as e:
+            if str(e) and action.type not in (int, float):
+                raise
+            raise ValueError(f"invalid {getattr(action.type, '__name__', 'value')} value: {text!r}") from None
+    if action.choices is not None and value not in action.choices:
+        raise ValueError(f"choose from {', '.join(map(str, action.choices))}")
+    return value
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Run the server until interrupted; without the web extra, say how to install it
     (exit status 1)."""
+    if getattr(args, "environment_error", None):
+        raise LexikoError(f"lexiko serve: {args.environment_error}")
     missing = missing_packages()
     if missing:
         text = escape(f"lexiko serve needs the web extra, which is not installed (no {', '.join(missing)}): {INSTALL}")
