@@ -607,11 +607,10 @@ def nginx_config(listen: int, upstreams: Sequence[int], folder: Path) -> str:
     for old, new in (
         ("/run/nginx-lexiko.pid", folder / "nginx.pid"),
         ("/var/log/nginx/lexiko-error.log", folder / "error.log"),
-        ("/var/lib/nginx/body", folder / "body"),
-        ("/var/lib/nginx/proxy", folder / "proxy"),
     ):
         conf = conf.replace(old, str(new))
-    return conf
+    temp = "".join(f"    {kind}_temp_path {folder / kind};\n" for kind in ("client_body", "proxy"))
+    return conf.replace("http {\n", "http {\n" + temp, 1)  # its temporary files in the folder
 
 
 class NginxProxy(_Loopback):
