@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
@@ -219,32 +220,39 @@ def main() -> int:
     if not 1 <= args.players <= 2000 or args.processes < 1 or args.rounds < 1:
         sys.exit("--players is 1 to 2000; --processes and --rounds at least 1")
     tmp = tempfile.TemporaryDirectory()
-    pg = TemporaryPostgres()
-    pg_url = pg.start()
-    redis = RedisServer()
-    extra = [
-        "--redis-url",
-        redis.start(),
-        "--games-per-hour",
-        "0",
-        "--connections-per-minute",
-        "0",
-        "--requests-per-minute",
-        "0",
-        "--behind-proxy",
-        "127.0.0.1",
-        "--log-level",
-        "warning",
-    ]
-    log_path = Path(tmp.name) / "server.log"
-    apps = [ServerProcess(pg_url, log_path=log_path, extra=extra) for _ in range(args.processes)]
-    proxy: NginxProxy | None = None
-    store = Store(pg_url)
-    try:
+    # everything started is stopped, whatever fails after it
+    with contextlib.ExitStack() as started:
+        pg = TemporaryPostgres()
+        started.callback(pg.stop)
+        pg_url = pg.start()
+        redis = RedisServer()
+        started.callback(redis.stop)
+        extra = [
+            "--redis-url",
+            redis.start(),
+            "--games-per-hour",
+            "0",
+            "--connections-per-minute",
+            "0",
+            "--requests-per-minute",
+            "0",
+            "--behind-proxy",
+            "127.0.0.1",
+            "--log-level",
+            "warning",
+        ]
+        log_path = Path(tmp.name) / "server.log"
+        apps = [ServerProcess(pg_url, log_path=log_path, extra=extra) for _ in range(args.processes)]
+        proxy: NginxProxy | None = None
+        store = Store(pg_url)
+        started.callback(store.close)
         for a in apps:
+            started.callback(a.stop)
             a.start()
         if args.proxy:
-            proxy = NginxProxy([a.port for a in apps], Path(tmp.name)).start()
+            proxy = NginxProxy([a.port for a in apps], Path(tmp.name))
+            started.callback(proxy.stop)
+            proxy.start()
         ws_urls = [proxy.ws_url] if proxy is not None else [a.ws_url for a in apps]
         where = "through nginx" if proxy is not None else "spread over the processes in turn"
         print(
@@ -253,14 +261,6 @@ def main() -> int:
         )
         pids = [a.proc.pid for a in apps if a.proc is not None]
         code = asyncio.run(run(args, apps[0].url, ws_urls, pids, store))
-    finally:
-        store.close()
-        if proxy is not None:
-            proxy.stop()
-        for a in apps:
-            a.stop()
-        redis.stop()
-        pg.stop()
     log = log_path.read_text(errors="replace")
     if "Traceback" in log:
         print("  the server logged a traceback:\n" + log[-3000:])

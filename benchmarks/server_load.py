@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import sys
@@ -237,47 +238,44 @@ def main() -> int:
     args = ap.parse_args()
 
     tmp = tempfile.TemporaryDirectory(prefix="lexiko-load-")
-    pg: TemporaryPostgres | None = None
-    if args.postgres:
-        pg = TemporaryPostgres()
-        url = pg.start()
-    else:
-        url = args.database_url or str(Path(tmp.name) / "load.db")
-    log_path = Path(tmp.name) / "server.log"
-    log_path.touch()
-    # every client here has one address: no per-address limits on games and connections;
-    # seeded games between the client players make runs comparable
-    extra = ["--games-per-hour", "0", "--connections-per-minute", "0", "--allow-seeds"]
-    redis: RedisServer | None = None
-    apps: list[ServerProcess] = []
-    proxy: NginxProxy | None = None
-    if args.processes > 1:
-        if pg is None:
-            sys.exit("--processes needs --postgres (shared mode runs on PostgreSQL)")
-        redis = RedisServer()
-        extra += ["--redis-url", redis.start(), "--behind-proxy", "127.0.0.1"]
-        apps = [ServerProcess(url, log_path=log_path, extra=extra) for _ in range(args.processes)]
-        for a in apps:
-            a.start()
-        proxy = NginxProxy([a.port for a in apps], Path(tmp.name)).start()
-    server = ServerProcess(url, log_path=log_path, port=proxy.port if proxy else args.port, extra=extra)
-    if args.port is None and proxy is None:
-        server.start()
-    try:
+    # everything started is stopped, whatever fails after it (an nginx that does not start
+    # must not leave PostgreSQL, Redis and the app processes running)
+    with contextlib.ExitStack() as started:
+        pg: TemporaryPostgres | None = None
+        if args.postgres:
+            pg = TemporaryPostgres()
+            started.callback(pg.stop)
+            url = pg.start()
+        else:
+            url = args.database_url or str(Path(tmp.name) / "load.db")
+        log_path = Path(tmp.name) / "server.log"
+        log_path.touch()
+        # every client here has one address: no per-address limits on games and connections;
+        # seeded games between the client players make runs comparable
+        extra = ["--games-per-hour", "0", "--connections-per-minute", "0", "--allow-seeds"]
+        apps: list[ServerProcess] = []
+        proxy: NginxProxy | None = None
+        if args.processes > 1:
+            if pg is None:
+                sys.exit("--processes needs --postgres (shared mode runs on PostgreSQL)")
+            redis = RedisServer()
+            started.callback(redis.stop)
+            extra += ["--redis-url", redis.start(), "--behind-proxy", "127.0.0.1"]
+            apps = [ServerProcess(url, log_path=log_path, extra=extra) for _ in range(args.processes)]
+            for a in apps:
+                started.callback(a.stop)
+                a.start()
+            proxy = NginxProxy([a.port for a in apps], Path(tmp.name))
+            started.callback(proxy.stop)
+            proxy.start()
+        server = ServerProcess(url, log_path=log_path, port=proxy.port if proxy else args.port, extra=extra)
+        if args.port is None and proxy is None:
+            started.callback(server.stop)
+            server.start()
         pids = [a.proc.pid for a in apps if a.proc is not None] or (
             [args.pid or (server.proc.pid if server.proc is not None else 0)]
         )
         stats, wall, cpu = asyncio.run(run(args, server, pids))
-    finally:
-        server.stop()
-        for a in apps:
-            a.stop()
-        if proxy is not None:
-            proxy.stop()
-        if redis is not None:
-            redis.stop()
-        if pg is not None:
-            pg.stop()
     lat = [x * 1000 for x in stats.latencies]
     db = "PostgreSQL" if "postgresql" in url else "SQLite" if args.port is None else "a running server"
     if args.processes > 1:
