@@ -41,3 +41,21 @@ def test_the_command_line_names_the_executor_and_its_problems(capsys: pytest.Cap
     pytest.importorskip("distributed", reason="distributed is not installed")
     assert main(["autoplay", "--games", "2", "--executor", "dask", "--address", "tcp://127.0.0.1:9"]) == 2
     assert capsys.readouterr().out.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+
+
+def test_a_ray_client_address_without_grpcio_names_the_extra(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``lexiko[ray]`` installed plain ``ray``, and ``--address ray://HOST:10001`` (the
+    address docs/scale.md shows first) needs Ray Client's grpcio: the extra now asks for
+    ``ray[client]``, and without grpcio the message says which command installs it."""
+    pytest.importorskip("ray", reason="ray is not installed")
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "grpc" else real(name, *a))
+    assert main(["autoplay", "--games", "1", "--executor", "ray", "--address", "ray://127.0.0.1:1"]) == 2
+    assert capsys.readouterr().out.replace("\n", " ") == (
+        "error: --address ray://127.0.0.1:1 connects through Ray Client, which needs grpcio (not installed): "
+        "pip install 'lexiko[ray]' (it installs ray[client]) "
+    )

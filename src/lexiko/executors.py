@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
@@ -44,6 +45,11 @@ class RayExecutor(Executor):
             import ray
         except ImportError:
             raise LexikoError("--executor ray needs Ray, which is not installed: pip install 'lexiko[ray]'") from None
+        if address and address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+            raise LexikoError(
+                f"--address {address} connects through Ray Client, which needs grpcio (not installed): "
+                "pip install 'lexiko[ray]' (it installs ray[client])"
+            )
         self._ray = ray
         self._started = False
         if not ray.is_initialized():
