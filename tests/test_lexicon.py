@@ -187,3 +187,29 @@ def test_garbage_word_lists_are_refused_with_the_reason(tmp_path: Path) -> None:
     good.write_text("QI a life force\nZA pizza\nNAÏVE\nCAT\n")
     lex = Lexicon.load(good, cache=False)
     assert sorted(lex) == ["CAT", "QI", "ZA"] and lex.skipped == 1
+
+
+def test_a_malformed_automaton_is_a_message_not_a_crash(tmp_path: Path) -> None:
+    """Found by fuzzing: a cache file crafted to pass the digest, whose arcs run past the
+    end, crashed `anagrams` with an IndexError; a loop would hang `iter` and `pattern`."""
+    from lexiko import kwg as kwg_format
+
+    crafted = Path(__file__).resolve().parents[1] / "fuzz" / "corpus" / "kwg" / "arcs-past-the-end-with-a-valid-digest"
+    lex = Lexicon._read_cache(crafted, "crafted", ENGLISH)
+    assert lex is not None  # the digest matches: it is read
+    with pytest.raises(
+        LexiconError,
+        match=r"^lexicon crafted: its automaton is malformed \(an arc points outside it, or a path loops\)$",
+    ):
+        lex.anagrams("AEINST?", partial=True)
+    looped = Lexicon.from_words(["AB", "ABS"])
+    arcs = looped.kwg
+    for i, a in enumerate(arcs):  # B's arc in the word graph leads back to its root
+        if i > 1 and kwg_format.arc_tile(a) == 2 and kwg_format.arc_child(a):
+            arcs[i] = (a & ~kwg_format.CHILD_MASK) | kwg_format.dawg_root(arcs)
+            break
+    loop = Lexicon("looped", ENGLISH, arcs)
+    for walk in (lambda: list(loop), lambda: len(loop), lambda: loop.pattern("*S")):
+        with pytest.raises(LexiconError, match="its automaton is malformed"):
+            walk()
+    assert loop.anagrams("ABS") == []  # a rack bounds the walk: it ends, finding no word here

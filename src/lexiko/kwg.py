@@ -123,6 +123,11 @@ def arc_is_end(a: int) -> bool:
     return bool(a & END)
 
 
+MAX_PATH = 255
+"""The longest path `iter_words` follows: a longer one can only be a loop in a damaged
+automaton (the longest word of any list is far shorter)."""
+
+
 def dawg_root(kwg: Sequence[int]) -> int:
     """Node of the DAWG root (0 for an empty lexicon)."""
     return kwg[0] & CHILD_MASK
@@ -196,6 +201,8 @@ def iter_words(kwg: Sequence[int], node: int) -> Iterator[tuple[int, ...]]:
             yield tuple(path)
         child = a & CHILD_MASK
         if child:
+            if len(stack) >= MAX_PATH:
+                raise IndexError(f"a path of more than {MAX_PATH} arcs: the automaton loops")
             stack.append(child)
             continue
         # advance to the next sibling, popping finished nodes

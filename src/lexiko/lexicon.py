@@ -21,6 +21,7 @@ keyed by the list's content and the tile set, so the second load only reads a fi
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -302,9 +303,21 @@ class Lexicon:
 
     # -- membership ----------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _walking(self) -> Iterator[None]:
+        """Around a walk of the automaton in Python: an array that is not a well-formed
+        automaton (a file crafted to pass the cache's digest) is a message, not a crash."""
+        try:
+            yield
+        except (IndexError, RecursionError):
+            raise LexiconError(
+                f"lexicon {self.name}: its automaton is malformed (an arc points outside it, or a path loops)"
+            ) from None
+
     def contains_codes(self, codes: Sequence[int]) -> bool:
         """Whether the letters (blank flags ignored) spell a word."""
-        return _kwg.accepts(self.kwg, _kwg.dawg_root(self.kwg), [c & LETTER_MASK for c in codes])
+        with self._walking():
+            return _kwg.accepts(self.kwg, _kwg.dawg_root(self.kwg), [c & LETTER_MASK for c in codes])
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
@@ -318,12 +331,14 @@ class Lexicon:
     def __iter__(self) -> Iterator[str]:
         """Every word, in alphabetical order of codes."""
         fmt = self._word
-        for w in _kwg.iter_words(self.kwg, _kwg.dawg_root(self.kwg)):
-            yield fmt(w)
+        with self._walking():
+            for w in _kwg.iter_words(self.kwg, _kwg.dawg_root(self.kwg)):
+                yield fmt(w)
 
     def __len__(self) -> int:
         if self._size is None:
-            self._size = sum(1 for _ in _kwg.iter_words(self.kwg, _kwg.dawg_root(self.kwg)))
+            with self._walking():
+                self._size = sum(1 for _ in _kwg.iter_words(self.kwg, _kwg.dawg_root(self.kwg)))
         return self._size
 
     def _word(self, codes: Iterable[int]) -> str:
@@ -336,8 +351,9 @@ class Lexicon:
         counts = [0] * (self.tiles.size + 1)
         for c in codes:
             counts[c & LETTER_MASK] += 1
-        for _ in self._anagram_codes(counts, 0, len(codes), exact=True):
-            return True
+        with self._walking():
+            for _ in self._anagram_codes(counts, 0, len(codes), exact=True):
+                return True
         return False
 
     def anagrams(self, letters: str, *, partial: bool = False, min_length: int = 2) -> list[str]:
@@ -352,11 +368,12 @@ class Lexicon:
                 blanks += 1
             else:
                 counts[c & LETTER_MASK] += 1
-        found = {
-            self._word(w)
-            for w in self._anagram_codes(counts, blanks, len(codes), exact=not partial)
-            if len(w) >= min_length
-        }
+        with self._walking():
+            found = {
+                self._word(w)
+                for w in self._anagram_codes(counts, blanks, len(codes), exact=not partial)
+                if len(w) >= min_length
+            }
         return sorted(found, key=lambda w: (len(w), w))
 
     def _anagram_codes(self, counts: list[int], blanks: int, total: int, *, exact: bool) -> Iterator[tuple[int, ...]]:
@@ -435,5 +452,6 @@ class Lexicon:
                     walk(_kwg.arc_child(arc), i + 1, _kwg.arc_accepts(arc))
                     path.pop()
 
-        walk(_kwg.dawg_root(kwg), 0, False)
+        with self._walking():
+            walk(_kwg.dawg_root(kwg), 0, False)
         return sorted(set(out))
