@@ -46,9 +46,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     assert store.current_revision() is None
     store.upgrade()
-    assert store.current_revision() == "0007"
+    assert store.current_revision() == "0008"
     store.upgrade()  # running again changes nothing
-    store.downgrade("0001")  # each revision goes back too (0007 to 0002)
+    store.downgrade("0001")  # each revision goes back too (0008 to 0002)
     assert "server_meta" not in inspect(store.engine).get_table_names()
     store.upgrade()
     store.downgrade("base")
@@ -228,5 +228,32 @@ def test_processes_starting_together_on_an_empty_database_all_migrate(store: Sto
     url = store.engine.url.render_as_string(hide_password=False)
     with multiprocessing.get_context("spawn").Pool(8) as pool:
         revisions = pool.map(_upgrade_in_a_process, [url] * 8)
-    assert revisions == ["0007"] * 8
-    assert store.current_revision() == "0007"
+    assert revisions == ["0008"] * 8
+    assert store.current_revision() == "0008"
+
+
+def test_no_two_accounts_look_alike_and_older_ones_keep_working(store: Store) -> None:
+    """Cyrillic "Аdmin" beside Latin "admin" was accepted across accounts. Accounts made
+    before the rule get their skeleton at 0008; of two that already looked alike the
+    later keeps none, and no new account can take the look."""
+    store.upgrade("0007")
+    with store.engine.begin() as conn:  # two look-alikes made before the rule
+        for name in ("admin", "\u0410dmin"):
+            conn.execute(
+                text(
+                    "INSERT INTO accounts (name, key, password_hash, created_at, rating, rd, vol, games) "
+                    "VALUES (:n, :k, 'h', :t, 1500, 350, 0.06, 0)"
+                ),
+                {"n": name, "k": name.casefold(), "t": datetime.now(UTC)},
+            )
+    store.upgrade()
+    with store.engine.connect() as conn:
+        rows = conn.execute(text("SELECT name, skeleton FROM accounts ORDER BY id")).all()
+    assert [tuple(r) for r in rows] == [("admin", "admin"), ("\u0410dmin", None)]
+    assert store.account_login("\u0430dmin") is not None  # the older look-alike still signs in
+    for name in ("ADMIN", "\u0430dm\u0456n", "Ádmin"):
+        with pytest.raises(ConflictError):
+            store.create_account(name, name.casefold(), "h")
+    assert store.create_account("Ann", "ann", "h").name == "Ann"
+    with pytest.raises(ConflictError):
+        store.create_account("\u0410nn", "\u0430nn", "h")

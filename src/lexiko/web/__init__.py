@@ -26,7 +26,18 @@ from pathlib import Path
 
 __all__ = ["NEEDS", "missing_packages", "default_database_url", "check_listen"]
 
-NEEDS = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "argon2", "confusables", "glicko2", "limits", "orjson")
+NEEDS = (
+    "fastapi",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "argon2",
+    "confusables",
+    "glicko2",
+    "limits",
+    "orjson",
+    "zxcvbn",
+)
 """What the web app imports (names of modules, not of distributions): the ``web``
 extra. Several processes sharing games also need ``redis`` (the ``shared`` extra)."""
 

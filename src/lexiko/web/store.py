@@ -41,6 +41,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     bindparam,
     create_engine,
     delete,
@@ -56,6 +57,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from lexiko.rng import Generator
+from lexiko.web.identity import name_skeleton
 
 __all__ = [
     "Base",
@@ -192,6 +194,10 @@ class AccountRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     #: The name casefolded: two accounts never share it.
     key: Mapped[str] = mapped_column(String(64), unique=True)
+    #: The name's look (`lexiko.web.identity.name_skeleton`): no two accounts look alike
+    #: (None only for an account older than the rule that looked like an older one).
+    skeleton: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    __table_args__ = (UniqueConstraint("skeleton", name="uq_accounts_skeleton"),)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     rating: Mapped[float] = mapped_column(Float, default=1500.0)
@@ -672,11 +678,19 @@ class Store:
         return Account(row.id, row.name, row.rating, row.rd, row.vol, row.games)
 
     def create_account(self, name: str, key: str, password_hash: str) -> Account:
-        """A new account; raises ConflictError if the name (casefolded) is taken."""
+        """A new account; raises ConflictError if the name (casefolded) is taken, or
+        looks like a name that is (`lexiko.web.identity.name_skeleton`)."""
         try:
             with self._sessions.begin() as s:
                 row = AccountRow(
-                    name=name, key=key, password_hash=password_hash, rating=1500.0, rd=350.0, vol=0.06, games=0
+                    name=name,
+                    key=key,
+                    skeleton=name_skeleton(name),
+                    password_hash=password_hash,
+                    rating=1500.0,
+                    rd=350.0,
+                    vol=0.06,
+                    games=0,
                 )
                 s.add(row)
                 s.flush()
