@@ -257,3 +257,17 @@ def test_no_two_accounts_look_alike_and_older_ones_keep_working(store: Store) ->
     assert store.create_account("Ann", "ann", "h").name == "Ann"
     with pytest.raises(ConflictError):
         store.create_account("\u0410nn", "\u0430nn", "h")
+
+
+def test_versions_of_many_games_in_one_read(store: Store) -> None:
+    """What a process compares with the games it holds, to catch up on news it missed
+    (Redis's publish is at most once): per game, the actions stored and whether it began."""
+    store.upgrade()
+    for gid in ("a", "b", "c"):
+        store.create_game(gid, rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", hash_token(gid), None)])
+    store.start_game("a", 1.0)
+    store.start_game("b", 2.0)
+    for seq, move in enumerate(["8D WINDY", "challenge", "-"]):
+        store.append_action("a", ActionData(seq, seq % 2, move, 10.0 + seq), status="active")
+    assert store.versions(["a", "b", "c", "gone"]) == {"a": (3, True), "b": (0, True), "c": (0, False)}
+    assert store.versions([]) == {}

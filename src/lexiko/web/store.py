@@ -25,7 +25,7 @@ import dataclasses
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,6 +46,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -769,6 +770,29 @@ class Store:
                 s.execute(delete(SeatRow).where(SeatRow.game_id.in_(ids)))
                 s.execute(delete(GameRow).where(GameRow.id.in_(ids)))
             return ids
+
+    def versions(self, game_ids: Sequence[str]) -> dict[str, tuple[int, bool]]:
+        """Per game of ``game_ids`` that exists: its version (the actions stored) and
+        whether it has started; one read for them all, on the actions' primary key. A
+        process compares them with the games it holds in memory to catch up on news it
+        missed (Redis's publish is at most once).
+
+        >>> s = Store("sqlite://"); s.upgrade(); s.versions(["none"])
+        {}
+        """
+        ids = list(dict.fromkeys(game_ids))
+        if not ids:
+            return {}
+        with self._sessions() as s:
+            last = dict(
+                s.execute(
+                    select(ActionRow.game_id, func.max(ActionRow.seq))
+                    .where(ActionRow.game_id.in_(ids))
+                    .group_by(ActionRow.game_id)
+                ).all()
+            )
+            started = s.execute(select(GameRow.id, GameRow.started_at).where(GameRow.id.in_(ids))).all()
+            return {gid: (int(last[gid]) + 1 if gid in last else 0, at is not None) for gid, at in started}
 
     def actions_after(self, game_id: str, seq: int) -> list[ActionData]:
         """The actions of a game numbered ``seq`` and up, in order (what a process that
