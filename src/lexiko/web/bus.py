@@ -34,12 +34,17 @@ from typing import Any
 
 from lexiko.web.store import SubmissionData
 
-__all__ = ["Bus", "LocalBus", "RedisBus", "LEASE_MS", "CHANNEL"]
+__all__ = ["Bus", "LocalBus", "RedisBus", "LEASE_MS", "CHANNEL", "REDIS_CONNECTIONS"]
 
 log = logging.getLogger("lexiko.web")
 
 LEASE_MS = 5000
 """How long a game's lease lasts without renewal (milliseconds)."""
+
+REDIS_CONNECTIONS = 64
+"""Most connections a process opens to Redis; a call past them waits for one to be free
+(up to `REDIS_WAIT` seconds) rather than failing, as redis-py's default pool does."""
+REDIS_WAIT = 10.0
 
 CHANNEL = "lexiko:games"
 """The Redis channel of game versions."""
@@ -124,7 +129,8 @@ class RedisBus(Bus):
         import redis.asyncio as redis
 
         self.url = url
-        self.redis: Any = redis.from_url(url)
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT)
+        self.redis: Any = redis.Redis(connection_pool=pool)
         self.me = f"{socket.gethostname()}:{os.getpid()}"
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
