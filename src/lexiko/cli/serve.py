@@ -194,7 +194,7 @@ def defaults_from_environment(parser: argparse.ArgumentParser, environ: Mapping[
 
 def _convert(action: argparse.Action, text: str) -> Any:
     """``text`` as the option would take it: its type, then its choices."""
-    value = text
+    value: Any = text
     if callable(action.type):
         try:
             value = action.type(text)
