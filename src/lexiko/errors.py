@@ -17,6 +17,7 @@ __all__ = [
     "GameStateError",
     "RecordError",
     "LexiconError",
+    "RulesError",
 ]
 
 
@@ -61,3 +62,13 @@ class RecordError(LexikoError, ValueError):
 
 class LexiconError(LexikoError):
     """A word list that cannot be found or read."""
+
+
+class RulesError(LexikoError, ValueError):
+    """Options that make no game: a value out of range, an unknown preset, tile set or
+    board, a word list of another language than the tiles (`lexiko.rules.Rules` raises
+    it; a ``ValueError`` too, for callers that catch that).
+
+    >>> issubclass(RulesError, LexikoError), issubclass(RulesError, ValueError)
+    (True, True)
+    """

@@ -17,6 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from lexiko.errors import RulesError
 from lexiko.layouts import Layout, layout
 from lexiko.tiles import TileSet, tile_set
 from lexiko.wordlists import ENGLISH_LISTS, ENGLISH_TILE_SETS, SYSTEM_LISTS
@@ -89,7 +90,8 @@ def format_bonus_tiers(tiers: tuple[tuple[int, int], ...]) -> str:
 @dataclass(frozen=True)
 class Rules:
     """Every option of the game (see rules.md). Defaults are the tournament rules,
-    except where rules.md names another default (``end_rack_rule``)."""
+    except where rules.md names another default (``end_rack_rule``). Options that make
+    no game raise `RulesError` naming every problem."""
 
     name: str = "standard"
     #: Equipment: tile set and layout by name (see `lexiko.tiles`, `lexiko.layouts`).
@@ -176,7 +178,7 @@ class Rules:
             _ = self.tile_set
             lay = self.board_layout
         except ValueError as e:
-            raise ValueError(str(e)) from None
+            raise RulesError(str(e)) from None
         if not 1 <= self.rack_size <= lay.size:
             problems.append(f"rack_size must be 1 to {lay.size}")
         if not 1 <= self.bingo_tiles:
@@ -225,7 +227,7 @@ class Rules:
         if self.duplicate_rule_rounds < 0 or self.duplicate_solo_bonus < 0:
             problems.append("duplicate_rule_rounds and duplicate_solo_bonus must be 0 or more")
         if problems:
-            raise ValueError("; ".join(problems))
+            raise RulesError("; ".join(problems))
 
     def _lexicon_problems(self) -> list[str]:
         """A word list of one language never judges a game of another's tiles."""
@@ -387,7 +389,7 @@ def finish_line(players: int = 2, level: str = "intermediate") -> Rules:
     try:
         target = _FINISH_TARGETS[level][players]
     except KeyError:
-        raise ValueError(f"Finish Line needs 2 to 4 players and a level of {', '.join(_FINISH_TARGETS)}") from None
+        raise RulesError(f"Finish Line needs 2 to 4 players and a level of {', '.join(_FINISH_TARGETS)}") from None
     return Rules(name=f"finish-line-{level}", target_score=target, challenge_rule="void")
 
 
@@ -418,7 +420,7 @@ PRESETS["finish-line"] = finish_line(2, "intermediate")
 
 def preset(name: str, players: int = 2) -> Rules:
     """The preset of that name; ``family`` and ``finish-line[-level]`` take the number
-    of players into account.
+    of players into account; an unknown name is a `RulesError`.
 
     >>> preset("family", players=3).scoreless_turn_limit
     6
@@ -432,4 +434,4 @@ def preset(name: str, players: int = 2) -> Rules:
     try:
         return PRESETS[key]
     except KeyError:
-        raise ValueError(f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+        raise RulesError(f"unknown rules preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None

@@ -91,10 +91,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError("--players needs at least two kinds, e.g. static,greedy")
     if args.games < 1:
         raise LexikoError("--games must be at least 1")
-    try:
-        rules = preset(args.rules, players=len(kinds))
-    except ValueError as e:
-        raise LexikoError(str(e)) from None
+    rules = preset(args.rules, players=len(kinds))
     if not rules.min_players <= len(kinds) <= rules.max_players:
         least, most = rules.min_players, rules.max_players
         need = f"exactly {least}" if least == most else f"{least} to {most}"

@@ -90,10 +90,7 @@ def _computer_kind(name: str) -> str | None:
 
 
 def _rules(args: argparse.Namespace, players: int) -> Rules:
-    try:
-        rules = preset(args.rules, players=players)
-    except ValueError as e:
-        raise LexikoError(str(e)) from None
+    rules = preset(args.rules, players=players)
     changes: dict[str, object] = {}
     if args.lexicon:
         changes["lexicon"] = args.lexicon

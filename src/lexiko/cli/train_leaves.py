@@ -104,10 +104,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     """Train a table by self-play and save it."""
     if args.games < 1 or args.rounds < 1:
         raise LexikoError("--games and --rounds must be at least 1")
-    try:
-        rules = preset(args.rules, players=2)
-    except ValueError as e:
-        raise LexikoError(str(e)) from None
+    rules = preset(args.rules, players=2)
     if args.lexicon:
         rules = rules.replace(lexicon=args.lexicon)
     out = output_file(args.out)  # before the training, not after it
