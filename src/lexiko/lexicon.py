@@ -34,8 +34,15 @@ from pathlib import Path
 
 from lexiko import kwg as _kwg
 from lexiko.errors import LexiconError, NotationError
-from lexiko.tiles import ENGLISH, LETTER_MASK, TileSet
-from lexiko.wordlists import ENGLISH_LISTS, SYSTEM_LISTS, system_list_identity, system_list_text
+from lexiko.tiles import ENGLISH, LETTER_MASK, TILE_SETS, TileSet
+from lexiko.wordlists import (
+    ENGLISH_LISTS,
+    ENGLISH_TILE_SETS,
+    LANGUAGE_LISTS,
+    SYSTEM_LISTS,
+    system_list_identity,
+    system_list_text,
+)
 
 __all__ = ["Lexicon", "BUILTIN", "cache_dir", "nearest_free_list", "stand_in_warning"]
 
@@ -199,12 +206,19 @@ class Lexicon:
         """Load ``TWL06``, ``SOWPODS`` (any case) or a word-list file.
 
         Raises `LexiconError` naming the problem for an unknown name, a missing
-        or empty file.
+        or empty file, or a list of another language than ``tiles`` (an English list
+        never judges another language's tiles).
         """
         key = str(source)
         text: bytes | None = None  # None: a Debian list, read only when its cache is cold
         if key.upper() in BUILTIN and not Path(key).exists():
             name = key.upper()
+            if tiles.name in TILE_SETS and tiles.name not in ENGLISH_TILE_SETS:  # another language's set
+                own = LANGUAGE_LISTS.get(tiles.name)
+                raise LexiconError(
+                    f"{name} is an English word list: it does not suit {tiles.name} tiles "
+                    f"(give {f'{own}, or ' if own else ''}the path of a {tiles.name} word-list file)"
+                )
             text = _builtin_text(name)
         elif key.lower() in SYSTEM_LISTS and not Path(key).exists():
             name = key.lower()

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from lexiko.cli.argtypes import non_negative_int, positive_int
 from lexiko.cli.loading import load_lexicon
-from lexiko.cli.options import LEXICON_HELP, tile_set_named
+from lexiko.cli.options import add_word_list_options, lexicon_named, tile_set_named
 
 __all__ = ["add_parser", "run"]
 
@@ -35,15 +35,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     f.add_argument("--exact", action="store_true", help="use every letter")
     f.add_argument("--min", type=positive_int, default=2, help="shortest word to list (default: 2)")
     f.add_argument("--limit", type=non_negative_int, default=100, help="most words to list, 0 for all (default: 100)")
-    f.add_argument("--lexicon", default="TWL06", help=LEXICON_HELP)
-    f.add_argument("--tiles", default="english", help="tile set of the lexicon (default: english)")
+    add_word_list_options(f)
     f.set_defaults(func=run)
     return f
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Print the words found, longest first (exit status 1 when there are none)."""
-    lexicon = load_lexicon(args.lexicon, tile_set_named(args.tiles), console)
+    tiles = tile_set_named(args.tiles)
+    lexicon = load_lexicon(lexicon_named(args.lexicon, tiles), tiles, console)
     if args.pattern:
         words = lexicon.pattern(args.letters)
     else:

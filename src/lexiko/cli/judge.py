@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 
 from lexiko.cli.loading import load_lexicon
-from lexiko.cli.options import LEXICON_HELP, tile_set_named
+from lexiko.cli.options import add_word_list_options, lexicon_named, tile_set_named
 
 __all__ = ["add_parser", "run"]
 
@@ -26,15 +26,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Say whether each word is in the lexicon (exit status 1 if any is not).",
     )
     j.add_argument("words", nargs="+", metavar="WORD")
-    j.add_argument("--lexicon", default="TWL06", help=LEXICON_HELP)
-    j.add_argument("--tiles", default="english", help="tile set of the lexicon (default: english)")
+    add_word_list_options(j)
     j.set_defaults(func=run)
     return j
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
     """Print each word with ``valid`` or ``not valid``."""
-    lexicon = load_lexicon(args.lexicon, tile_set_named(args.tiles), console)
+    tiles = tile_set_named(args.tiles)
+    lexicon = load_lexicon(lexicon_named(args.lexicon, tiles), tiles, console)
     bad = 0
     for w in args.words:
         ok = w in lexicon
