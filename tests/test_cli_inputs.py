@@ -3,9 +3,11 @@ status 2), never a traceback, leaving everything as it was."""
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
+from fifo_harness import named_pipe
 
 from lexiko.cli import main
 
@@ -74,3 +76,25 @@ def test_judge_and_find_with_spanish_tiles_use_the_spanish_list(capsys: pytest.C
     assert capsys.readouterr().out == "QI: not valid\nPERRO: valid\n"
     assert main(["find", "--tiles", "spanish", "RREPO", "--exact"]) == 0
     assert capsys.readouterr().out == "PERRO\n"
+
+
+def test_train_leaves_refuses_an_out_that_is_not_a_file_before_training(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with named_pipe(tmp_path / "leaves.tsv") as fifo:
+        assert main(["train-leaves", "--games", "1", "--rounds", "1", "--out", str(fifo)]) == 2
+    assert capsys.readouterr().out == (
+        f"error: --out {fifo} is a named pipe (FIFO), not a file: give a file name, such as leaves.tsv.gz\n"
+    )
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_train_leaves_writes_through_a_link(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lexiko.leaves import LeaveTable
+
+    link = tmp_path / "leaves.tsv"
+    link.symlink_to(tmp_path / "kept.tsv")
+    assert main(["train-leaves", "--games", "2", "--rounds", "1", "--min-seen", "1", "--out", str(link)]) == 0
+    saved = [line for line in capsys.readouterr().out.splitlines() if line.startswith("saved ")]
+    assert len(saved) == 1 and saved[0].split(" (")[0].endswith(f" leaves to {link}")
+    assert link.is_symlink() and len(LeaveTable.load(tmp_path / "kept.tsv")) > 0

@@ -30,6 +30,7 @@ from typing import Literal
 
 from lexiko.board import parse_position
 from lexiko.errors import LexikoError, NotationError, RecordError
+from lexiko.files import write_file
 from lexiko.game import Event, Game, WordJudge
 from lexiko.move import Exchange, Place, parse_move
 from lexiko.rules import Rules, format_bonus_tiers
@@ -923,5 +924,6 @@ def dumps(game: Game | GameRecord) -> str:
 
 
 def write(game: Game | GameRecord, path: str | Path) -> None:
-    """Write a game (or record) as a GCG file, UTF-8."""
-    Path(path).write_text(dumps(game), encoding="utf-8")
+    """Write a game (or record) as a GCG file, UTF-8, whole or not at all and only over a
+    file (see `lexiko.files.write_file`)."""
+    write_file(path, dumps(game).encode("utf-8"))

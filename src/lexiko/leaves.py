@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from lexiko.errors import LexikoError
+from lexiko.files import write_file
 from lexiko.tiles import ENGLISH, TileSet, tile_set
 
 if TYPE_CHECKING:
@@ -257,7 +258,8 @@ class LeaveTable:
         for other engines when it ends in ``.klv2`` or ``.csv`` (the stored leaves only:
         the model for other leaves has no place there). The file is written beside its
         place and renamed, so a failed write (a full disk) never leaves half a table
-        under the name."""
+        under the name; only over a file (`lexiko.files.write_file`): a device, a named
+        pipe or a folder is a `LexikoError`, and a link stays a link."""
         from lexiko import leave_formats
 
         p = Path(path)
@@ -270,13 +272,7 @@ class LeaveTable:
             data = self.dumps().encode("utf-8")
         if p.suffix == ".gz":
             data = gzip.compress(data, compresslevel=9, mtime=0)
-        part = p.with_name(f".{p.name}.part")
-        try:
-            part.write_bytes(data)
-            os.replace(part, p)
-        except OSError:
-            part.unlink(missing_ok=True)
-            raise
+        write_file(p, data)
 
     def to_bytes(self) -> bytes:
         """The table as compressed bytes (what `from_bytes` reads)."""

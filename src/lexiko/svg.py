@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from lexiko.board import Board, column_name, parse_square, square_name
 from lexiko.errors import LexikoError, NotationError
+from lexiko.files import write_file
 from lexiko.move import Exchange, Place
 from lexiko.tiles import BLANK, ENGLISH, TileSet
 
@@ -91,7 +92,7 @@ DEFAULT_COLORS: dict[str, str] = {
 }
 """The colours `board` and `rack` use; ``colors=`` overrides any of them."""
 
-_Converter: TypeAlias = Callable[[str, Path], None]
+_Converter: TypeAlias = Callable[[str], bytes]
 
 _PREMIUM_CLASS = {"d": "dl", "t": "tl", "q": "ql", "D": "dw", "T": "tw", "Q": "qw", "*": "dw"}
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -689,10 +690,7 @@ def render_file(
     lastmove = last_play(game) if turn != 0 else None
     doc = board(game.board, lastmove=lastmove, size=size, coordinates=coordinates)
     try:
-        if convert is None:
-            out.write_text(doc, encoding="utf-8")
-        else:
-            convert(doc, out)
+        write_file(out, doc.encode("utf-8") if convert is None else convert(doc))
     except OSError as e:
         raise LexikoError(f"cannot write {out}: {e.strerror or e}") from None
 
@@ -711,7 +709,8 @@ def _png_converter() -> _Converter:
             "(or write a .svg file)"
         ) from None
 
-    def convert(doc: str, out: Path) -> None:
-        cairosvg.svg2png(bytestring=doc.encode("utf-8"), write_to=str(out))
+    def convert(doc: str) -> bytes:
+        png: bytes = cairosvg.svg2png(bytestring=doc.encode("utf-8"))
+        return png
 
     return convert

@@ -29,6 +29,7 @@ from lexiko import gcg
 from lexiko.board import Board, column_name
 from lexiko.duplicate import DuplicateGame, RoundResult, bot_move, dumps, master_sheet
 from lexiko.errors import LexikoError
+from lexiko.files import write_file
 from lexiko.game import Event, Game
 from lexiko.lexicon import Lexicon
 from lexiko.move import Exchange, Pass, Place
@@ -268,8 +269,8 @@ class TerminalGame:
             elif low == "save":
                 if not arg:
                     raise LexikoError("save needs a file name: save game.gcg")
-                gcg.write(g, Path(arg))
-                self.console.print(f"saved to {arg}")
+                _save(arg, gcg.dumps(g))
+                self.console.print(f"saved to {arg}", markup=False, highlight=False)
             elif low == "load":
                 self._load(arg)
             elif low in ("challenge", "accept"):
@@ -285,8 +286,6 @@ class TerminalGame:
                     self._show()
         except LexikoError as e:
             self.console.print(Text(str(e), style="red"), soft_wrap=True)
-        except OSError as e:
-            self.console.print(Text(f"cannot write {e.filename}: {e.strerror}", style="red"), soft_wrap=True)
         return True
 
     def _load(self, path: str) -> None:
@@ -481,8 +480,8 @@ class DuplicateTerminal:
                     path = line[4:].strip()
                     if not path:
                         raise LexikoError("save needs a file name: save game.dup")
-                    Path(path).write_text(dumps(g), encoding="utf-8")
-                    self.console.print(f"saved to {path}", markup=False)
+                    _save(path, dumps(g))
+                    self.console.print(f"saved to {path}", markup=False, highlight=False)
                 else:
                     left = g.time_left()
                     if left is not None and left < 0:
@@ -500,8 +499,6 @@ class DuplicateTerminal:
                     return True
             except LexikoError as e:
                 self.console.print(Text(str(e), style="red"), soft_wrap=True)
-            except OSError as e:
-                self.console.print(Text(f"cannot write {e.filename}: {e.strerror}", style="red"), soft_wrap=True)
 
     def _result(self, r: RoundResult) -> None:
         g = self.game
@@ -514,6 +511,15 @@ class DuplicateTerminal:
                 Text(f"  {name}: {what} {r.scores[name]}{bonus}  total {g.totals[name]} ({g.percentage(name):.1f}%)"),
                 soft_wrap=True,
             )
+
+
+def _save(path: str, text: str) -> None:
+    """Save a game's text for the ``save`` command: only over a file, whole or not at
+    all; a failure is a `LexikoError` naming the file as typed and the reason."""
+    try:
+        write_file(path, text.encode("utf-8"))
+    except OSError as e:
+        raise LexikoError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _rack_text_of(tiles: TileSet, rack: Sequence[int]) -> Text:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from lexiko.errors import LexikoError
+from lexiko.files import not_a_file
 
 __all__ = [
     "positive_int",
@@ -129,10 +130,14 @@ def bounded_jobs(requested: int, force: bool = False) -> tuple[int, str | None]:
 
 def output_file(text: str, option: str = "--out") -> Path:
     """Check, before any long work, that a file can be written at ``text``; raises
-    `LexikoError` saying why not (a folder, a missing folder, no permission)."""
+    `LexikoError` saying why not (a folder, a device or named pipe, a missing folder, no
+    permission)."""
     path = Path(text)
     if path.is_dir():
         raise LexikoError(f"{option} {text} is a folder: give a file name, such as {path / 'leaves.tsv.gz'}")
+    what = not_a_file(path)
+    if what is not None:
+        raise LexikoError(f"{option} {text} is {what}, not a file: give a file name, such as leaves.tsv.gz")
     parent = path.parent
     if not parent.is_dir():
         raise LexikoError(f"{option} {text}: no such folder {parent}")

@@ -140,6 +140,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         f"saved {len(table):,} leaves to {out} ({args.games * args.rounds:,} games, {secs:.0f} s, "
         f"{jobs} job{'s' if jobs > 1 else ''})",
         highlight=False,
+        markup=False,
+        soft_wrap=True,
     )
     best = sorted((v, t) for t, v in table.items() if len(t) == 1)
     console.print(
