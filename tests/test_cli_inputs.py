@@ -98,3 +98,27 @@ def test_train_leaves_writes_through_a_link(tmp_path: Path, capsys: pytest.Captu
     saved = [line for line in capsys.readouterr().out.splitlines() if line.startswith("saved ")]
     assert len(saved) == 1 and saved[0].split(" (")[0].endswith(f" leaves to {link}")
     assert link.is_symlink() and len(LeaveTable.load(tmp_path / "kept.tsv")) > 0
+
+
+def test_replay_refuses_a_file_larger_than_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    big = tmp_path / "big.gcg"
+    big.write_bytes(b"#player1 a A\n#player2 b B\n" + b"#note " + b"x" * 60 + b"\n" * 1_000_000)
+    assert main(["replay", str(big)]) == 2
+    assert capsys.readouterr().out == (
+        f"error: {big} holds more than a game record: a game record has at most 1,000,000 bytes\n"
+    )
+
+
+def test_replay_refuses_a_line_longer_than_a_record_has(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long = tmp_path / "long.gcg"
+    long.write_text("#player1 a A\n#player2 b B\n#note " + "x" * 10_000 + "\n>a: AEINRST 8D RETAINS +70 70\n")
+    assert main(["replay", str(long)]) == 2
+    assert capsys.readouterr().out == (
+        "error: line 3: the line has 10,006 characters; a game record's lines have at most 10,000\n"
+    )
+
+
+def test_analyze_refuses_a_cgp_line_longer_than_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 " + "x " * 5_000
+    assert main(["analyze", "--cgp", line]) == 2
+    assert capsys.readouterr().out == "error: the position has 10,060 characters; a CGP line has at most 10,000\n"

@@ -83,3 +83,15 @@ def test_a_failed_write_names_the_file_and_leaves_the_old_one(tmp_path: Path, mo
     assert (e.value.strerror, e.value.filename) == ("No space left on device", str(path))
     monkeypatch.undo()
     assert path.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["t.txt"]
+
+
+def test_a_leave_table_larger_than_one_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lexiko import leaves
+
+    path = tmp_path / "t.tsv"
+    LeaveTable(values={(19,): 9.0}).save(path)
+    monkeypatch.setattr(leaves, "MAX_TABLE_BYTES", path.stat().st_size - 1)
+    with pytest.raises(LexikoError, match=rf"^{path} holds more than a leave table: a table has at most [\d,]+ bytes$"):
+        LeaveTable.load(path)
+    monkeypatch.setattr(leaves, "MAX_TABLE_BYTES", path.stat().st_size)
+    assert LeaveTable.load(path).value("S") == 9.0

@@ -6,7 +6,7 @@ one line, as crossword-game programs exchange them.
 The board is rows joined by ``/`` with runs of empty squares as numbers and blanks in
 lower case (tiles of several letters in brackets, ``[CH]``); the rack of the player on
 turn comes first; ``zeros`` counts consecutive scoreless turns; operations such as
-``lex TWL06;`` follow.
+``lex TWL06;`` follow. A line is at most `MAX_CGP_CHARS` (10,000) characters.
 
 The operations other programs write are understood: ``lex`` (lexicon), ``ld`` (letter
 distribution: english, english_super, spanish, german, french, polish, catalan),
@@ -40,7 +40,10 @@ from lexiko.rules import Rules
 from lexiko.tiles import ENGLISH, TILE_SETS, TileSet, tile_set
 from lexiko.wordlists import LANGUAGE_LISTS
 
-__all__ = ["CGP", "parse", "dumps", "from_game", "to_game", "rules_from_ops"]
+__all__ = ["CGP", "parse", "dumps", "from_game", "to_game", "rules_from_ops", "MAX_CGP_CHARS"]
+
+MAX_CGP_CHARS = 10_000
+"""The longest CGP line `parse` reads, in characters."""
 
 
 @dataclass(frozen=True)
@@ -140,8 +143,12 @@ def parse(text: str, tiles: TileSet | None = None, layout: Layout | None = None)
     >>> pos.board.tiles.name, pos.racks
     ('spanish', ('[LL]A?', ''))
 
-    Raises `NotationError` naming the field that is wrong.
+    Raises `NotationError` naming the field that is wrong, or saying that the line is
+    longer than `MAX_CGP_CHARS` (10,000 characters: a 21x21 board with every operation
+    takes well under 1,000).
     """
+    if len(text) > MAX_CGP_CHARS:
+        raise NotationError(f"the position has {len(text):,} characters; a CGP line has at most {MAX_CGP_CHARS:,}")
     parts = text.strip().split(None, 4)
     if len(parts) < 4:
         raise NotationError(

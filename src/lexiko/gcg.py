@@ -6,6 +6,11 @@ plays the events through a `Game`, checking every rack, placement, score and
 running total. `load` does both. Errors are `RecordError`
 naming the line.
 
+A record is at most `MAX_RECORD_BYTES` (1,000,000 bytes) and each of its lines at most
+`MAX_LINE_CHARS` (10,000 characters): real games are a few kilobytes with lines of a
+few hundred characters, and a file past the bounds (``/dev/zero``, a log, a database)
+is refused, not read on and on.
+
 >>> text = '''#player1 ann Ann
 ... #player2 bob Bob
 ... >ann: DINNVWY 8D WINDY +32 32
@@ -37,7 +42,27 @@ from lexiko.rules import Rules, format_bonus_tiers
 from lexiko.tiles import TILE_SETS, TileSet
 from lexiko.wordlists import LANGUAGE_LISTS
 
-__all__ = ["GameRecord", "RecordEvent", "Player", "parse", "read", "load", "dumps", "write", "record_of"]
+__all__ = [
+    "GameRecord",
+    "RecordEvent",
+    "Player",
+    "parse",
+    "read",
+    "load",
+    "dumps",
+    "write",
+    "record_of",
+    "MAX_RECORD_BYTES",
+    "MAX_LINE_CHARS",
+]
+
+MAX_RECORD_BYTES = 1_000_000
+"""The largest GCG record `read` and `parse` take, in bytes (characters for text)."""
+
+MAX_LINE_CHARS = 10_000
+"""The longest line of a GCG record, in characters (a long note included)."""
+
+_BOUND = f"a game record has at most {MAX_RECORD_BYTES:,} bytes"
 
 RecordKind = Literal[
     "play",
@@ -314,6 +339,9 @@ def parse(source: str | bytes) -> GameRecord:
     """Parse GCG text (or bytes, decoded by the ``#character-encoding`` pragma, UTF-8 or
     else Latin-1). Checks the form of every line; see `GameRecord.replay` for the
     game itself."""
+    if len(source) > MAX_RECORD_BYTES:
+        unit = "bytes" if isinstance(source, bytes) else "characters"
+        raise RecordError(f"the record has {len(source):,} {unit}; {_BOUND}")
     text = _decode(source) if isinstance(source, bytes) else source
     if isinstance(source, str):
         first = text.lstrip("\ufeff").split("\n", 1)[0]
@@ -343,6 +371,10 @@ class _Parser:
         if not any(line.strip() for line in self.lines):
             raise RecordError("the file is empty")
         for i, raw in enumerate(self.lines, 1):
+            if len(raw) > MAX_LINE_CHARS:
+                raise RecordError(
+                    f"the line has {len(raw):,} characters; a game record's lines have at most {MAX_LINE_CHARS:,}", i
+                )
             line = raw.rstrip()
             if not line.strip():
                 continue
@@ -503,11 +535,15 @@ def _event_from_tokens(i: int, nick: str, tokens: list[str]) -> RecordEvent:
 
 
 def read(path: str | Path) -> GameRecord:
-    """Parse a GCG file."""
+    """Parse a GCG file (of at most `MAX_RECORD_BYTES`: a larger one, or an endless
+    device, is a `RecordError` once that much is read)."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path} holds more than a game record: {_BOUND}")
     return parse(data)
 
 

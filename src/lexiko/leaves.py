@@ -42,7 +42,11 @@ from lexiko.tiles import ENGLISH, TileSet, tile_set
 if TYPE_CHECKING:
     pass
 
-__all__ = ["Leave", "LeaveTable", "DATA_FILE"]
+__all__ = ["Leave", "LeaveTable", "DATA_FILE", "MAX_TABLE_BYTES"]
+
+MAX_TABLE_BYTES = 200_000_000
+"""The largest leave-table file `LeaveTable.load` reads (every leave of a 7-tile rack
+of the largest tile set as CSV takes well under a tenth of it)."""
 
 Leave = tuple[int, ...]
 """Tile codes kept, in rack order (letters by code, blanks (0) last)."""
@@ -294,12 +298,16 @@ class LeaveTable:
     def load(cls, path: str | os.PathLike[str], tiles: TileSet | None = None) -> LeaveTable:
         """Read a table written by `save` (compressed or not). ``tiles`` defaults to
         the tile set the file names; raises `LexikoError` naming the
-        line for a malformed file."""
+        line for a malformed file, or for one larger than `MAX_TABLE_BYTES` (an endless
+        device such as ``/dev/zero`` is refused once that much is read)."""
         p = Path(path)
         try:
-            data = p.read_bytes()
+            with open(p, "rb") as f:
+                data = f.read(MAX_TABLE_BYTES + 1)
         except OSError as e:
             raise LexikoError(f"cannot read leave table {p}: {e.strerror}") from None
+        if len(data) > MAX_TABLE_BYTES:
+            raise LexikoError(f"{p} holds more than a leave table: a table has at most {MAX_TABLE_BYTES:,} bytes")
         if p.suffix.lower() in (".klv2", ".klv", ".csv"):
             return cls._from_other_engine(data, p, tiles or ENGLISH)
         return cls.from_bytes(data, tiles, str(p))

@@ -22,7 +22,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "replay",
         help="check a GCG game record and show the game",
         description="Replay a GCG file through the rules engine, checking every score "
-        "and running total, and show the moves and the final board.",
+        "and running total, and show the moves and the final board. A record is at most "
+        "1,000,000 bytes, its lines at most 10,000 characters.",
     )
     r.add_argument("file", type=Path, metavar="FILE.gcg")
     r.set_defaults(func=run)
