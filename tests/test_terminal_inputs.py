@@ -86,3 +86,65 @@ def test_duplicate_save_refuses_a_named_pipe(twl06: Lexicon, tmp_path: Path) -> 
         game, out = _duplicate(twl06, [f"save {fifo}", "quit"])
     assert _messages(out) == [f"cannot write {fifo}: it is a named pipe (FIFO), not a file"]
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def _lines(out: str, *starts: str) -> list[str]:
+    return [line.rstrip() for line in out.splitlines() if line.startswith(starts)]
+
+
+def test_a_failed_challenge_names_the_words_and_says_they_are_valid(twl06: Lexicon) -> None:
+    game = Game(["You", "Bob"], preset("tournament"), seed=6, lexicon=twl06, first_player=0)
+    out = _play(game, twl06, ["8D HEDGY", "challenge", "quit"])
+    assert _lines(out, "You:", "Bob") == [
+        "You: 8D HEDGY +34 (34)   words: HEDGY",
+        "Bob's challenge fails: HEDGY is valid",
+        "Bob: loses the turn (failed challenge) +0 (0)",
+    ]
+    assert [e.kind for e in game.history] == ["play", "lost-turn"]
+
+
+def test_a_failed_challenge_of_several_words_names_each(twl06: Lexicon) -> None:
+    rules = preset("tournament").replace(challenge_rule="five-point")
+    game = Game(["You", "Bob"], rules, seed=6, lexicon=twl06, first_player=0)
+    game.apply("8D HEDGY", player=0)
+    game.apply("pass", player=1)
+    game.set_rack(0, "AXEEEEE")
+    game.apply("9D AX", player=0)
+    out = _play(game, twl06, ["challenge", "quit"])
+    assert _lines(out, "Bob's", "You: challenge") == [
+        "Bob's challenge fails: AX, HA, EX are valid",
+        "You: challenge bonus +5 (62)",
+    ]
+
+
+def test_letters_outside_the_tile_set_are_named_as_such(twl06: Lexicon) -> None:
+    game = Game(["You", "computer"], seed=6, lexicon=twl06, first_player=0)
+    out = _play(game, twl06, ["H8 日本", "H8 ÇA", "quit"])
+    assert _lines(out, "'") == [
+        "'日' is not a letter of the english tile set",
+        "'Ç' is not a letter of the english tile set",
+    ]
+    assert game.history == []
+    _, out = _duplicate(twl06, ["H8 日本", "quit"])
+    assert _lines(out, "'") == ["'日' is not a letter of the english tile set"]
+
+
+def test_duplicate_has_no_hints_and_says_so_without_exchanges(twl06: Lexicon) -> None:
+    game, out = _duplicate(twl06, ["hint", "-ADL", "frobnicate", "8D", "quit"])
+    assert _lines(out, "no hints", "'") == [
+        "no hints in a duplicate game: each player finds their own move for the shared rack",
+        "'-ADL' is not a move: write a play like 8D WORD, or pass (a duplicate game has no exchanges)",
+        "'frobnicate' is not a move: write a play like 8D WORD, or pass (a duplicate game has no exchanges)",
+        "'8D' is not a move: write a play like 8D WORD, or pass (a duplicate game has no exchanges)",
+    ]
+    assert game.rounds == [] and game.round_number == 1
+
+
+def test_undo_with_nothing_of_yours_to_undo_changes_nothing(twl06: Lexicon) -> None:
+    game = Game(["You", "computer"], seed=6, lexicon=twl06, first_player=1)
+    out = _play(game, twl06, ["undo", "quit"])
+    assert _lines(out, "computer:", "nothing") == [
+        "computer: 8D HEXAD +40 (40)   words: HEXAD",
+        "nothing to undo: there is no turn of yours yet",
+    ]
+    assert [e.kind for e in game.history] == ["play"]

@@ -161,7 +161,7 @@ def describe(game: Game, ev: Event) -> str:
         bad = ", ".join(ev.invalid)
         verdict = "is not a word" if len(ev.invalid) == 1 else "are not words"
         return f"{name}: play withdrawn {ev.score:+d} ({ev.total}): {bad} {verdict}"
-    what = ev.kind.replace("-", " ")
+    what = "loses the turn (failed challenge)" if ev.kind == "lost-turn" else ev.kind.replace("-", " ")
     return f"{name}: {what} {ev.score:+d} ({ev.total})"
 
 
@@ -225,8 +225,7 @@ class TerminalGame:
         bot = self.bots[p]
         if g.awaiting_challenge and bot.wants_challenge(g):
             self.console.print(Text(f"{g.players[p]} challenges!", style="bold"))
-            g.challenge(player=p)
-            self._show()
+            self._challenge(p, "challenge")
             return
         if g.awaiting_final_challenge:
             g.accept(player=p)
@@ -274,8 +273,7 @@ class TerminalGame:
             elif low == "load":
                 self._load(arg)
             elif low in ("challenge", "accept"):
-                g.apply(low, player=p)
-                self._show()
+                self._challenge(p, low)
             elif low == "exchange" and not arg.strip():
                 raise LexikoError("exchange needs the tiles to give back: exchange ABC (? for a blank)")
             else:
@@ -311,6 +309,21 @@ class TerminalGame:
         self.console.print(f"loaded {path}: {len(loaded.history)} turns played")
         self._show()
 
+    def _challenge(self, p: int, action: str) -> None:
+        """Challenge or accept the play just made; a failed challenge says which words
+        were challenged and that they are valid (the events only say what it cost)."""
+        g = self.game
+        played = next((e for e in reversed(g.history) if e.kind == "play"), None)
+        before = len(g.history)
+        g.apply(action, player=p)
+        new = g.history[before:]
+        if action == "challenge" and played is not None and not any(e.kind == "withdrawn" for e in new):
+            verdict = "is valid" if len(played.words) == 1 else "are valid"
+            self.console.print(
+                Text(f"{g.players[p]}'s challenge fails: {', '.join(played.words)} {verdict}"), soft_wrap=True
+            )
+        self._show()
+
     def _hint(self, p: int) -> None:
         from lexiko.leaves import LeaveTable
         from lexiko.movegen import generate
@@ -342,11 +355,11 @@ class TerminalGame:
 
     def _undo(self, p: int) -> None:
         g = self.game
+        if not any(e.player == p for e in g.history):  # checked first: the computer's moves stay
+            raise LexikoError("nothing to undo: there is no turn of yours yet")
         # take back the computer's replies, then the person's own last action
-        while g.history and g.history[-1].player != p:
+        while g.history[-1].player != p:
             g.undo()
-        if not g.history:
-            raise LexikoError("nothing to undo")
         g.undo()
         self._seen = min(self._seen, len(g.history))
         self._show()
@@ -474,6 +487,10 @@ class DuplicateTerminal:
                     return False
                 if low in ("help", "?", "h", ""):
                     self.console.print(DUPLICATE_HELP)
+                elif low == "hint":
+                    raise LexikoError(
+                        "no hints in a duplicate game: each player finds their own move for the shared rack"
+                    )
                 elif low == "sheet":
                     self.console.print(Text(master_sheet(g)), soft_wrap=True)
                 elif low.startswith("save"):
@@ -494,6 +511,12 @@ class DuplicateTerminal:
                             soft_wrap=True,
                         )
                         return True
+                    head, _, word = low.partition(" ")
+                    if low not in ("pass", "-") and (_POSITION.fullmatch(head) is None or not word.strip()):
+                        raise LexikoError(
+                            f"{line!r} is not a move: write a play like 8D WORD, or pass (a duplicate game has no "
+                            "exchanges)"
+                        )
                     sub = g.submit(name, "-" if low in ("pass", "-") else as_typed(line))
                     self.console.print(Text(f"{name}: {sub.notation} for {sub.score}, noted"), soft_wrap=True)
                     return True

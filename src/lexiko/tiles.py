@@ -192,6 +192,8 @@ class TileSet:
             return self.code(token)
         if token.islower():
             return self.code(token.upper()) | BLANK
+        if token.upper() not in self._codes:  # a letter without case (日), or none of the set's
+            return self.code(token)
         raise NotationError(f"{token!r} mixes upper and lower case")
 
     def parse(self, text: str) -> tuple[int, ...]:
