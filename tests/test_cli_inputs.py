@@ -122,3 +122,31 @@ def test_analyze_refuses_a_cgp_line_longer_than_a_position(capsys: pytest.Captur
     line = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 " + "x " * 5_000
     assert main(["analyze", "--cgp", line]) == 2
     assert capsys.readouterr().out == "error: the position has 10,060 characters; a CGP line has at most 10,000\n"
+
+
+_EMPTY_LEXICON = (
+    "error: the lexicon's name is empty: give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan "
+    "or the path of a word-list file\n"
+)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["judge", "--lexicon", "", "QI"],
+        ["find", "--lexicon", " ", "QI"],
+        ["play", "--lexicon", ""],
+        ["autoplay", "--games", "1", "--lexicon", ""],
+        ["analyze", "--cgp", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0", "--lexicon", ""],
+    ],
+)
+def test_an_empty_lexicon_name_is_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().out == _EMPTY_LEXICON
+
+
+def test_autoplay_output_starts_with_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["autoplay", "--games", "2", "--players", "greedy,random"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].strip() == "2 games, tournament rules, TWL06"
+    assert out[-1].startswith("0 ties; ")

@@ -210,6 +210,9 @@ class Lexicon:
         never judges another language's tiles).
         """
         key = str(source)
+        if not key.strip():  # Path("") is the current folder
+            known = ", ".join([*BUILTIN, *SYSTEM_LISTS])
+            raise LexiconError(f"the lexicon's name is empty: give {known} or the path of a word-list file")
         text: bytes | None = None  # None: a Debian list, read only when its cache is cold
         if key.upper() in BUILTIN and not Path(key).exists():
             name = key.upper()

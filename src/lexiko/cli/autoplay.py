@@ -98,7 +98,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         raise LexikoError(f"{rules.name} rules need {need} players, not {len(kinds)}")
     if rules.teams:
         raise LexikoError("autoplay does not play team games")
-    if args.lexicon:
+    if args.lexicon is not None:
         rules = rules.replace(lexicon=args.lexicon)
     if args.gcg_dir:
         output_folder(args.gcg_dir, "--gcg-dir", "game-*.gcg")

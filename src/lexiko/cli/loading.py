@@ -11,8 +11,9 @@ one loader the commands share.
 from __future__ import annotations
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
+from lexiko.cli.progress import WorkProgress
 from lexiko.lexicon import Lexicon
 from lexiko.tiles import TileSet
 
@@ -21,13 +22,13 @@ __all__ = ["load_lexicon"]
 
 def load_lexicon(name: str, tiles: TileSet, console: Console) -> Lexicon:
     """Load a lexicon, with a progress bar while it is compiled (first use only)."""
-    bar: Progress | None = None
+    bar: WorkProgress | None = None
     tasks: dict[str, object] = {}
 
     def progress(phase: str, done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
-            bar = Progress(
+            bar = WorkProgress(
                 TextColumn(f"compiling {name} ({{task.description}})"),
                 BarColumn(),
                 TextColumn("{task.percentage:>3.0f}%"),

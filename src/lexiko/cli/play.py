@@ -92,7 +92,7 @@ def _computer_kind(name: str) -> str | None:
 def _rules(args: argparse.Namespace, players: int) -> Rules:
     rules = preset(args.rules, players=players)
     changes: dict[str, object] = {}
-    if args.lexicon:
+    if args.lexicon is not None:
         changes["lexicon"] = args.lexicon
     if getattr(args, "challenge", None):
         if rules.variant == "duplicate" and args.challenge != rules.challenge_rule:

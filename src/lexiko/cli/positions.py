@@ -79,11 +79,11 @@ def lexicon_for(args: argparse.Namespace, game: Game, console: Console) -> Lexic
     stands in for the licensed one the record names."""
     from lexiko.lexicon import stand_in_warning
 
-    if args.lexicon:
+    if args.lexicon is not None:
         warning = stand_in_warning(game.rules.lexicon, args.lexicon)
         if warning:
             console.print(f"warning: {warning}", style="yellow", markup=False, highlight=False, soft_wrap=True)
-    return load_lexicon(args.lexicon or game.rules.lexicon, game.tiles, console)
+    return load_lexicon(game.rules.lexicon if args.lexicon is None else args.lexicon, game.tiles, console)
 
 
 def leaves_from_args(args: argparse.Namespace, tiles: TileSet) -> LeavesArg:

@@ -74,6 +74,14 @@ class WorkProgress(Progress):
         out = self._log if self._log is not None else sys.stderr
         print(line, file=out, flush=True)
 
+    def stop(self) -> None:
+        """Stop the display. A bar that vanishes at the end (``transient``) leaves
+        nothing, not even the empty line rich writes where the output is no terminal."""
+        if self.live.transient and not self.disable:
+            self.live.stop()
+        else:
+            super().stop()
+
     def report(self, phase: str, done: int, total: int) -> None:
         """The library's progress callback (`lexiko.progress.Progress`): the task
         whose description is ``phase`` (added with ``total`` the first time) has ``done``.

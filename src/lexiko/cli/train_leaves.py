@@ -105,7 +105,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.games < 1 or args.rounds < 1:
         raise LexikoError("--games and --rounds must be at least 1")
     rules = preset(args.rules, players=2)
-    if args.lexicon:
+    if args.lexicon is not None:
         rules = rules.replace(lexicon=args.lexicon)
     out = output_file(args.out)  # before the training, not after it
     jobs, note = bounded_jobs(args.jobs, args.force_jobs)
