@@ -150,3 +150,26 @@ def test_autoplay_output_starts_with_its_table(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out.splitlines()
     assert out[0].strip() == "2 games, tournament rules, TWL06"
     assert out[-1].startswith("0 ties; ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["judge", "--lexicon", "/dev/zero", "QI"], "error: /dev/zero is a character device, not a word-list file: "),
+        (["train-leaves", "--games", "1", "--out", ""], "error: --out needs a file name, such as leaves.tsv.gz"),
+    ],
+)
+def test_places_that_are_not_files_are_named(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    out = capsys.readouterr().out
+    assert out.startswith(message) and len(out.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["replay", "render", "analyze"])
+def test_an_empty_file_name_is_an_argument_error(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main([command, ""])
+    assert e.value.code == 2
+    assert capsys.readouterr().err == (
+        f"error: lexiko {command}: argument FILE.gcg: the file name is empty (see 'lexiko {command} --help')\n"
+    )

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from lexiko import kwg as _kwg
 from lexiko.errors import LexiconError, NotationError
+from lexiko.files import not_a_file
 from lexiko.tiles import ENGLISH, LETTER_MASK, TILE_SETS, TileSet
 from lexiko.wordlists import (
     ENGLISH_LISTS,
@@ -241,6 +242,9 @@ class Lexicon:
                 )
             if path.is_dir():
                 raise LexiconError(f"{key} is a directory, not a word-list file: give a file of words, one a line")
+            what = not_a_file(path)
+            if what is not None:  # a device (/dev/zero would be read forever), a named pipe
+                raise LexiconError(f"{key} is {what}, not a word-list file: give a file of words, one a line")
             if not path.is_file():
                 known = ", ".join([*BUILTIN, *SYSTEM_LISTS])
                 raise LexiconError(f"unknown lexicon {key!r}: give {known} or the path of a word-list file")

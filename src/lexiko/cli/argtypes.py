@@ -32,6 +32,7 @@ __all__ = [
     "bounded_jobs",
     "output_file",
     "output_folder",
+    "file_path",
 ]
 
 
@@ -100,6 +101,21 @@ def port(text: str) -> int:
     return value
 
 
+def file_path(text: str) -> Path:
+    """A file's name, never empty (``Path("")`` would be the current folder).
+
+    >>> file_path("game.gcg")
+    PosixPath('game.gcg')
+    >>> file_path("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: the file name is empty
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the file name is empty")
+    return Path(text)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on standard error, naming the
     command and where its help is, with exit status 2 (argparse's usage block is long).
@@ -132,6 +148,8 @@ def output_file(text: str, option: str = "--out") -> Path:
     """Check, before any long work, that a file can be written at ``text``; raises
     `LexikoError` saying why not (a folder, a device or named pipe, a missing folder, no
     permission)."""
+    if not text.strip():
+        raise LexikoError(f"{option} needs a file name, such as leaves.tsv.gz")
     path = Path(text)
     if path.is_dir():
         raise LexikoError(f"{option} {text} is a folder: give a file name, such as {path / 'leaves.tsv.gz'}")

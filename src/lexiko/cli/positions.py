@@ -13,12 +13,12 @@ set up, the lexicon and leave table asked for, and the header shown above the an
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from rich.console import Console
 
 from lexiko.analysis import position_at_turn
 from lexiko.bots.static import LeavesArg
+from lexiko.cli.argtypes import file_path
 from lexiko.cli.loading import load_lexicon
 from lexiko.errors import LexikoError
 from lexiko.game import Game
@@ -39,10 +39,10 @@ def signed(x: float) -> str:
 
 def add_position_options(p: argparse.ArgumentParser) -> None:
     """The options that name a position, and ``--lexicon`` and ``--no-board``."""
-    p.add_argument("file", nargs="?", type=Path, metavar="FILE.gcg", help="a game record (GCG)")
+    p.add_argument("file", nargs="?", type=file_path, metavar="FILE.gcg", help="a game record (GCG)")
     p.add_argument("--turn", type=int, metavar="K", help="the position before the record's K-th move (from 1)")
     p.add_argument("--cgp", metavar="CGP", help="a position in CGP (the rack of the player on turn first)")
-    p.add_argument("--board-gcg", type=Path, metavar="FILE", help="take the board from this GCG (with --rack)")
+    p.add_argument("--board-gcg", type=file_path, metavar="FILE", help="take the board from this GCG (with --rack)")
     p.add_argument("--rack", help="the rack of the player on turn (? for a blank)")
     p.add_argument("--lexicon", help="lexicon: TWL06, SOWPODS or a word-list file (default: the position's)")
     p.add_argument("--no-board", action="store_true", help="do not show the board")

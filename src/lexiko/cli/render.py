@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from lexiko.cli.argtypes import non_negative_int, positive_int
+from lexiko.cli.argtypes import file_path, non_negative_int, positive_int
 
 __all__ = ["add_parser", "run"]
 
@@ -33,11 +32,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "0 is the empty board); 'lexiko analyze --turn K' looks at the position BEFORE move K.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    d.add_argument("file", type=Path, metavar="FILE.gcg")
+    d.add_argument("file", type=file_path, metavar="FILE.gcg")
     d.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=file_path,
         required=True,
         metavar="FILE",
         help="the picture to write: .svg, or .png with CairoSVG",

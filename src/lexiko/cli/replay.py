@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+
+from lexiko.cli.argtypes import file_path
 
 __all__ = ["add_parser", "run"]
 
@@ -25,7 +26,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "and running total, and show the moves and the final board. A record is at most "
         "1,000,000 bytes, its lines at most 10,000 characters.",
     )
-    r.add_argument("file", type=Path, metavar="FILE.gcg")
+    r.add_argument("file", type=file_path, metavar="FILE.gcg")
     r.set_defaults(func=run)
     return r
 
