@@ -130,12 +130,13 @@ def test_letters_outside_the_tile_set_are_named_as_such(twl06: Lexicon) -> None:
 
 
 def test_duplicate_has_no_hints_and_says_so_without_exchanges(twl06: Lexicon) -> None:
-    game, out = _duplicate(twl06, ["hint", "-ADL", "frobnicate", "8D", "quit"])
+    game, out = _duplicate(twl06, ["hint", "-ADL", "frobnicate", "8D", "H8 QI extra", "quit"])
     assert _lines(out, "no hints", "'") == [
         "no hints in a duplicate game: each player finds their own move for the shared rack",
         "'-ADL' is not a move: write a play like 8D WORD, or pass (a duplicate game has no exchanges)",
         "'frobnicate' is not a move: write a play like 8D WORD, or pass (a duplicate game has no exchanges)",
         "'8D' is not a move: write a play like 8D WORD, or pass (a duplicate game has no exchanges)",
+        "'H8 QI extra' is not a move: write a play like 8D WORD, or pass (a duplicate game has no exchanges)",
     ]
     assert game.rounds == [] and game.round_number == 1
 
@@ -148,3 +149,12 @@ def test_undo_with_nothing_of_yours_to_undo_changes_nothing(twl06: Lexicon) -> N
         "nothing to undo: there is no turn of yours yet",
     ]
     assert [e.kind for e in game.history] == ["play"]
+
+
+def test_a_file_name_with_a_nul_is_refused_by_save_and_load(twl06: Lexicon) -> None:
+    game = Game(["You", "computer"], seed=6, lexicon=twl06, first_player=0)
+    out = _play(game, twl06, ["save a\x00b", "load a\x00b", "quit"])
+    assert _lines(out, "cannot") == [
+        "cannot write 'a\\x00b': a file name holds no NUL character",
+        "cannot load a\x00b: cannot read 'a\\x00b': a file name holds no NUL character",
+    ]

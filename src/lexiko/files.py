@@ -46,7 +46,7 @@ def not_a_file(path: str | os.PathLike[str]) -> str | None:
     """
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except (OSError, ValueError):  # absent, or a name no file can have (a NUL in it)
         return None
     if stat.S_ISREG(mode):
         return None
@@ -58,6 +58,8 @@ def write_file(path: str | os.PathLike[str], data: bytes) -> Path:
     module); returns the file written (the link's target for a link). Raises
     `LexikoError` for a place that is not a file, and `OSError` with the file's name
     when the writing fails."""
+    if "\0" in os.fspath(path):
+        raise LexikoError(f"cannot write {os.fspath(path)!r}: a file name holds no NUL character")
     what = not_a_file(path)
     if what is not None:
         raise LexikoError(f"cannot write {os.fspath(path)}: it is {what}, not a file")

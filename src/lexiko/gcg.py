@@ -542,6 +542,8 @@ def read(path: str | Path) -> GameRecord:
             data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    except ValueError:  # a NUL in the name
+        raise RecordError(f"cannot read {str(path)!r}: a file name holds no NUL character") from None
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"{path} holds more than a game record: {_BOUND}")
     return parse(data)

@@ -512,7 +512,7 @@ class DuplicateTerminal:
                         )
                         return True
                     head, _, word = low.partition(" ")
-                    if low not in ("pass", "-") and (_POSITION.fullmatch(head) is None or not word.strip()):
+                    if low not in ("pass", "-") and (_POSITION.fullmatch(head) is None or len(word.split()) != 1):
                         raise LexikoError(
                             f"{line!r} is not a move: write a play like 8D WORD, or pass (a duplicate game has no "
                             "exchanges)"
