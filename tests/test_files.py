@@ -95,3 +95,8 @@ def test_a_leave_table_larger_than_one_is_refused(tmp_path: Path, monkeypatch: p
         LeaveTable.load(path)
     monkeypatch.setattr(leaves, "MAX_TABLE_BYTES", path.stat().st_size)
     assert LeaveTable.load(path).value("S") == 9.0
+
+
+def test_a_leave_table_name_with_a_nul_is_a_message() -> None:
+    with pytest.raises(LexikoError, match=r"^cannot read leave table 'a\\x00b': a file name holds no NUL character$"):
+        LeaveTable.load("a\x00b")

@@ -306,6 +306,8 @@ class LeaveTable:
                 data = f.read(MAX_TABLE_BYTES + 1)
         except OSError as e:
             raise LexikoError(f"cannot read leave table {p}: {e.strerror}") from None
+        except ValueError:  # a NUL in the name
+            raise LexikoError(f"cannot read leave table {str(p)!r}: a file name holds no NUL character") from None
         if len(data) > MAX_TABLE_BYTES:
             raise LexikoError(f"{p} holds more than a leave table: a table has at most {MAX_TABLE_BYTES:,} bytes")
         if p.suffix.lower() in (".klv2", ".klv", ".csv"):
