@@ -173,3 +173,22 @@ def test_an_empty_file_name_is_an_argument_error(command: str, capsys: pytest.Ca
     assert capsys.readouterr().err == (
         f"error: lexiko {command}: argument FILE.gcg: the file name is empty (see 'lexiko {command} --help')\n"
     )
+
+
+def test_a_pipe_made_at_out_during_training_does_not_lose_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lexiko.cli import train_leaves
+    from lexiko.leaves import LeaveTable
+
+    with named_pipe(tmp_path / "leaves.tsv") as fifo:
+        monkeypatch.setattr(train_leaves, "output_file", lambda text: Path(text))  # as if made after the check
+        monkeypatch.setattr(train_leaves.tempfile, "gettempdir", lambda: str(tmp_path))
+        assert main(["train-leaves", "--games", "2", "--rounds", "1", "--min-seen", "1", "--out", str(fifo)]) == 0
+        out = capsys.readouterr().out
+        rescue = next(tmp_path.glob("lexiko-leaves-*.tsv"))
+        assert (
+            f"warning: cannot write {fifo} (it is a named pipe (FIFO), not a file); the table is saved in {rescue}"
+            in out
+        )
+        assert stat.S_ISFIFO(fifo.lstat().st_mode) and len(LeaveTable.load(rescue)) > 0

@@ -78,18 +78,22 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _save_or_rescue(table: LeaveTable, out: Path, console: Console) -> Path:
-    """Save the trained table; when that fails (a full disk), save it in the temporary
-    folder instead and say where, so the training is not lost."""
+    """Save the trained table; when that fails (a full disk, a device or pipe put at
+    the path while training), save it in the temporary folder instead and say where,
+    so the training is not lost."""
     try:
         table.save(out)
         return out
     except OSError as e:
         reason = e.strerror or str(e)
+    except LexikoError as e:
+        reason = str(e).removeprefix(f"cannot write {out}: ")
     rescue = Path(tempfile.gettempdir()) / f"lexiko-leaves-{os.getpid()}{''.join(out.suffixes)}"
     try:
         table.save(rescue)
-    except OSError as e2:
-        raise LexikoError(f"cannot write {out} ({reason}) nor {rescue} ({e2.strerror}): the table is lost") from None
+    except (OSError, LexikoError) as e2:
+        why = e2.strerror if isinstance(e2, OSError) else str(e2).removeprefix(f"cannot write {rescue}: ")
+        raise LexikoError(f"cannot write {out} ({reason}) nor {rescue} ({why}): the table is lost") from None
     console.print(
         f"warning: cannot write {out} ({reason}); the table is saved in {rescue}",
         style="yellow",
