@@ -12,6 +12,7 @@ from lexiko.bots import make_player
 from lexiko.duplicate import DuplicateGame
 from lexiko.errors import GameStateError, IllegalMoveError, LexikoError, PhonyError, RecordError
 from lexiko.lexicon import Lexicon
+from lexiko.rng import Generator
 from lexiko.rules import DUPLICATE, Rules
 from lexiko.tiles import ENGLISH
 
@@ -100,6 +101,13 @@ def _counts(rack: str) -> tuple[int, int, int]:
     return v, len(codes) - v - b, b
 
 
+def _keeps_the_rule(rack: str, number: int) -> bool:
+    """Whether a rack of round ``number`` keeps the duplicate preset's vowel rule."""
+    v, c, b = _counts(rack)
+    need = 2 if number <= 15 else 1
+    return max(0, need - v) + max(0, need - c) <= b
+
+
 def test_the_draw_rule_over_whole_games(twl06: Lexicon) -> None:
     redraws = 0
     for seed in range(12):
@@ -109,13 +117,32 @@ def test_the_draw_rule_over_whole_games(twl06: Lexicon) -> None:
         assert sum(tiles.values()) + len(g.rack) + g.bag_count == 100  # tiles are conserved
         for r in g.rounds:
             redraws += r.redraws
-            if len(r.rack) < 7:
-                continue  # the last tiles: the rule asks only what they can give
-            v, c, b = _counts(r.rack)
-            need = 2 if r.number <= 15 else 1
-            assert max(0, need - v) + max(0, need - c) <= b, (seed, r.number, r.rack)
+            assert _keeps_the_rule(r.rack, r.number), (seed, r.number, r.rack)  # the last tiles too
         assert g.totals["greedy"] == g.top_total  # the greedy player always finds the top
     assert redraws > 0  # the rule was needed
+
+
+def test_the_game_ends_when_the_tiles_left_cannot_keep_the_vowel_rule(twl06: Lexicon) -> None:
+    """Seed 18 (a game from before lexiko.rng, as reported): after round 20 the tiles left
+    are FGLNPRV, no vowel and no blank, so no rack can keep the rule: the game is over
+    (it went on with FGLNPRV, PRV and RV)."""
+    d = DuplicateGame(["A"], DUPLICATE.replace(duplicate_seconds=None), seed=18, lexicon=twl06, generator="python")
+    while not d.over:
+        d.close_round()
+    assert len(d.rounds) == 20
+    assert duplicate.dumps(d).splitlines()[-1] == ">20 FJLRST? 15L JeST +66"
+    assert (d.rack_text, d.bag_count, d.top_total) == ("FGLNPRV", 0, 810 - 22 - 12 - 7)
+    assert d.end_reason == "the tiles left (FGLNPRV) cannot make a rack with a vowel and a consonant"
+
+
+def test_the_last_tiles_keep_the_rule_too(twl06: Lexicon) -> None:
+    """Fewer tiles than a rack left: they are the rack only if they keep the rule."""
+    d = DuplicateGame(["A"], DUPLICATE.replace(duplicate_seconds=None), seed=18, lexicon=twl06)
+    while not d.over:
+        d.close_round()
+    assert [(r.number, r.rack) for r in d.rounds[-2:]] == [(19, "DIINNTT"), (20, "CFINST")]
+    assert (d.rack_text, d.bag_count) == ("CT", 0)
+    assert d.end_reason == "the tiles left (CT) cannot make a rack with a vowel and a consonant"
 
 
 def test_record_round_trip_and_master_sheet(twl06: Lexicon) -> None:
@@ -238,6 +265,25 @@ def test_tiles_are_conserved_and_scores_add_up(twl06: Lexicon, seed: int, choice
     assert rounds >= 10  # whole games were played
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**63 - 1), generator=st.sampled_from(["lexiko", "python"]))
+@example(seed=18, generator="python")  # the reported game: it went on with FGLNPRV
+def test_every_rack_keeps_the_vowel_rule_or_the_game_is_over(twl06: Lexicon, seed: int, generator: Generator) -> None:
+    """Each round's rack keeps the rule, whatever its size; when the game ends on the
+    draw, no rack kept the rule out of the tiles left (rack and bag)."""
+    d = DuplicateGame(["A"], DUPLICATE.replace(duplicate_seconds=None), seed=seed, lexicon=twl06, generator=generator)
+    while not d.over:
+        assert _keeps_the_rule(d.rack_text, d.round_number), (d.round_number, d.rack_text)
+        d.close_round()
+    assert all(_keeps_the_rule(r.rack, r.number) for r in d.rounds)
+    left = d.tiles.format(d.tiles_left)
+    assert d.end_reason is not None
+    if d.end_reason.startswith("the tiles left"):
+        assert not _keeps_the_rule(left, d.round_number), left  # nor would any part of them
+    else:
+        assert _keeps_the_rule(left, d.round_number) or not left, left
+
+
 # -- the terminal ----------------------------------------------------------------------
 
 
@@ -287,7 +333,7 @@ def test_one_person_and_three_computers_play_duplicate_at_the_terminal(twl06: Le
         assert r.scores["You"] == (0 if you.notation == "-" else r.top.score)
     assert game.totals["greedy"] == game.top_total  # the greedy player always finds the top
     sheet = duplicate.master_sheet(game)
-    assert out.rstrip().splitlines()[-1].startswith(f"Game over after {len(game.rounds)} rounds.")
+    assert out.rstrip().splitlines()[-1].startswith(f"Game over after {len(game.rounds)} rounds ({game.end_reason}).")
     assert sheet.splitlines()[-1] in out
     assert game.totals["You"] == sum(r.scores["You"] for r in game.rounds)
     saved = duplicate.loads(record.read_text(encoding="utf-8"), twl06)

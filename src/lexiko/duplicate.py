@@ -12,14 +12,17 @@ bag. A player's result is their total against the sum of the tops (percentage of
 - **The draw** (classical duplicate): up to round ``duplicate_rule_rounds`` the rack
   must hold at least ``duplicate_min_vowels`` vowels and ``duplicate_min_consonants``
   consonants (a blank counts as either), after it at least one of each; otherwise all
-  its tiles go back to the bag and a new rack is drawn (as often as needed). When the
-  tiles left cannot make such a rack, the game is over.
+  its tiles go back to the bag and a new rack is drawn (as often as needed). The last
+  tiles, fewer than a rack, must keep the rule too. When the tiles left (rack and bag)
+  cannot make such a rack, the game is over, as in the published duplicate rules.
 - **Solo bonus**: with ``duplicate_solo_bonus`` set, a player who alone scores the top
   (with at least two players) gets that bonus.
 - A submission replaces the player's earlier one in the same round; a play with a word
   not in the lexicon is refused with the words named (as under ``void`` challenges).
   No submission, or a pass, scores 0.
-- The game ends when the rack can make no placement, or the bag and rack are empty.
+- The game ends when the rack can make no placement, when the bag and rack are empty,
+  or when the tiles left cannot make a rack that keeps the vowel rule; `end_reason` says
+  which.
 
 >>> from lexiko.lexicon import Lexicon
 >>> lex = Lexicon.from_words(["QI", "QAT", "AT", "TA", "TI", "IT", "AI"])
@@ -178,6 +181,8 @@ class DuplicateGame:
         self._subs: dict[str, Submission] = {}
         self._redraws = 0
         self.over = False
+        #: Why the game is over, in words (None while it goes on).
+        self.end_reason: str | None = None
         self._set_rack_by_hand = False
         self._refill()
         self._round_started = self._clock()
@@ -202,6 +207,17 @@ class DuplicateGame:
     @property
     def bag_count(self) -> int:
         return len(self._bag)
+
+    @property
+    def tiles_left(self) -> tuple[int, ...]:
+        """The tiles not on the board, rack and bag together (rack order).
+
+        >>> from lexiko.lexicon import Lexicon
+        >>> d = DuplicateGame(["Ann"], seed=1, lexicon=Lexicon.from_words(["QI"]))
+        >>> len(d.tiles_left), len(d.rack) + d.bag_count
+        (100, 100)
+        """
+        return self.tiles.rack_sort(self._rack + self._bag)
 
     @property
     def redraws(self) -> int:
@@ -252,6 +268,7 @@ class DuplicateGame:
         self._rng.shuffle(self._bag)
         self._rack = codes
         self.over = False
+        self.end_reason = None
         self._before_close = None
 
     # -- a round -----------------------------------------------------------------
@@ -347,7 +364,7 @@ class DuplicateGame:
             raise GameStateError("the game is over")
         best = self.judge(top, "top") if top is not None else self.find_top()
         if best is None:
-            self.over = True
+            self._end(f"the rack ({self.rack_text}) can make no placement")
             raise GameStateError("the rack can make no placement: the game is over")
         before = _Snapshot(
             self.board,
@@ -387,7 +404,7 @@ class DuplicateGame:
         self._subs = {}
         self._refill()
         if not self.over and self.find_top() is None:
-            self.over = True
+            self._end(f"the rack ({self.rack_text}) can make no placement")
         self._round_started = self._clock()
         self._before_close = before
         return result
@@ -415,6 +432,7 @@ class DuplicateGame:
         self._rng.setstate(b.rng)
         self.totals, self.top_total, self._subs = b.totals, b.top_total, b.subs
         self._redraws, self._round_started, self.over = b.redraws, b.round_started, False
+        self.end_reason = None
 
     # -- the draw ----------------------------------------------------------------
 
@@ -436,22 +454,29 @@ class DuplicateGame:
         need = max(0, vowels - v) + max(0, consonants - c)
         return need <= b
 
+    def _end(self, reason: str) -> None:
+        self.over = True
+        self.end_reason = reason
+
     def _refill(self) -> None:
-        """Draw the rack back to full; redraw it whole while it breaks the vowel rule."""
+        """Draw the rack back to full; redraw it whole while it breaks the vowel rule.
+        When the tiles left (rack and bag) cannot make a rack that keeps the rule, the
+        game is over (the rack is drawn as is, to show the tiles)."""
         self._redraws = 0
         size = self.rules.rack_size
         vowels, consonants = self._minimums()
         pool = self._rack + self._bag
         if not pool:
-            self.over = True
-            return
-        # fewer tiles than a rack: the rule asks only what the tiles can give
-        if len(pool) <= size:
-            self._rack, self._bag = pool, []
+            self._end("the bag and the rack are empty")
             return
         if not self._fits(pool, vowels, consonants):
-            self.over = True  # no rack can satisfy the rule: the game ends (the rack drawn as is)
+            # no part of the tiles left keeps the rule when all of them together do not
+            left = self.tiles.format(self.tiles.rack_sort(pool))
+            self._end(f"the tiles left ({left}) cannot make a rack with {_kinds(vowels, consonants)}")
             self._draw_up(size)
+            return
+        if len(pool) <= size:  # the last tiles, which keep the rule
+            self._rack, self._bag = pool, []
             return
         self._draw_up(size)
         while not self._fits(self._rack, vowels, consonants):
@@ -464,6 +489,20 @@ class DuplicateGame:
     def _draw_up(self, size: int) -> None:
         while len(self._rack) < size and self._bag:
             self._rack.append(self._bag.pop())
+
+
+def _kinds(vowels: int, consonants: int) -> str:
+    """The vowel rule's minimum in words.
+
+    >>> _kinds(1, 1), _kinds(2, 2), _kinds(0, 1)
+    ('a vowel and a consonant', '2 vowels and 2 consonants', 'a consonant')
+    """
+    parts = [
+        ("a " if n == 1 else f"{n} ") + word + ("s" if n > 1 else "")
+        for n, word in ((vowels, "vowel"), (consonants, "consonant"))
+        if n
+    ]
+    return " and ".join(parts)
 
 
 # -- records ---------------------------------------------------------------------------
