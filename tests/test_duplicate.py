@@ -388,3 +388,77 @@ def test_a_person_too_late_at_the_terminal_scores_nothing_and_the_game_goes_on(t
     out = console.export_text()
     assert "too late: the round closed after 60 seconds; You scores 0 this round" in out
     assert len(game.rounds) == 1 and game.rounds[0].submissions["You"] is None and game.totals["You"] == 0
+
+
+# -- the play command's time per round ------------------------------------------------
+
+
+def _played_round_seconds(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> float | None:
+    """The time per round of the duplicate game ``lexiko play`` starts (the terminal is
+    not run)."""
+    from lexiko.cli import main
+    from lexiko.terminal import DuplicateTerminal
+
+    seen: list[float | None] = []
+    monkeypatch.setattr(DuplicateTerminal, "run", lambda self: seen.append(self.game.rules.duplicate_seconds))
+    assert main(["play", "--rules", "duplicate", "--players", "You,greedy", *argv]) == 0
+    assert len(seen) == 1
+    return seen[0]
+
+
+def test_play_sets_the_time_per_round(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _played_round_seconds([], monkeypatch) == 180  # the preset's
+    assert _played_round_seconds(["--round-seconds", "300"], monkeypatch) == 300
+    assert _played_round_seconds(["--round-seconds", "45.5"], monkeypatch) == 45.5
+    assert _played_round_seconds(["--round-seconds", "0"], monkeypatch) is None  # no limit
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--rules", "duplicate", "--minutes", "5"],
+            "error: duplicate games have no clock per player: give the time per round with --round-seconds "
+            "(default 180), e.g. --round-seconds 300 for 5 minutes",
+        ),
+        (
+            ["--round-seconds", "60"],
+            "error: --round-seconds is the time per round of duplicate games (--rules duplicate); "
+            "casual games have a clock per player: --minutes",
+        ),
+    ],
+)
+def test_play_refuses_a_time_option_its_rules_have_not(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lexiko.cli import main
+
+    assert main(["play", *argv]) == 2
+    assert capsys.readouterr().out == message + "\n"
+
+
+@pytest.mark.parametrize("text", ["-1", "nan", "inf", "abc", "86401"])
+def test_play_refuses_a_bad_time_per_round(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from lexiko.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["play", "--rules", "duplicate", "--round-seconds", text])
+    assert e.value.code == 2
+    assert capsys.readouterr().err == (
+        "error: lexiko play: argument --round-seconds: must be seconds from 0 (no limit) to 86400 (a day), "
+        f"not {text!r} (see 'lexiko play --help')\n"
+    )
+
+
+def test_play_help_teaches_the_time_per_round(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lexiko.cli import main
+
+    monkeypatch.setenv("COLUMNS", "120")  # argparse would break --round-seconds at its hyphen
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--round-seconds SECONDS duplicate: seconds to submit a move each round (default: 180; 0: no limit)" in out
+    assert "lexiko play --rules duplicate --round-seconds 60" in out
+    assert "duplicate has a time per round instead: --round-seconds" in out

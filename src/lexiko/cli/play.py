@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from rich.console import Console
@@ -23,6 +24,7 @@ examples:
   lexiko play --players Ann,greedy,random --rules family
   lexiko play --lexicon SOWPODS --challenge five-point --seed 7
   lexiko play --rules duplicate --players You,static,greedy,random
+  lexiko play --rules duplicate --round-seconds 60
 
 Computer players are named by kind or strength level: random (beginner), greedy
 (easy), static (medium), sim (hard). Any other name is a person at this terminal.
@@ -67,10 +69,40 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         choices=["void", "single", "double", "five-point", "ten-point"],
         help="challenge rule (default: the preset's)",
     )
-    p.add_argument("--minutes", type=clock_minutes, help="minutes on each player's clock (default: no clock)")
+    p.add_argument(
+        "--minutes",
+        type=clock_minutes,
+        help="minutes on each player's clock (default: no clock; duplicate has a time per round instead: "
+        "--round-seconds)",
+    )
+    p.add_argument(
+        "--round-seconds",
+        type=round_seconds,
+        metavar="SECONDS",
+        help="duplicate: seconds to submit a move each round (default: 180; 0: no limit)",
+    )
     p.add_argument("--seed", type=int, help="seed for the bag, to replay the same game")
     p.set_defaults(func=run)
     return p
+
+
+def round_seconds(text: str) -> float:
+    """Seconds per duplicate round: 0 (no limit) to a day.
+
+    >>> round_seconds("45.5"), round_seconds("0")
+    (45.5, 0.0)
+    >>> round_seconds("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be seconds from 0 (no limit) to 86400 (a day), not '-1'
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 86400:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"must be seconds from 0 (no limit) to 86400 (a day), not {text!r}")
+    return value
 
 
 def _computer_kind(name: str) -> str | None:
@@ -102,8 +134,24 @@ def _rules(args: argparse.Namespace, players: int) -> Rules:
                 f"--challenge {args.challenge}"
             )
         changes["challenge_rule"] = args.challenge
-    if getattr(args, "minutes", None) is not None:
-        changes["time_minutes"] = args.minutes
+    minutes = getattr(args, "minutes", None)
+    seconds = getattr(args, "round_seconds", None)
+    if rules.variant == "duplicate":
+        if minutes is not None:  # rules.md section 8: one time limit per round, the same for everybody
+            default = f"{rules.duplicate_seconds:g}" if rules.duplicate_seconds is not None else "no limit"
+            raise LexikoError(
+                f"duplicate games have no clock per player: give the time per round with --round-seconds "
+                f"(default {default}), e.g. --round-seconds {minutes * 60:g} for {minutes:g} minutes"
+            )
+        if seconds is not None:
+            changes["duplicate_seconds"] = seconds or None  # 0: no limit
+    elif seconds is not None:
+        raise LexikoError(
+            f"--round-seconds is the time per round of duplicate games (--rules duplicate); "
+            f"{rules.name} games have a clock per player: --minutes"
+        )
+    if minutes is not None:
+        changes["time_minutes"] = minutes
     return rules.replace(**changes) if changes else rules
 
 
