@@ -148,3 +148,80 @@ def test_a_spanish_game_with_bots_plays_to_the_end() -> None:
         assert g.end_reason in ("out", "scoreless")
         digraphs += sum(1 for r in g.board.rows() for face in r if face.upper() in ("CH", "LL", "RR"))
     assert digraphs > 0
+
+
+# -- abbreviations (issue 35: German accepted QM, KM, KG, USW, BZW; French CM, KG, KM) ----
+
+
+def test_german_abbreviations_are_refused_and_words_with_few_vowels_stay() -> None:
+    abbreviations = ["qm", "km", "kg", "usw", "bzw", "evtl", "inkl", "Nr", "Pkw", "Std", "Tel"]
+    words = ["Angst", "Herbst", "schwarz", "Strumpf", "Typ", "sog", "vorm", "Kap", "Abt", "Zwist"]
+    assert game_words(abbreviations + words, GERMAN_TILES, capitalized_nouns=True) == [
+        "ANGST",
+        "HERBST",
+        "SCHWARZ",
+        "STRUMPF",
+        "TYP",
+        "SOG",
+        "VORM",
+        "KAP",
+        "ABT",
+        "ZWIST",
+    ]
+
+
+def test_french_abbreviations_are_refused_and_interjections_without_vowels_stay() -> None:
+    entries = ["cm", "kg", "km", "mm", "qqn", "déc", "dér", "der", "brrr", "pfft", "pst", "psitt", "lynx", "strict"]
+    assert game_words(entries, FRENCH_TILES) == ["DER", "BRRR", "PFFT", "PST", "PSITT", "LYNX", "STRICT"]
+
+
+def test_spanish_catalan_and_polish_abbreviations() -> None:
+    from lexiko.tiles import POLISH as POLISH_TILES
+
+    # "cía" (compañía) is an abbreviation, "cia" (the hip bone) a word: the list's spelling decides
+    assert game_words(["pchs", "cía", "cia", "trasplante"], SPANISH_TILES) == ["PCHS", "CIA", "TRASPLANTE"]
+    assert game_words(["hm", "km", "rpm", "art", "tel", "prop"], CATALAN_TILES) == ["ART", "TEL", "PROP"]
+    polish = ["np", "itd", "tzw", "kg", "prof", "brr", "hm", "pst", "psst", "chrząszcz", "pstryk", "ul", "ur"]
+    assert game_words(polish, POLISH_TILES) == ["BRR", "HM", "PST", "PSST", "CHRZĄSZCZ", "PSTRYK", "UL", "UR"]
+
+
+def test_a_language_without_the_vowel_rule_keeps_words_without_vowels() -> None:
+    """Czech and Slovak have words without vowels (VLK, KRK, PRST): a tile set with no
+    abbreviation rules of its own keeps every entry the other rules keep."""
+    from lexiko.tiles import ENGLISH
+
+    assert game_words(["vlk", "krk", "prst", "km"], ENGLISH) == ["VLK", "KRK", "PRST", "KM"]
+
+
+def test_what_each_abbreviation_filter_removes_is_counted() -> None:
+    dropped: dict[str, list[str]] = {}
+    kept = game_words(
+        ["ONU", "AGs", "km", "usw", "Haus", "Pkw", "brr"], GERMAN_TILES, capitalized_nouns=True, dropped=dropped
+    )
+    assert kept == ["HAUS", "BRR"]
+    assert dropped == {"capitals": ["ONU", "AGs"], "no vowel": ["km", "Pkw"], "known": ["usw"]}
+
+
+def _debian_list(file: str) -> list[str]:
+    path = Path("/usr/share/dict") / file
+    if not path.is_file():
+        pytest.skip(f"Debian's list {path} is not installed (apt-get install w{file})")
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize(
+    ("file", "tiles", "refused", "kept"),
+    [
+        ("ngerman", GERMAN_TILES, ["QM", "KM", "KG", "USW", "BZW"], ["ANGST", "HERBST", "STRUMPF", "TYP", "KAP"]),
+        ("french", FRENCH_TILES, ["CM", "KG", "KM"], ["BRRR", "PFFT", "PST", "LYNX", "STRICT"]),
+    ],
+)
+def test_the_named_abbreviations_are_not_in_the_debian_lists(
+    file: str, tiles: object, refused: list[str], kept: list[str]
+) -> None:
+    from lexiko.tiles import TileSet
+
+    assert isinstance(tiles, TileSet)
+    words = set(game_words(_debian_list(file), tiles, capitalized_nouns=file == "ngerman"))
+    assert [w for w in refused if w in words] == []
+    assert [w for w in kept if w in words] == kept

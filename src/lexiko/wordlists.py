@@ -12,15 +12,16 @@ can spell:
 - tiles of several letters are read as one tile, longest first (Spanish ``CH``, ``LL``,
   ``RR``; Catalan ``L·L``, ``NY``, ``QU``), so ``PERRO`` is ``P E RR O``;
 - words the set cannot spell (Spanish has no K or W), words of one tile or longer than
-  the board, words with digits, hyphens, apostrophes or spaces, abbreviations (all
-  capitals) and proper nouns (a capital first letter; not in German, where every noun
-  has one) are left out.
+  the board, words with digits, hyphens, apostrophes or spaces, abbreviations (found as
+  `lexiko.abbreviations` says: more than one capital, no vowel, or a known one, so
+  German ``qm`` and ``usw`` go) and proper nouns (a capital first letter; not in German,
+  where every noun has one) are left out.
 
 These are spelling lists, not game lists: they lack many game words and hold some that
 tournaments refuse. lexiko names them as casual lists (``wspanish (casual)``).
 
 >>> from lexiko.tiles import SPANISH
->>> game_words(["perro", "camión", "Madrid", "kilo", "llama", "ONU", "a", "ex-novio"], SPANISH)
+>>> game_words(["perro", "camión", "Madrid", "kilo", "llama", "ONU", "cía", "a", "ex-novio"], SPANISH)
 ['PERRO', 'CAMION', 'LLAMA']
 >>> [SPANISH.format(SPANISH.parse(w)) for w in ["PERRO", "LLAMA"]]
 ['PE[RR]O', '[LL]AMA']
@@ -34,6 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lexiko.abbreviations import abbreviation
 from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import TileSet, tile_set
 
@@ -50,7 +52,7 @@ __all__ = [
     "FILTER_VERSION",
 ]
 
-FILTER_VERSION = 1
+FILTER_VERSION = 2
 """The version of `game_words`' rules: raise it whenever they keep other words from
 the same list (the compiled caches of Debian lists are found by it and the file's identity)."""
 
@@ -108,22 +110,34 @@ def _fold(word: str, letters: frozenset[str], keep: frozenset[str]) -> str:
 
 
 def game_words(
-    words: Iterable[str], tiles: TileSet, *, capitalized_nouns: bool = False, max_tiles: int = 15
+    words: Iterable[str],
+    tiles: TileSet,
+    *,
+    capitalized_nouns: bool = False,
+    max_tiles: int = 15,
+    dropped: dict[str, list[str]] | None = None,
 ) -> list[str]:
     """The words of a spelling list a game with ``tiles`` can use (see the module's rules),
-    upper case, in the list's order, without repeats."""
+    upper case, in the list's order, without repeats. ``dropped``, when given, gets the
+    entries left out as abbreviations, by rule (see `lexiko.abbreviations`), one entry
+    per spelling (``dB`` and ``db`` are one).
+
+    >>> from lexiko.tiles import GERMAN
+    >>> out: dict[str, list[str]] = {}
+    >>> game_words(["Haus", "usw", "qm", "ONU"], GERMAN, capitalized_nouns=True, dropped=out), out
+    (['HAUS'], {'known': ['usw'], 'no vowel': ['qm'], 'capitals': ['ONU']})
+    """
     letters = frozenset(face for face in tiles.letters if len(face) == 1)
     # characters that appear only inside a tile of several letters (Catalan's middle dot)
     keep = frozenset(ch for face in tiles.letters if len(face) > 1 for ch in face) - letters
     seen: set[str] = set()
+    gone: set[str] = set()  # spellings dropped as abbreviations (counted once)
     out = []
     for raw in words:
         w = raw.strip()
         if not w or not w.isalpha() and not all(ch.isalpha() or ch in keep for ch in w):
             continue
-        if sum(ch.isupper() for ch in w) > 1:
-            continue  # an abbreviation (ONU, AGs)
-        if w[0].isupper() and not capitalized_nouns:
+        if w[0].isupper() and not capitalized_nouns and sum(ch.isupper() for ch in w) == 1:
             continue  # a proper noun
         folded = _fold(w, letters, keep)
         try:
@@ -131,6 +145,12 @@ def game_words(
         except NotationError:
             continue
         if 0 in codes or not 2 <= len(codes) <= max_tiles or folded in seen:
+            continue
+        rule = abbreviation(w, folded, tiles.name)  # last: what it drops, nothing else would
+        if rule is not None:
+            if dropped is not None and folded not in gone:
+                dropped.setdefault(rule, []).append(w)
+            gone.add(folded)
             continue
         seen.add(folded)
         out.append(folded)
