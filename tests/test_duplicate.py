@@ -333,7 +333,9 @@ def test_one_person_and_three_computers_play_duplicate_at_the_terminal(twl06: Le
         assert r.scores["You"] == (0 if you.notation == "-" else r.top.score)
     assert game.totals["greedy"] == game.top_total  # the greedy player always finds the top
     sheet = duplicate.master_sheet(game)
-    assert out.rstrip().splitlines()[-1].startswith(f"Game over after {len(game.rounds)} rounds ({game.end_reason}).")
+    last = out.rstrip().splitlines()[-1]
+    assert game.end_reason is not None and game.end_reason.startswith("the ")
+    assert last.startswith(f"Game over after {len(game.rounds)} rounds: {game.end_reason}. Best: ")
     assert sheet.splitlines()[-1] in out
     assert game.totals["You"] == sum(r.scores["You"] for r in game.rounds)
     saved = duplicate.loads(record.read_text(encoding="utf-8"), twl06)

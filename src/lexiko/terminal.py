@@ -452,7 +452,7 @@ class DuplicateTerminal:
         best = g.standings()[0]
         self.console.print(
             Text(
-                f"Game over after {len(g.rounds)} rounds ({g.end_reason}). Best: {best[0]} with {best[1]} "
+                f"Game over after {len(g.rounds)} rounds: {g.end_reason}. Best: {best[0]} with {best[1]} "
                 f"({best[2]:.1f}% of the top {g.top_total}).",
                 style="bold",
             ),
