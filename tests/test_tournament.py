@@ -29,7 +29,7 @@ from lexiko.tournament import (
 def division(n: int, method: str = "swiss", **kw: int | bool) -> Division:
     d = Division("A", Settings(method=method, **kw))  # type: ignore[arg-type]
     for i in range(n):
-        d.add_player(Player(f"P{i + 1}", 2000 - 10 * i))
+        d.add_player(Player(f"P{i + 1}", max(0, 2000 - 10 * i)))
     return d
 
 
@@ -222,3 +222,175 @@ def test_standings_equal_a_recomputation_from_the_raw_results(n: int, rounds: in
     run(d, rounds, seed)
     assert [(s.name, s.wins, s.spread) for s in standings(d)] == recomputed(d)
     assert [s.rank for s in standings(d)] == list(range(1, n + 1))
+
+
+# -- Swiss, over simulated events
+
+
+def matchable(players: list[int], allowed: object) -> bool:
+    """Whether ``players`` can all be paired with pairs ``allowed(a, b)`` (brute force)."""
+    if not players:
+        return True
+    a, rest = players[0], players[1:]
+    return any(
+        allowed(a, b) and matchable([p for p in rest if p != b], allowed)  # type: ignore[operator]
+        for b in rest
+    )
+
+
+def before(d: Division, k: int) -> Division:
+    """``d`` as it was before round ``k + 1`` was paired."""
+    return Division(d.name, d.settings, list(d.players), d.rounds[:k])
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 12), rounds=st.integers(1, 12), seed=st.integers(0, 10**6))
+def test_swiss_repeats_only_when_unavoidable(n: int, rounds: int, seed: int) -> None:
+    d = division(n, "swiss")
+    run(d, rounds, seed)
+    for k, rnd in enumerate(d.rounds):
+        recs = records(before(d, k))
+        paired = [m for p in rnd.pairings if not p.is_bye for m in p.players]
+        met = {(a, b) for a in recs for b in recs[a].opponents}
+        if any((p.first, p.second) in met for p in rnd.pairings):
+            assert not matchable(paired, lambda a, b, met=met: (a, b) not in met), k
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 15), rounds=st.integers(1, 20), method=st.sampled_from(["swiss", "king-of-the-hill", "factor"]))
+def test_byes_never_go_twice_to_one_player_while_another_has_none(n: int, rounds: int, method: str) -> None:
+    d = division(n, method)
+    run(d, rounds)
+    for k in range(len(d.rounds)):
+        byes = [records(before(d, k + 1))[m].byes for m in range(1, n + 1)]
+        assert max(byes) - min(byes) <= 1
+    if n % 2:
+        # the bye goes to the lowest-ranked of those with the fewest
+        k = len(d.rounds) - 1
+        ranked = [s.number for s in standings(before(d, k))]
+        fewest = min(records(before(d, k))[m].byes for m in ranked)
+        bye = next(p.first for p in d.rounds[k].pairings if p.is_bye)
+        assert bye == [m for m in ranked if records(before(d, k))[m].byes == fewest][-1]
+
+
+def test_swiss_pairs_the_top_half_of_a_score_group_with_the_bottom_half() -> None:
+    d = division(8, "swiss")
+    assert [p.players for p in pair(d).pairings] == [(1, 5), (2, 6), (3, 7), (4, 8)]
+
+
+def test_the_bye_spread_is_set_by_the_division() -> None:
+    d = division(3, "swiss", bye_spread=30)
+    rnd = pair(d)
+    assert rnd.pairings[0] == Pairing(3, None) and rnd.results[0] == Result(30, 0)
+
+
+# -- the other methods
+
+
+def test_king_of_the_hill_pairs_one_with_two() -> None:
+    d = division(6, "king-of-the-hill")
+    run(d, 1)
+    ranked = [s.number for s in standings(d)]
+    rnd = pair(d)
+    assert sorted(tuple(sorted(p.players)) for p in rnd.pairings) == sorted(
+        tuple(sorted(ranked[i : i + 2])) for i in (0, 2, 4)
+    )
+
+
+def test_factor_pairs_one_with_one_plus_the_factor() -> None:
+    d = division(8, "factor", factor=3)
+    run(d, 1)
+    ranked = [s.number for s in standings(d)]
+    got = {tuple(sorted(p.players)) for p in pair(d).pairings}
+    want = {tuple(sorted((ranked[i], ranked[i + 3]))) for i in range(3)} | {tuple(sorted(ranked[6:8]))}
+    assert got == want
+
+
+def test_initial_fontes_plays_round_robins_within_rating_groups_first() -> None:
+    d = division(8, "initial-fontes", fontes=3)
+    run(d, 3)
+    # two groups of 4 by rating, interleaved: 1, 3, 5, 7 and 2, 4, 6, 8
+    assert Counter(games(d)) == {g: 1 for grp in ((1, 3, 5, 7), (2, 4, 6, 8)) for g in itertools.combinations(grp, 2)}
+    run(d, 1)  # then Swiss
+    assert len(set(games(d))) == 16
+
+
+def test_initial_fontes_with_an_odd_field_gives_each_bye_once_in_its_group() -> None:
+    d = division(7, "initial-fontes", fontes=3)
+    run(d, 3)
+    assert [records(d)[n].byes for n in range(1, 8)] == [0, 1, 0, 1, 0, 1, 0]
+
+
+def test_elimination_reseeds_and_ends_with_one_winner() -> None:
+    d = division(6, "elimination")
+    rnd = pair(d)
+    assert [p.players for p in rnd.pairings] == [(1,), (2,), (3, 6), (4, 5)]
+    run(d, 0)
+    play(d, random.Random(3))
+    pair(d)
+    play(d, random.Random(4))
+    assert len(d.rounds[-1].pairings) == 2
+    pair(d)
+    play(d, random.Random(5))
+    with pytest.raises(TournamentError, match=r"^the elimination is over: player \d \(P\d\) won$"):
+        pair(d)
+
+
+def test_team_round_robin_meets_every_player_of_each_other_team_once() -> None:
+    d = Division("T", Settings(method="team-round-robin"))
+    for team in "XYZ":
+        for i in range(2):
+            d.add_player(Player(f"{team}{i}", 1500 - i, team=team))
+    run(d, 6)
+    met = Counter(games(d))
+    team = {n: d.players[n - 1].team for n in range(1, 7)}
+    assert set(met.values()) == {1}
+    assert all(team[a] != team[b] for a, b in met)
+    assert len(met) == 12  # 3 meetings of 2 x 2
+    assert all(r.byes == 2 for r in records(d).values())
+
+
+def test_team_round_robin_needs_teams_of_one_size() -> None:
+    d = Division("T", Settings(method="team-round-robin"))
+    for name, team in [("A", "X"), ("B", "X"), ("C", "Y")]:
+        d.add_player(Player(name, team=team))
+    with pytest.raises(
+        TournamentError, match=r"^the teams of a team round robin need as many players each \(X 2, Y 1\)$"
+    ):
+        pair(d)
+
+
+def test_manual_pairings_are_checked() -> None:
+    d = division(4, "manual")
+    with pytest.raises(TournamentError, match="^manual pairing needs the pairings$"):
+        pair(d)
+    rnd = pair(d, manual=[Pairing(4, 1), Pairing(2, 3)])
+    assert rnd.pairings == (Pairing(4, 1), Pairing(2, 3))
+
+
+@pytest.mark.parametrize("prizes", [1, 2])
+def test_gibsonization_pairs_the_clinched_leader_out_of_the_prizes(prizes: int) -> None:
+    d = division(8, "swiss", rounds=4, gibson=True, prizes=prizes)
+    for _ in range(3):
+        pair(d)
+        for p in d.rounds[-1].pairings:  # P1 wins each game; the others draw
+            assert p.second is not None
+            other = p.second if p.first == 1 else p.first
+            d.record(len(d.rounds), p.first, 450 if p.first == 1 else 400, p.second, 450 if p.second == 1 else 400)
+            assert other
+    table = standings(d)
+    assert (table[0].name, table[0].wins, table[1].wins) == ("P1", 3.0, 1.5)  # 1 round left: clinched
+    ranked = [s.number for s in table[1:]]
+    met = records(d)[1].opponents
+    # one prize: everyone else is out of it, so the highest-ranked not met yet; two: nobody
+    # is out of the second place (all within a win of 1.5), so the lowest-ranked
+    want = next(n for n in ranked if n not in met) if prizes == 1 else ranked[-1]
+    rnd = pair(d)
+    assert next(p for p in rnd.pairings if 1 in p.players).players in ((1, want), (want, 1))
+
+
+def test_a_lead_of_as_many_wins_as_rounds_left_is_not_clinched() -> None:
+    d = division(4, "swiss", rounds=2, gibson=True)
+    run(d, 1)
+    leader, second = (s.number for s in standings(d)[:2])
+    assert pair(d).pairings[0].players in ((leader, second), (second, leader))

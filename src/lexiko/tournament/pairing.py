@@ -10,11 +10,11 @@ round to the division. The methods (`METHODS`):
   Past one cycle the schedule starts again.
 - ``swiss``: players ranked by the standings; within a group of equal wins the top half
   meets the bottom half (the leader meets the player half the group below), an odd
-  player floating down to the next group. No repeat pairing while one can be avoided,
-  and firsts and seconds kept within 1 while that can be done without a repeat: the
-  search tries, in this order, pairings with neither a repeat nor two players due the
-  same turn, then without a repeat, then with the fewest repeats it finds; the first two
-  are complete searches (bounded by `SEARCH_STEPS`, far beyond what simulated events need).
+  player floating down to the next group. No repeat pairing while one can be avoided:
+  the search is complete (bounded by `SEARCH_STEPS` tries, far beyond what simulated
+  events need) before it allows repeats, and then pairs with the fewest it finds. Within
+  a group, an opponent not due the same turn (one has gone first more often, the other
+  second) is preferred to a nearer one who is.
 - ``king-of-the-hill``: 1 meets 2, 3 meets 4, ... by the standings, repeats allowed.
 - ``initial-fontes``: the first ``fontes`` rounds (odd) are round robins within groups
   of ``fontes + 1`` players spread by rating (the top-rated player of each group in
@@ -339,31 +339,36 @@ def swiss_pairs(order: list[int], recs: dict[int, Record], steps: int = SEARCH_S
     met = [{index[o] for o in recs[p].opponents if o in index} for p in order]
     due = [max(-1, min(1, recs[p].balance)) for p in order]
 
-    def nearest(i: int) -> Iterator[int]:
-        for lo, hi in groups[group_of[i] :]:
-            target = min(max(ideal[i], lo), hi - 1)
-            yield target
-            for d in range(1, hi - lo):
-                if target + d < hi:
-                    yield target + d
-                if target - d >= lo:
-                    yield target - d
+    def nearest(i: int, lo: int, hi: int) -> Iterator[int]:
+        target = min(max(ideal[i], lo), hi - 1)
+        yield target
+        for d in range(1, hi - lo):
+            if target + d < hi:
+                yield target + d
+            if target - d >= lo:
+                yield target - d
 
     taken = [False] * n
 
-    def candidates(i: int, clash: bool, repeat: bool) -> Iterator[int]:
-        for j in nearest(i):
-            if taken[j] or j in met[i]:
-                continue
-            if not clash and due[i] and due[i] == due[j]:
-                continue
-            yield j
+    def candidates(i: int, repeat: bool) -> Iterator[int]:
+        # group by group, the players not due the same turn first, each by distance
+        for lo, hi in groups[group_of[i] :]:
+            later: list[int] = []
+            for j in nearest(i, lo, hi):
+                if taken[j] or j in met[i]:
+                    continue
+                if due[i] and due[i] == due[j]:
+                    later.append(j)
+                    continue
+                yield j
+            yield from later
         if repeat:
-            for j in nearest(i):
-                if not taken[j] and j in met[i]:
-                    yield j
+            for lo, hi in groups[group_of[i] :]:
+                for j in nearest(i, lo, hi):
+                    if not taken[j] and j in met[i]:
+                        yield j
 
-    def search(clash: bool, repeat: bool) -> list[tuple[int, int]] | None:
+    def search(repeat: bool) -> list[tuple[int, int]] | None:
         for k in range(n):
             taken[k] = False
         stack: list[tuple[int, Iterator[int], int]] = []
@@ -375,7 +380,7 @@ def swiss_pairs(order: list[int], recs: dict[int, Record], steps: int = SEARCH_S
             if cur == n:
                 return [(order[i], order[j]) for i, _, j in stack]
             taken[cur] = True
-            stack.append((cur, candidates(cur, clash, repeat), -1))
+            stack.append((cur, candidates(cur, repeat), -1))
             while True:
                 i, it, j = stack[-1]
                 if j >= 0:
@@ -394,11 +399,8 @@ def swiss_pairs(order: list[int], recs: dict[int, Record], steps: int = SEARCH_S
                 if not stack:
                     return None
 
-    balanced = sum(d > 0 for d in due) <= n // 2 and sum(d < 0 for d in due) <= n // 2
-    for clash, repeat in ((False, False), (True, False), (True, True)):
-        if not clash and not balanced:
-            continue
-        found = search(clash, repeat)
+    for repeat in (False, True):
+        found = search(repeat)
         if found is not None:
             return found
     raise AssertionError("unreachable: repeats allowed always pair")  # pragma: no cover
