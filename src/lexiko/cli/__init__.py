@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.markup import escape
 
-from lexiko.cli import analyze, autoplay, endgame, find, judge, play, render, replay, serve, train_leaves
+from lexiko.cli import analyze, autoplay, endgame, find, judge, play, render, replay, serve, tournament, train_leaves
 from lexiko.cli.argtypes import Parser
 from lexiko.errors import LexikoError
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
-COMMANDS = (play, judge, find, replay, render, autoplay, train_leaves, analyze, endgame, serve)
+COMMANDS = (play, judge, find, replay, render, autoplay, train_leaves, analyze, endgame, tournament, serve)
 """The command modules, in the order ``lexiko --help`` lists them."""
 
 
@@ -39,8 +39,8 @@ def _version() -> str:
 def build_parser() -> Parser:
     """The ``lexiko`` parser with every command of `COMMANDS` registered.
 
-    >>> list(build_parser().commands)
-    ['play', 'judge', 'find', 'replay', 'render', 'autoplay', 'train-leaves', 'analyze', 'endgame', 'serve']
+    >>> print(*build_parser().commands)
+    play judge find replay render autoplay train-leaves analyze endgame tournament serve
     """
     parser = Parser(
         prog="lexiko",

@@ -379,7 +379,9 @@ class Division:
         result = Result(score_a, score_b) if a_first else Result(score_b, score_a)
         return self._set(round_number, i, result)
 
-    def record_spread(self, round_number: int, a: int, b: int, score_a: int, score_b: int, spread: int) -> Round:
+    def record_spread(
+        self, round_number: int, a: int, b: int, score_a: int, score_b: int, spread: int, *, correct: bool = False
+    ) -> Round:
         """Like `record`, with the spread as read on a scorecard: it must add up.
 
         >>> d = Division("A"); _ = d.add_player(Player("Ann")); _ = d.add_player(Player("Bo"))
@@ -391,12 +393,12 @@ class Division:
         """
         if score_a - score_b != spread:
             raise TournamentError(f"the scores {score_a}-{score_b} make a spread of {score_a - score_b}, not {spread}")
-        return self.record(round_number, a, score_a, b, score_b)
+        return self.record(round_number, a, score_a, b, score_b, correct=correct)
 
-    def forfeit(self, round_number: int, loser: int, *, correct: bool = False) -> Round:
-        """Record that ``loser`` forfeited their game: their opponent wins by the bye
-        spread, scored ``bye_spread``-0."""
-        rnd, i, _ = self._locate(round_number, loser, None)
+    def forfeit(self, round_number: int, loser: int, opponent: int | None = None, *, correct: bool = False) -> Round:
+        """Record that ``loser`` forfeited their game (against ``opponent``, checked when
+        given): the opponent wins by the bye spread (at least 1), scored that to 0."""
+        rnd, i, _ = self._locate(round_number, loser, opponent)
         pairing = rnd.pairings[i]
         other = pairing.second if pairing.first == loser else pairing.first
         assert other is not None

@@ -1,0 +1,127 @@
+"""``lexiko tournament``: a whole small event from the command line, and its errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from lexiko.cli import main
+from lexiko.tournament.files import event_from_json
+
+
+def lexiko(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(["tournament", *argv])
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+@pytest.fixture
+def club(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    path = tmp_path / "club.json"
+    assert lexiko(capsys, "new", str(path), "--name", "Club night", "--rounds", "3") == (
+        0,
+        f"created {path}: Club night, division A\n",
+    )
+    for name, rating in [("Lee, Ann", "1800"), ("Ng, Bo", "1700"), ("Ortiz, Cy", "1600")]:
+        assert lexiko(capsys, "add", str(path), name, "--rating", rating)[0] == 0
+    return path
+
+
+def test_a_small_event_from_the_command_line(club: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    e = str(club)
+    assert lexiko(capsys, "pair", e) == (
+        0,
+        "round 1 of division A:\n  3 Ortiz, Cy: bye (+50)\n  1 Lee, Ann  v  2 Ng, Bo\n",
+    )
+    assert lexiko(capsys, "result", e, "1", "ng, bo", "380", "1", "420") == (0, "round 1 is complete\n")
+    status, out = lexiko(capsys, "standings", e)
+    assert status == 0 and "Ortiz, Cy (3)" in out and out.index("Ortiz") < out.index("Lee") < out.index("Ng")
+    status, out = lexiko(capsys, "report", e, "--out", str(tmp_path / "rep"), "--tsh")
+    assert out == f"wrote index.html, standings.csv, pairings.csv, scorecards.csv, A.t in {tmp_path / 'rep'}\n"
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "rep" / "standings.csv").read_text())))
+    assert [(r["name"], r["wins"], r["spread"]) for r in rows] == [
+        ("Ortiz, Cy", "1", "50"),
+        ("Lee, Ann", "1", "40"),
+        ("Ng, Bo", "0", "-40"),
+    ]
+    assert "<h4>Lee, Ann (#1, 1800)</h4>" in (tmp_path / "rep" / "index.html").read_text()
+    assert (tmp_path / "rep" / "A.t").read_text().splitlines()[0] == "Lee, Ann 1800 2; 420; p12 1"
+    # the TSH file starts a new event with the same standings
+    again = tmp_path / "again.json"
+    assert lexiko(capsys, "new", str(again), "--from-tsh", str(tmp_path / "rep" / "A.t"))[0] == 0
+
+    def games(path: Path) -> list[set[object]]:
+        rounds = event_from_json(path.read_text()).divisions[0].rounds
+        return [set(zip(r.pairings, r.results, strict=True)) for r in rounds]
+
+    assert games(again) == games(club)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["result", "{e}", "1", "1", "400", "3", "300"], "error: division A has no round 1 (no round is paired)\n"),
+        (["add", "{e}", "lee, ann"], "error: division A already has a player named 'lee, ann'\n"),
+        (["withdraw", "{e}", "Zed"], "error: division A has no player named 'Zed'\n"),
+        (["new", "{e}"], "error: {e} already exists (--force replaces it)\n"),
+        (
+            ["pair", "{e}", "--manual", "1-2", "3"],
+            "error: --manual takes pairings as FIRST-SECOND numbers (N-0 for a bye), not '3'\n",
+        ),
+        (["pair", "{e}", "--manual", "1-2"], "error: player 3 (Ortiz, Cy) not paired\n"),
+        (["standings", "{e}", "-d", "B"], "error: event 'Club night' has no division 'B'\n"),
+    ],
+)
+def test_bad_input_is_one_line_and_the_file_is_unchanged(
+    club: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = club.read_text()
+    assert lexiko(capsys, *(a.format(e=club) for a in argv)) == (2, message.format(e=club))
+    assert club.read_text() == before
+
+
+def test_a_result_entered_twice_and_a_spread_that_does_not_add_up(
+    club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    e = str(club)
+    lexiko(capsys, "pair", e)
+    assert lexiko(capsys, "result", e, "1", "1", "400", "2", "390", "--spread", "20") == (
+        2,
+        "error: the scores 400-390 make a spread of 10, not 20\n",
+    )
+    assert lexiko(capsys, "result", e, "1", "1", "400", "2", "390")[0] == 0
+    assert lexiko(capsys, "result", e, "1", "1", "400", "2", "300") == (
+        2,
+        "error: round 1: the game between player 1 (Lee, Ann) and player 2 (Ng, Bo) already has a result (400-390); correct it to change it\n",
+    )
+    assert lexiko(capsys, "result", e, "1", "1", "400", "2", "300", "--correct")[0] == 0
+    assert lexiko(capsys, "result", e, "1", "1", "0", "3", "0", "--forfeit") == (
+        2,
+        "error: round 1 has no game between player 1 (Lee, Ann) and player 3 (Ortiz, Cy)\n",
+    )
+
+
+def test_a_file_that_is_not_an_event(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text("[1]")
+    assert lexiko(capsys, "standings", str(bad)) == (2, f"error: {bad}: not an event file: the file has no 'format'\n")
+    assert lexiko(capsys, "standings", str(tmp_path / "none.json")) == (
+        2,
+        f"error: no such file: {tmp_path / 'none.json'}\n",
+    )
+
+
+def test_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    out = capsys.readouterr().out
+    assert 'lexiko tournament result club.json 1 "Lee, Ann" 420 "Ng, Bo" 380' in out
+    with pytest.raises(SystemExit):
+        main(["tournament", "pair"])
+    assert capsys.readouterr().err == (
+        "error: lexiko tournament pair: the following arguments are required: EVENT.json "
+        "(see 'lexiko tournament pair --help')\n"
+    )
