@@ -350,6 +350,19 @@ def test_team_round_robin_meets_every_player_of_each_other_team_once() -> None:
     assert all(r.byes == 2 for r in records(d).values())
 
 
+@pytest.mark.parametrize("teams", range(2, 7))
+@pytest.mark.parametrize("size", range(1, 5))
+def test_team_round_robin_balances_firsts_and_meets_each_opponent_once(teams: int, size: int) -> None:
+    d = Division("T", Settings(method="team-round-robin"))
+    for t in range(teams):
+        for i in range(size):
+            d.add_player(Player(f"T{t}x{i}", 1500 - i, team=f"T{t}"))
+    run(d, (teams - 1 + teams % 2) * size)
+    met = Counter(games(d))
+    assert set(met.values()) == {1} and len(met) == teams * (teams - 1) // 2 * size * size
+    assert all(abs(r.balance) <= 1 for r in records(d).values())
+
+
 def test_team_round_robin_needs_teams_of_one_size() -> None:
     d = Division("T", Settings(method="team-round-robin"))
     for name, team in [("A", "X"), ("B", "X"), ("C", "Y")]:

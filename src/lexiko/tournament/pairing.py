@@ -31,7 +31,9 @@ round to the division. The methods (`METHODS`):
   not a power of 2; a drawn game goes to the higher seed. Losers are not paired again.
 - ``team-round-robin``: each team meets each other team (a circle over the teams, a bye
   team when their number is odd); a meeting lasts as many rounds as a team has players,
-  each player meeting every player of the other team once (teams ranked by rating).
+  each player meeting every player of the other team once (teams ranked by rating);
+  in each round one team goes first on every board, in turn, so that every player's
+  firsts and seconds differ by at most 1 at the end.
 - ``manual``: the pairings given, checked (each player once, first listed goes first).
 
 Byes (Swiss, king of the hill, factor): when the number of players to pair is odd, the
@@ -177,7 +179,10 @@ def _team_round_robin(division: Division, number: int) -> list[Pairing]:
             continue
         for i in range(size):
             a, b = members[ta][i], members[tb][(i + board_round) % size]
-            out += _scheduled(division, *((a, b) if (i + board_round) % 2 == 0 else (b, a)))
+            # the whole team goes first in turn: a meeting of an even number of rounds
+            # leaves both teams even, an odd one gives the first listed one more first,
+            # which the circle evens out over the meetings
+            out += _scheduled(division, *((a, b) if board_round % 2 == 0 else (b, a)))
     return out
 
 
