@@ -253,6 +253,14 @@ def test_swiss_repeats_only_when_unavoidable(n: int, rounds: int, seed: int) -> 
         paired = [m for p in rnd.pairings if not p.is_bye for m in p.players]
         met = {(a, b) for a in recs for b in recs[a].opponents}
         if any((p.first, p.second) in met for p in rnd.pairings):
+            # none of the 4 next in line for the bye (or nobody, in an even field) leaves
+            # a pairing without a repeat
+            everyone = [s.number for s in standings(before(d, k))]
+            fewest = min(recs[m].byes for m in everyone)
+            byes = [m for m in reversed(everyone) if recs[m].byes == fewest][:4] if n % 2 else [0]
+            for bye in byes:
+                rest = [m for m in everyone if m != bye]
+                assert not matchable(rest, lambda a, b, met=met: (a, b) not in met), (k, bye)
             assert not matchable(paired, lambda a, b, met=met: (a, b) not in met), k
 
 
@@ -270,7 +278,9 @@ def test_byes_never_go_twice_to_one_player_while_another_has_none(n: int, rounds
         ranked = [s.number for s in standings(before(d, k))]
         fewest = min(records(before(d, k))[m].byes for m in ranked)
         bye = next(p.first for p in d.rounds[k].pairings if p.is_bye)
-        assert bye == [m for m in ranked if records(before(d, k))[m].byes == fewest][-1]
+        due = [m for m in reversed(ranked) if records(before(d, k))[m].byes == fewest]
+        # Swiss may pass it to the next in line to avoid a repeat
+        assert bye == due[0] if method != "swiss" else bye in due[:4]
 
 
 def test_swiss_pairs_the_top_half_of_a_score_group_with_the_bottom_half() -> None:
@@ -409,3 +419,29 @@ def test_a_lead_of_as_many_wins_as_rounds_left_is_not_clinched() -> None:
     assert table[0].wins - table[1].wins <= 1
     plain = Division("A", Settings(method="swiss", rounds=3), list(d.players), list(d.rounds))
     assert pair(d) == pair(plain)
+
+
+def test_swiss_passes_the_bye_to_the_next_in_line_to_avoid_a_repeat() -> None:
+    d = division(9, "swiss")
+    history = [
+        [(9, None, 50, 0), (1, 5, 274, 520), (2, 6, 256, 528), (3, 7, 508, 448), (4, 8, 458, 549)],
+        [(2, None, 50, 0), (6, 3, 521, 447), (5, 9, 528, 473), (8, 1, 510, 385), (7, 4, 447, 396)],
+        [(1, None, 50, 0), (6, 5, 472, 545), (9, 8, 490, 516), (7, 2, 369, 354), (3, 4, 264, 279)],
+        [(4, None, 50, 0), (5, 7, 510, 408), (8, 6, 358, 373), (2, 3, 384, 490), (1, 9, 319, 321)],
+        [(7, None, 50, 0), (5, 8, 375, 337), (9, 6, 512, 378), (3, 1, 448, 265), (4, 2, 535, 296)],
+        [(6, None, 50, 0), (4, 5, 336, 253), (9, 3, 375, 251), (8, 7, 496, 294), (1, 2, 298, 521)],
+    ]
+    for r, games_ in enumerate(history, 1):
+        d.add_round([Pairing(a, b) for a, b, _, _ in games_])
+        for a, b, sa, sb in games_:
+            if b is not None:
+                d.record(r, a, sa, b, sb)
+    recs = records(d)
+    ranked = [s.number for s in standings(d)]
+    due = [m for m in reversed(ranked) if recs[m].byes == 0]
+    assert due == [3, 8, 5]  # 3 is first in line, but the other eight cannot all meet someone new
+    met = {(a, b) for a in recs for b in recs[a].opponents}
+    assert not matchable([m for m in ranked if m != 3], lambda a, b: (a, b) not in met)
+    rnd = pair(d)
+    assert rnd.pairings[0] == Pairing(8, None)
+    assert not any((p.first, p.second) in met for p in rnd.pairings)

@@ -38,7 +38,9 @@ round to the division. The methods (`METHODS`):
 
 Byes (Swiss, king of the hill, factor): when the number of players to pair is odd, the
 lowest-ranked player among those with the fewest byes gets it: nobody gets a second bye
-while another active player has none. A bye counts ``bye_spread`` (a win when at least 0).
+while another active player has none. In Swiss, when the rest cannot then be paired
+without a repeat, the next of those players in line takes it instead if that avoids
+one (up to `BYE_TRIES` of them). A bye counts ``bye_spread`` (a win when at least 0).
 
 Who goes first (every method without a fixed schedule): the player with more seconds
 than firsts so far; if equal, the one who went second last time; then the higher ranked.
@@ -69,6 +71,9 @@ __all__ = ["pair", "pairings_for", "round_robin_round", "SEARCH_STEPS"]
 TURN_SLACK = 2
 """How many score groups further down Swiss looks for an opponent not due the same
 turn before it takes one who is."""
+
+BYE_TRIES = 4
+"""How many players due the bye Swiss tries, lowest-ranked first, for a round without a repeat."""
 
 SEARCH_STEPS = 200_000
 """The most candidate tries one Swiss search makes before giving up its constraint."""
@@ -249,11 +254,23 @@ def _ranked(division: Division, method: str, number: int) -> list[Pairing]:
             opponent = _gibson_opponent(division, recs, order, gibson)
             order.remove(opponent)
             out.append(_orient(gibson, opponent, recs, rank))
+    pairs: list[tuple[int, int]] | None = None
     if len(order) % 2:
-        bye = min(reversed(order), key=lambda n: recs[n].byes)
+        fewest = min(recs[n].byes for n in order)
+        due = [n for n in reversed(order) if recs[n].byes == fewest]
+        bye = due[0]
+        if method not in ("king-of-the-hill", "factor"):
+            # Swiss: the next in line for the bye takes it when that avoids a repeat
+            for other in due[:BYE_TRIES]:
+                pairs = swiss_pairs([n for n in order if n != other], recs, repeats=False)
+                if pairs is not None:
+                    bye = other
+                    break
         order.remove(bye)
         out.append(Pairing(bye, None))
-    if method == "king-of-the-hill":
+    if pairs is not None:
+        pass
+    elif method == "king-of-the-hill":
         pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
     elif method == "factor":
         f = min(settings.factor, len(order) // 2)
@@ -261,6 +278,7 @@ def _ranked(division: Division, method: str, number: int) -> list[Pairing]:
         pairs += [(order[i], order[i + 1]) for i in range(2 * f, len(order), 2)]
     else:
         pairs = swiss_pairs(order, recs)
+        assert pairs is not None
     out += [_orient(a, b, recs, rank) for a, b in pairs]
     return out
 
@@ -311,17 +329,21 @@ def _fontes(division: Division, number: int, recs: dict[int, Record], rank: dict
             real.remove(bye)
             out.append(Pairing(bye, None))
         real.sort(key=lambda n: rank[n])
-        out += [_orient(a, b, recs, rank) for a, b in swiss_pairs(real, recs)]
+        pairs = swiss_pairs(real, recs)
+        assert pairs is not None
+        out += [_orient(a, b, recs, rank) for a, b in pairs]
     return out
 
 
 # -- the Swiss search
 
 
-def swiss_pairs(order: list[int], recs: dict[int, Record], steps: int = SEARCH_STEPS) -> list[tuple[int, int]]:
+def swiss_pairs(
+    order: list[int], recs: dict[int, Record], steps: int = SEARCH_STEPS, repeats: bool = True
+) -> list[tuple[int, int]] | None:
     """Pairs of the players of ``order`` (ranked, an even number), Swiss (see the module's
-    documentation): no repeat while one can be avoided (within ``steps`` tries), firsts
-    and seconds kept within 1 where that costs no repeat.
+    documentation): no repeat while one can be avoided (within ``steps`` tries); None
+    when there is none without a repeat and ``repeats`` is False.
 
     >>> recs = {n: Record(n) for n in range(1, 7)}
     >>> swiss_pairs([1, 2, 3, 4, 5, 6], recs)
@@ -421,8 +443,8 @@ def swiss_pairs(order: list[int], recs: dict[int, Record], steps: int = SEARCH_S
                 if not stack:
                     return None
 
-    for repeat in (False, True):
+    for repeat in (False, True) if repeats else (False,):
         found = search(repeat)
         if found is not None:
             return found
-    raise AssertionError("unreachable: repeats allowed always pair")  # pragma: no cover
+    return None
