@@ -325,6 +325,14 @@ def test_initial_fontes_plays_round_robins_within_rating_groups_first() -> None:
     assert len(set(games(d))) == 16
 
 
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 17, 22, 31])
+def test_initial_fontes_balances_firsts_within_its_groups(n: int) -> None:
+    d = division(n, "initial-fontes", fontes=3)
+    run(d, 3)
+    assert all(abs(r.balance) <= 1 for r in records(d).values())
+    assert max(Counter(games(d)).values()) == 1
+
+
 def test_initial_fontes_with_an_odd_field_gives_each_bye_once_in_its_group() -> None:
     d = division(7, "initial-fontes", fontes=3)
     run(d, 3)

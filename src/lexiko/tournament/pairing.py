@@ -22,8 +22,8 @@ round to the division. The methods (`METHODS`):
 - ``king-of-the-hill``: 1 meets 2, 3 meets 4, ... by the standings, repeats allowed.
 - ``initial-fontes``: the first ``fontes`` rounds (odd) are round robins within groups
   of ``fontes + 1`` players spread by rating (the top-rated player of each group in
-  turn, then the next); players left over (fewer than a group) are paired Swiss among
-  themselves. Later rounds are Swiss.
+  turn, then the next); players left over (fewer than a group) join the last group,
+  which plays the first ``fontes`` rounds of its longer round robin. Later rounds are Swiss.
 - ``factor``: the player ranked 1 meets the player ranked 1 + ``factor``, 2 meets
   2 + ``factor``, ... for the top 2 x ``factor`` players; the rest king of the hill.
 - ``elimination``: single elimination, reseeded each round (the highest seed left meets
@@ -244,7 +244,7 @@ def _ranked(division: Division, method: str, number: int) -> list[Pairing]:
     out: list[Pairing] = []
     settings = division.settings
     if method == "initial-fontes" and number < settings.fontes:
-        return _fontes(division, number, recs, rank)
+        return _fontes(division, number)
     gibson = _gibsonized(division, recs, order)
     if gibson is not None:
         order.remove(gibson)
@@ -303,35 +303,27 @@ def _gibson_opponent(division: Division, recs: dict[int, Record], order: list[in
     return (fresh or out_of_prizes)[0]
 
 
-def _fontes(division: Division, number: int, recs: dict[int, Record], rank: dict[int, int]) -> list[Pairing]:
+def _fontes(division: Division, number: int) -> list[Pairing]:
     size = division.settings.fontes + 1
     if size % 2:
         raise TournamentError(f"initial fontes needs an odd number of rounds, not {size - 1}")
-    by_rating: list[int | None] = list(_seeds(division))
-    by_rating = [n for n in by_rating if n is not None and not division.players[n - 1].withdrawn]
+    by_rating: list[int | None] = [n for n in _seeds(division) if not division.players[n - 1].withdrawn]
     if len(by_rating) % 2:
         by_rating.append(None)  # the bye: the lowest "rating"
-    groups = len(by_rating) // size
+    count = max(1, len(by_rating) // size)
     out: list[Pairing] = []
-    for g in range(groups):
-        members = by_rating[g : groups * size : groups]
-        for a, b in round_robin_round(size, number):
+    for g in range(count):
+        members = by_rating[g : count * size : count]
+        if g == count - 1:
+            members += by_rating[count * size :]  # the players left over: the last group grows
+        for a, b in round_robin_round(len(members), number):
             pa, pb = members[a], members[b]
             if pa is None or pb is None:
-                out.append(Pairing(pa if pa is not None else pb, None))  # type: ignore[arg-type]
+                real = pa if pa is not None else pb
+                assert real is not None
+                out.append(Pairing(real, None))
             else:
                 out.append(Pairing(pa, pb))
-    left = by_rating[groups * size :]
-    if left:
-        real = [n for n in left if n is not None]
-        if len(real) % 2:
-            bye = min(reversed(real), key=lambda n: recs[n].byes)
-            real.remove(bye)
-            out.append(Pairing(bye, None))
-        real.sort(key=lambda n: rank[n])
-        pairs = swiss_pairs(real, recs)
-        assert pairs is not None
-        out += [_orient(a, b, recs, rank) for a, b in pairs]
     return out
 
 
