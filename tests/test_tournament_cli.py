@@ -125,3 +125,15 @@ def test_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
         "error: lexiko tournament pair: the following arguments are required: EVENT.json "
         "(see 'lexiko tournament pair --help')\n"
     )
+
+
+def test_standings_of_every_division(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    e = str(tmp_path / "two.json")
+    assert lexiko(capsys, "new", e, "-d", "A", "-d", "B")[0] == 0
+    assert lexiko(capsys, "add", e, "Ann") == (
+        2,
+        "error: event 'two' has 2 divisions (A, B): name one\n",
+    )
+    assert lexiko(capsys, "add", e, "Ann", "-d", "b") == (0, "added player 1: Ann\n")
+    status, out = lexiko(capsys, "standings", e)
+    assert status == 0 and "Division A" in out and "Division B" in out and "Ann (1)" in out

@@ -145,7 +145,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     res.add_argument("--correct", action="store_true", help="replace a result entered before")
     res.add_argument("--forfeit", action="store_true", help="the first player forfeits (the scores are ignored)")
 
-    st = action("standings", "print the standings", "Print the standings: wins (draws half), then spread.")
+    st = action(
+        "standings",
+        "print the standings",
+        "Print the standings (of every division without --division): wins (draws half), then spread, then "
+        "points scored, rating, number.",
+    )
     st.add_argument("--ratings", choices=("elo", "glicko2"), help="add rating estimates after the event")
 
     rp = action(
@@ -208,7 +213,11 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.action == "new":
         return _new(args, path, console)
     event = _load(args.event)
-    division = event.division(args.division)
+    if args.action in ("standings", "report") and args.division is None:
+        divisions = event.divisions  # every division
+    else:
+        divisions = [event.division(args.division)]
+    division = divisions[0] if divisions else event.division(None)
     if args.action == "add":
         number = division.add_player(Player(args.name, args.rating, args.team))
         late = f" (late entry: {len(division.rounds)} missed rounds)" if division.rounds else ""
@@ -237,7 +246,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         left = sum(r is None for r in rnd.results)
         print(f"round {args.round}: result entered ({left} to go)" if left else f"round {args.round} is complete")
     elif args.action == "standings":
-        _standings(args, division, console)
+        for d in divisions:
+            _standings(args, d, console)
     elif args.action == "report":
         folder = Path(args.out)
         if folder.exists() and not folder.is_dir():
