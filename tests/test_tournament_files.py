@@ -168,3 +168,12 @@ def test_a_festival_ranks_by_total_and_by_percentage_of_the_top() -> None:
     with pytest.raises(TournamentError, match=r"^Ann's score 901 is not between 0 and the top, 900$"):
         f.add_game(tops=900, scores={"Ann": 901})
     assert f.tops == [1000, 900]
+
+
+def test_blank_lines_of_a_tsh_file_hold_no_player() -> None:
+    d = division_from_tsh("Lee, Ann 1800 2; 420\n\nNg, Bo 1700 1; 380\r\n", "A")
+    assert [p.name for p in d.players] == ["Lee, Ann", "Ng, Bo"]
+    with pytest.raises(
+        TournamentError, match=r"^line 3: player 2 \(Ng, Bo\) meets player 1 in round 1, who meets player 3$"
+    ):
+        division_from_tsh("Lee, Ann 1800 3; 420\n\nNg, Bo 1700 1; 380\nOrtiz, Cy 0 1; 0\n", "A")

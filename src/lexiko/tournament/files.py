@@ -249,9 +249,11 @@ def division_from_tsh(text: str, name: str, settings: Settings | None = None) ->
     lexiko.tournament.model.TournamentError: line 1: player 1 (Lee, Ann) meets player 2 in round 1, who meets player 3
     """
     rows: list[tuple[Player, list[int], list[int], list[int]]] = []
+    at: list[int] = []  # the line of each player
     for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            raise TournamentError(f"line {number}: a TSH file has one player a line, not an empty line")
+        if not line.strip():
+            continue  # players are numbered by the lines that hold one
+        at.append(number)
         head, *rest = line.split(";")
         m = _LINE.match(head.strip())
         if m is None:
@@ -292,12 +294,12 @@ def division_from_tsh(text: str, name: str, settings: Settings | None = None) ->
                 continue
             if not 1 <= opp <= len(rows) or opp == n:
                 raise TournamentError(
-                    f"line {n}: player {n} meets player {opp} in round {r + 1}, who is not in the file"
+                    f"line {at[n - 1]}: player {n} meets player {opp} in round {r + 1}, who is not in the file"
                 )
             back = rows[opp - 1][1][r] if r < len(rows[opp - 1][1]) else None
             if back != n:
                 raise TournamentError(
-                    f"line {n}: player {n} ({player.name}) meets player {opp} in round {r + 1}, who meets "
+                    f"line {at[n - 1]}: player {n} ({player.name}) meets player {opp} in round {r + 1}, who meets "
                     + (f"player {back}" if back else "nobody")
                 )
             if opp < n:
@@ -305,7 +307,7 @@ def division_from_tsh(text: str, name: str, settings: Settings | None = None) ->
             other_scores, other_p12 = rows[opp - 1][2], rows[opp - 1][3]
             other = other_scores[r] if r < len(other_scores) else None
             if (score is None) != (other is None):
-                raise TournamentError(f"line {n}: round {r + 1} has a score for one player of a game only")
+                raise TournamentError(f"line {at[n - 1]}: round {r + 1} has a score for one player of a game only")
             goes_first = (p12[r] if r < len(p12) else 0) != 2 and not (r < len(other_p12) and other_p12[r] == 1)
             pairings.append(Pairing(n, opp) if goes_first else Pairing(opp, n))
             if score is None or other is None:
