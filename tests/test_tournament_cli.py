@@ -137,3 +137,16 @@ def test_standings_of_every_division(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert lexiko(capsys, "add", e, "Ann", "-d", "b") == (0, "added player 1: Ann\n")
     status, out = lexiko(capsys, "standings", e)
     assert status == 0 and "Division A" in out and "Division B" in out and "Ann (1)" in out
+
+
+def test_team_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    e = str(tmp_path / "teams.json")
+    lexiko(capsys, "new", e, "--method", "team-round-robin")
+    for name, team in [("Ann", "North"), ("Bo", "North"), ("Cy", "South"), ("Di", "South")]:
+        lexiko(capsys, "add", e, name, "--team", team)
+    assert lexiko(capsys, "pair", e) == (0, "round 1 of division A:\n  1 Ann  v  3 Cy\n  2 Bo  v  4 Di\n")
+    lexiko(capsys, "result", e, "1", "Ann", "400", "Cy", "350")
+    lexiko(capsys, "result", e, "1", "Bo", "400", "Di", "390")
+    status, out = lexiko(capsys, "standings", e, "--teams")
+    north = next(line for line in out.splitlines() if "North" in line)
+    assert status == 0 and north.split("│")[1:7] == [" 1 ", " North ", "       2 ", "    2 ", "      0 ", "    +60 "]

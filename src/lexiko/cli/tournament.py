@@ -15,7 +15,7 @@ from rich.table import Table
 
 from lexiko.cli.argtypes import non_negative_int, positive_int
 from lexiko.errors import LexikoError
-from lexiko.tournament import METHODS, Division, Event, Player, Settings, pair, standings
+from lexiko.tournament import METHODS, Division, Event, Player, Settings, pair, standings, team_standings
 from lexiko.tournament.files import division_from_tsh, division_to_tsh, event_from_json, event_to_json
 from lexiko.tournament.report import html_report, pairings_csv, scorecards_csv, standings_csv, wins_text
 
@@ -152,6 +152,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "points scored, rating, number.",
     )
     st.add_argument("--ratings", choices=("elo", "glicko2"), help="add rating estimates after the event")
+    st.add_argument("--teams", action="store_true", help="also the team standings (players' wins and spread summed)")
 
     rp = action(
         "report",
@@ -346,3 +347,17 @@ def _standings(args: argparse.Namespace, division: Division, console: Console) -
             row.append(str(estimates[s.number]))
         table.add_row(*row)
     console.print(table)
+    if args.teams:
+        teams = Table(title=f"Teams of division {division.name}")
+        for head in ("#", "Team", "Players", "Wins", "Losses", "Spread"):
+            teams.add_column(head, justify="left" if head == "Team" else "right")
+        for t in team_standings(division):
+            teams.add_row(
+                str(t.rank),
+                t.team or "(none)",
+                str(t.players),
+                wins_text(t.wins),
+                wins_text(t.losses),
+                f"{t.spread:+d}",
+            )
+        console.print(teams)
