@@ -11,8 +11,10 @@ round to the division. The methods (`METHODS`):
 - ``swiss``: players ranked by the standings; within a group of equal wins the top half
   meets the bottom half (the leader meets the player half the group below), an odd
   player floating down to the next group. No repeat pairing while one can be avoided:
-  the search is complete (bounded by `SEARCH_STEPS` tries, far beyond what simulated
-  events need) before it allows repeats, and then pairs with the fewest it finds. An
+  the search is complete (bounded by `SEARCH_STEPS` tries, which only a field playing
+  more rounds than about half its size reaches) before it allows repeats, and then
+  pairs with the fewest it finds. A player who has met everyone else makes a repeat
+  certain: then it does not search for none. An
   opponent due the same turn (both have gone first more often, or both second) is taken
   only after those who are not, in the player's score group and the next two down
   (`TURN_SLACK`), and after every other when one of the two is already 2 or more off
@@ -73,9 +75,10 @@ TURN_SLACK = 2
 turn before it takes one who is."""
 
 BYE_TRIES = 4
-"""How many players due the bye Swiss tries, lowest-ranked first, for a round without a repeat."""
+"""How many players due the bye Swiss tries, lowest-ranked first, for a round without a
+repeat (each with a tenth of `SEARCH_STEPS`)."""
 
-SEARCH_STEPS = 200_000
+SEARCH_STEPS = 50_000
 """The most candidate tries one Swiss search makes before giving up its constraint."""
 
 
@@ -262,7 +265,8 @@ def _ranked(division: Division, method: str, number: int) -> list[Pairing]:
         if method not in ("king-of-the-hill", "factor"):
             # Swiss: the next in line for the bye takes it when that avoids a repeat
             for other in due[:BYE_TRIES]:
-                pairs = swiss_pairs([n for n in order if n != other], recs, repeats=False)
+                rest = [n for n in order if n != other]
+                pairs = swiss_pairs(rest, recs, SEARCH_STEPS // 10, repeats=False)
                 if pairs is not None:
                     bye = other
                     break
@@ -435,7 +439,11 @@ def swiss_pairs(
                 if not stack:
                     return None
 
+    # a player who has met everyone else makes a repeat certain: no need to search for none
+    certain = any(len(m) >= n - 1 for m in met)
     for repeat in (False, True) if repeats else (False,):
+        if certain and not repeat:
+            continue
         found = search(repeat)
         if found is not None:
             return found
