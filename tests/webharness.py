@@ -261,12 +261,15 @@ class Server:
         return c
 
     def close(self) -> None:
-        """Close every connection and client, then stop the app."""
+        """Close every connection and client, then stop the app; then check that every
+        message the connections received fits the models of `lexiko.web.models`."""
         for c in self.conns:
             c.close()
         for h in self.clients:
             h.close()
         self.ts.stop()
+        for c in self.conns:
+            check_messages(c.messages)
 
     def __enter__(self) -> Server:
         return self
@@ -350,6 +353,22 @@ class Connection:
         """Close the connection."""
         with contextlib.suppress(Exception):
             self._cm.__exit__(None, None, None)
+
+
+def check_messages(messages: Sequence[dict[str, Any]]) -> None:
+    """Raise AssertionError unless every message is one of the socket messages of
+    `lexiko.web.models`, with no key the models do not name."""
+    from pydantic import ValidationError
+
+    from lexiko.web import models
+
+    for message in messages:
+        try:
+            parsed = models.server_message(message)
+        except ValidationError as e:
+            raise AssertionError(f"a {message.get('type')!r} message fits no model: {e}") from None
+        extra = models.unmodelled(parsed)
+        assert not extra, f"a {message['type']!r} message has keys no model names: {extra}"
 
 
 def board_from_rows(rows: Sequence[Sequence[str]], rules: Rules) -> Board:

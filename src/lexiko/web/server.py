@@ -43,6 +43,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from lexiko import duplicate
+from lexiko.web import models
 from lexiko.web.limits import MAX_MESSAGE, BodyLimit, Limits, RateLimits
 from lexiko.web.service import ActionError, GameService, NotFoundError, SeatRequest
 from lexiko.web.store import Store
@@ -58,6 +59,10 @@ STATIC = Path(__file__).resolve().parent / "static"
 """The front end: plain HTML, CSS and JavaScript, no build step."""
 
 _ACTIONS = {"play", "exchange", "pass", "challenge", "accept", "resign", "abort", "rematch"}
+_TEXT: dict[str, dict[int | str, dict[str, Any]]] = {
+    kind: {200: {"content": {kind: {"schema": {"type": "string"}}}}} for kind in ("application/x-gcg", "text/plain")
+}
+"""The OpenAPI description of a route that answers with text."""
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
@@ -306,11 +311,11 @@ def create_app(
 
     # -- JSON API -----------------------------------------------------------------------
 
-    @app.get("/healthz")
+    @app.get("/healthz", response_model=models.Health)
     async def healthz(request: Request) -> dict[str, Any]:
         return {"ok": True, "database": service_of(request).store.dialect}
 
-    @app.get("/api/options")
+    @app.get("/api/options", response_model=models.Options, response_model_exclude_unset=True)
     async def options(request: Request) -> dict[str, Any]:
         return service_of(request).options()
 
@@ -349,7 +354,7 @@ def create_app(
         )
         return resp
 
-    @app.post("/api/accounts")
+    @app.post("/api/accounts", response_model=models.Me)
     async def sign_up(body: AccountIn, request: Request) -> JSONResponse:
         """Make an account (optional: games by invitation need none) and sign in."""
         if not await rates.signin(request.client.host if request.client else "?"):
@@ -357,7 +362,7 @@ def create_app(
         account, session = await service_of(request).sign_up(body.name, body.password)
         return with_session(me(account, session), session, request)
 
-    @app.post("/api/session")
+    @app.post("/api/session", response_model=models.Me)
     async def sign_in(body: AccountIn, request: Request) -> JSONResponse:
         """Sign in with a name and password."""
         if not await rates.signin(request.client.host if request.client else "?"):
@@ -365,7 +370,7 @@ def create_app(
         account, session = await service_of(request).sign_in(body.name, body.password)
         return with_session(me(account, session), session, request)
 
-    @app.delete("/api/session")
+    @app.delete("/api/session", status_code=204)
     async def sign_out(request: Request) -> Response:
         """Sign out (this browser)."""
         await signed_in(request)
@@ -376,7 +381,7 @@ def create_app(
         resp.delete_cookie(SESSION_COOKIE, path="/")
         return resp
 
-    @app.get("/api/me")
+    @app.get("/api/me", response_model=models.Me)
     async def who_am_i(request: Request) -> dict[str, Any]:
         """The signed-in account (and the CSRF token its page sends), or 401."""
         session = request.cookies.get(SESSION_COOKIE)
@@ -385,12 +390,12 @@ def create_app(
             raise _Unauthorized("not signed in")
         return me(account, session)
 
-    @app.get("/api/ratings")
+    @app.get("/api/ratings", response_model=list[models.RatingRow])
     async def ratings(request: Request) -> list[dict[str, Any]]:
         """The rated players, best first."""
         return await service_of(request).top_ratings()
 
-    @app.post("/api/games")
+    @app.post("/api/games", response_model=models.NewGame)
     async def create_game(body: CreateGameIn, request: Request) -> dict[str, Any]:
         svc = service_of(request)
         account = await signed_in(request)
@@ -407,12 +412,12 @@ def create_app(
             account=account,
         )
 
-    @app.get("/api/lobby")
+    @app.get("/api/lobby", response_model=models.Lobby, response_model_exclude_unset=True)
     async def lobby(request: Request) -> dict[str, Any]:
         """Listed games: ``open`` (a seat to take, with the path that takes it) and ``live`` (to watch)."""
         return await service_of(request).listed()
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", response_model=models.GameInfo, response_model_exclude_unset=True)
     async def game_info(
         game_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
@@ -426,23 +431,23 @@ def create_app(
             info["can_start"] = live.status == "waiting" and live.is_duplicate and seat == svc.creator(live)
         return info
 
-    @app.post("/api/games/{game_id}/start")
+    @app.post("/api/games/{game_id}/start", response_model=models.Started)
     async def start(game_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """Start a waiting duplicate game with the players who have joined (its creator only)."""
         return await service_of(request).start_now(game_id, _bearer(authorization))
 
-    @app.post("/api/games/{game_id}/join")
+    @app.post("/api/games/{game_id}/join", response_model=models.Joined)
     async def join(game_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
         account = await signed_in(request)
         return await service_of(request).join(game_id, body.invite, body.name, account)
 
-    @app.get("/api/games/{game_id}/state")
+    @app.get("/api/games/{game_id}/state", response_model=models.State, response_model_exclude_unset=True)
     async def state(game_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         svc = service_of(request)
         live, seat = await svc.game_and_seat(game_id, _bearer(authorization))
         return svc.state(live, seat)
 
-    @app.get("/api/games/{game_id}/gcg")
+    @app.get("/api/games/{game_id}/gcg", response_class=PlainTextResponse, responses=_TEXT["application/x-gcg"])
     async def download_gcg(
         game_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> PlainTextResponse:
@@ -460,7 +465,7 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="lexiko-{live.id}.gcg"'},
         )
 
-    @app.get("/api/games/{game_id}/duplicate")
+    @app.get("/api/games/{game_id}/duplicate", response_class=PlainTextResponse, responses=_TEXT["text/plain"])
     async def download_duplicate(game_id: str, request: Request) -> PlainTextResponse:
         """A duplicate game's record (docs/duplicate.md): every closed round's rack, top
         and each player's move; the seed only once the game is over."""
@@ -476,13 +481,13 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="lexiko-{live.id}.dup"'},
         )
 
-    @app.get("/api/games/{game_id}/lookup")
+    @app.get("/api/games/{game_id}/lookup", response_model=models.Lookup, response_model_exclude_unset=True)
     async def lookup(game_id: str, word: str, request: Request) -> dict[str, Any]:
         """Is WORD valid in this game (and, once it is over, its anagrams)?"""
         svc = service_of(request)
         return await svc.lookup(await svc.get(game_id), word[:40])
 
-    @app.get("/api/games/{game_id}/review")
+    @app.get("/api/games/{game_id}/review", response_model=models.Review, response_model_exclude_unset=True)
     async def review(game_id: str, request: Request) -> dict[str, Any]:
         svc = service_of(request)
         return await svc.review(await svc.get(game_id))
