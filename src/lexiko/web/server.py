@@ -41,6 +41,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketState
 
 from lexiko import duplicate
 from lexiko.web import models
@@ -178,6 +179,19 @@ class _Forbidden(ActionError):
 
 class _Unauthorized(ActionError):
     """Needs a signed-in account."""
+
+
+async def _receive_text(ws: WebSocket) -> str:
+    """The client's next message; a binary frame reads as no text (it is not JSON text,
+    and is refused as such). Raises WebSocketDisconnect when the client has gone: its
+    goodbye came, or a send to it failed (the socket then counts as disconnected)."""
+    if ws.application_state != WebSocketState.CONNECTED:
+        raise WebSocketDisconnect(1006)
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else ""
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -523,7 +537,7 @@ def create_app(
         if await load(svc.get(game_id)) is None:
             return
         try:
-            first = await asyncio.wait_for(ws.receive_text(), timeout=30)
+            first = await asyncio.wait_for(_receive_text(ws), timeout=30)
             hello = json.loads(first) if len(first) <= MAX_MESSAGE else None
         except (TimeoutError, ValueError, RecursionError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
@@ -551,7 +565,7 @@ def create_app(
         strikes = 0
         try:
             while True:
-                raw = await ws.receive_text()
+                raw = await _receive_text(ws)
                 if not rates.message(me):
                     strikes += 1
                     if strikes > 50:  # it does not listen: let it go
