@@ -38,6 +38,7 @@ from lexiko.rules import PRESETS, Rules
 from lexiko.scoring import score_words, words_formed
 from lexiko.web.bus import Bus
 from lexiko.web.duplicate_views import SHOWN_PLAYERS
+from lexiko.web.errors import ActionError, NotFoundError
 from lexiko.web.live import (
     ABORT,
     CLOSE,
@@ -157,14 +158,6 @@ def available_bots() -> dict[str, str]:
             found[kind] = desc
         _AVAILABLE = found
     return dict(_AVAILABLE)
-
-
-class ActionError(Exception):
-    """A request the server refuses; the message is for the client."""
-
-
-class NotFoundError(ActionError):
-    """No game with that id."""
 
 
 @dataclass(frozen=True)
