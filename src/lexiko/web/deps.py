@@ -102,7 +102,7 @@ async def signed_in(request: Request, svc: Service) -> Account | None:
     sent = request.headers.get("x-csrf-token", "")
     if not hmac.compare_digest(sent, csrf_token(session)):
         raise Forbidden("this request did not come from lexiko's own page (no CSRF token): reload the page")
-    return await svc.account_for(session)
+    return await svc.accounts.account_for(session)
 
 
 SignedIn = Annotated[Account | None, Depends(signed_in)]
@@ -120,7 +120,7 @@ Bearer = Annotated[str | None, Depends(bearer)]
 
 async def game(game_id: str, svc: Service) -> LiveGame:
     """The game of the path (404 when there is none)."""
-    return await svc.get(game_id)
+    return await svc.loader.get(game_id)
 
 
 Game = Annotated[LiveGame, Depends(game)]
@@ -129,7 +129,7 @@ Game = Annotated[LiveGame, Depends(game)]
 async def game_and_seat(game_id: str, svc: Service, token: Bearer) -> tuple[LiveGame, int | None]:
     """The game of the path and the seat the bearer token holds in it (None: a
     spectator), as the database has them."""
-    return await svc.game_and_seat(game_id, token)
+    return await svc.loader.game_and_seat(game_id, token)
 
 
 GameAndSeat = Annotated[tuple[LiveGame, int | None], Depends(game_and_seat)]

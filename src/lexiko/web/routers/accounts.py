@@ -59,14 +59,14 @@ def with_session(data: dict[str, Any], session: str, request: Request) -> JSONRe
 @router.post("/accounts", response_model=models.Me, dependencies=[Depends(signin_budget)])
 async def sign_up(body: AccountIn, request: Request, svc: Service) -> JSONResponse:
     """Make an account (optional: games by invitation need none) and sign in."""
-    account, session = await svc.sign_up(body.name, body.password)
+    account, session = await svc.accounts.sign_up(body.name, body.password)
     return with_session(me(account, session), session, request)
 
 
 @router.post("/session", response_model=models.Me, dependencies=[Depends(signin_budget)])
 async def sign_in(body: AccountIn, request: Request, svc: Service) -> JSONResponse:
     """Sign in with a name and password."""
-    account, session = await svc.sign_in(body.name, body.password)
+    account, session = await svc.accounts.sign_in(body.name, body.password)
     return with_session(me(account, session), session, request)
 
 
@@ -75,7 +75,7 @@ async def sign_out(request: Request, svc: Service) -> Response:
     """Sign out (this browser)."""
     session = request.cookies.get(SESSION_COOKIE)
     if session:
-        await svc.sign_out(session)
+        await svc.accounts.sign_out(session)
     resp = Response(status_code=204)
     resp.delete_cookie(SESSION_COOKIE, path="/")
     return resp
@@ -85,7 +85,7 @@ async def sign_out(request: Request, svc: Service) -> Response:
 async def who_am_i(request: Request, svc: Service) -> dict[str, Any]:
     """The signed-in account (and the CSRF token its page sends), or 401."""
     session = request.cookies.get(SESSION_COOKIE)
-    account = await svc.account_for(session)
+    account = await svc.accounts.account_for(session)
     if account is None or session is None:
         raise Unauthorized("not signed in")
     return me(account, session)
@@ -94,4 +94,4 @@ async def who_am_i(request: Request, svc: Service) -> dict[str, Any]:
 @router.get("/ratings", response_model=list[models.RatingRow])
 async def ratings(svc: Service) -> list[dict[str, Any]]:
     """The rated players, best first."""
-    return await svc.top_ratings()
+    return await svc.ratings.top()

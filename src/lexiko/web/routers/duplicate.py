@@ -22,7 +22,7 @@ router = APIRouter(prefix="/api")
 @router.post("/games/{game_id}/start", response_model=models.Started)
 async def start(game_id: str, svc: Service, token: Bearer) -> dict[str, Any]:
     """Start a waiting duplicate game with the players who have joined (its creator only)."""
-    return await svc.start_now(game_id, token)
+    return await svc.games.start_now(game_id, token)
 
 
 @router.get("/games/{game_id}/duplicate", response_class=PlainTextResponse, responses=text_response("text/plain"))

@@ -14,8 +14,8 @@ from lexiko import duplicate
 from lexiko.web import models
 from lexiko.web.deps import GameAndSeat, Service, SignedIn, game_budget
 from lexiko.web.errors import ActionError
-from lexiko.web.service import SeatRequest
-from lexiko.web.views import gcg_for
+from lexiko.web.services.games import SeatRequest, creator, invites, open_path
+from lexiko.web.views import gcg_for, lobby_info, state_for
 
 __all__ = ["router", "SeatIn", "CreateGameIn", "JoinIn", "text_response"]
 
@@ -62,7 +62,7 @@ def attachment(text: str, media_type: str, filename: str) -> PlainTextResponse:
 @router.get("/options", response_model=models.Options, response_model_exclude_unset=True)
 async def options(svc: Service) -> dict[str, Any]:
     """What the game-creation form offers: presets, the rules one may change, bots, lexicons."""
-    return svc.options()
+    return svc.lobby.options()
 
 
 @router.post("/games", response_model=models.NewGame)
@@ -70,7 +70,7 @@ async def create_game(
     body: CreateGameIn, svc: Service, account: SignedIn, _: Annotated[None, Depends(game_budget)]
 ) -> dict[str, Any]:
     """Create a game: the first human seat is yours, the others get invitation links."""
-    return await svc.create_game(
+    return await svc.games.create(
         preset=body.preset,
         options=body.options,
         seats=[SeatRequest(s.kind, s.name) for s in body.seats],
@@ -83,34 +83,34 @@ async def create_game(
 @router.get("/lobby", response_model=models.Lobby, response_model_exclude_unset=True)
 async def lobby(svc: Service) -> dict[str, Any]:
     """Listed games: ``open`` (a seat to take, with the path that takes it) and ``live`` (to watch)."""
-    return await svc.listed()
+    return await svc.lobby.listed()
 
 
 @router.get("/games/{game_id}", response_model=models.GameInfo, response_model_exclude_unset=True)
-async def game_info(found: GameAndSeat, svc: Service) -> dict[str, Any]:
+async def game_info(found: GameAndSeat) -> dict[str, Any]:
     """What anyone with the game's address may know; its players also get their seat
     and the invitations."""
     live, seat = found
-    info = svc.lobby(live)
+    info = lobby_info(live)
     if seat is not None:
         info["you"] = seat
-        info["invites"] = svc.invites(live)
-        info["open_path"] = svc.open_path(live)
-        info["can_start"] = live.status == "waiting" and live.is_duplicate and seat == svc.creator(live)
+        info["invites"] = invites(live)
+        info["open_path"] = open_path(live)
+        info["can_start"] = live.status == "waiting" and live.is_duplicate and seat == creator(live)
     return info
 
 
 @router.post("/games/{game_id}/join", response_model=models.Joined)
 async def join(game_id: str, body: JoinIn, svc: Service, account: SignedIn) -> dict[str, Any]:
     """Take the seat an invitation is for (signed in: as your account)."""
-    return await svc.join(game_id, body.invite, body.name, account)
+    return await svc.games.join(game_id, body.invite, body.name, account)
 
 
 @router.get("/games/{game_id}/state", response_model=models.State, response_model_exclude_unset=True)
-async def state(found: GameAndSeat, svc: Service) -> dict[str, Any]:
+async def state(found: GameAndSeat) -> dict[str, Any]:
     """The game as the seat of the bearer token sees it (none: a spectator)."""
     live, seat = found
-    return svc.state(live, seat)
+    return state_for(live, seat)
 
 
 @router.get("/games/{game_id}/gcg", response_class=PlainTextResponse, responses=text_response("application/x-gcg"))

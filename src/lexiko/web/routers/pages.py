@@ -43,4 +43,4 @@ async def favicon() -> FileResponse:
 @router.get("/healthz", response_model=models.Health)
 async def healthz(svc: Service) -> dict[str, object]:
     """Up, and on which kind of database."""
-    return {"ok": True, "database": svc.store.dialect}
+    return {"ok": True, "database": svc.core.store.dialect}

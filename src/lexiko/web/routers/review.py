@@ -18,10 +18,10 @@ router = APIRouter(prefix="/api")
 @router.get("/games/{game_id}/lookup", response_model=models.Lookup, response_model_exclude_unset=True)
 async def lookup(live: Game, word: str, svc: Service) -> dict[str, Any]:
     """Is WORD valid in this game (and, once it is over, its anagrams)?"""
-    return await svc.lookup(live, word[:40])
+    return await svc.review.lookup(live, word[:40])
 
 
 @router.get("/games/{game_id}/review", response_model=models.Review, response_model_exclude_unset=True)
 async def review(live: Game, svc: Service) -> dict[str, Any]:
     """The analysis of every turn of a finished game."""
-    return await svc.review(live)
+    return await svc.review.review(live)

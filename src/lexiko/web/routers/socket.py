@@ -33,7 +33,8 @@ from lexiko.web.errors import ActionError
 from lexiko.web.limits import MAX_MESSAGE, RateLimits
 from lexiko.web.live import LiveGame
 from lexiko.web.service import GameService
-from lexiko.web.views import to_json
+from lexiko.web.services.preview import preview
+from lexiko.web.views import state_for, to_json
 
 __all__ = ["router", "ACTIONS", "STRIKES"]
 
@@ -44,7 +45,7 @@ T = TypeVar("T")
 router = APIRouter()
 
 ACTIONS = frozenset({"play", "exchange", "pass", "challenge", "accept", "resign", "abort", "rematch"})
-"""The message types that act on the game (through `GameService.act`)."""
+"""The message types that act on the game (through `lexiko.web.services.games.Games.act`)."""
 
 STRIKES = 50
 """Messages over the rate a connection may send before it is closed (it does not listen)."""
@@ -152,13 +153,13 @@ async def _handle(svc: GameService, live: LiveGame, conn: Connection, msg: dict[
     kind = msg["type"]
     try:
         if kind == "preview":
-            conn.post(svc.preview(live, conn.seat, msg))
+            conn.post(preview(live, conn.seat, msg))
         elif kind in ACTIONS:
-            await svc.act(live, conn.seat, msg)
+            await svc.games.act(live, conn.seat, msg)
         elif kind == "state":
-            conn.post(svc.state(live, conn.seat))
+            conn.post(state_for(live, conn.seat))
         elif kind == "chat":
-            await svc.chat(live, conn.seat, msg)
+            await svc.chat.say(live, conn.seat, msg)
         elif kind == "ping":
             conn.post({"type": "pong", "id": msg.get("id")})
         else:
@@ -213,7 +214,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     if not await budget.connection(address(ws)):
         await refuse(ws, "too many connections from your address: wait a minute", 4429)
         return
-    if await _load(ws, game_id, svc.get(game_id)) is None:
+    if await _load(ws, game_id, svc.loader.get(game_id)) is None:
         return
     hello = await _hello(ws)
     if hello is None:
@@ -221,7 +222,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     token = hello.get("token")
     # again: an idle game may have been let go meanwhile; and as the database has it
     # (its copy here may not have heard yet of a seat or a move made on another process)
-    found = await _load(ws, game_id, svc.game_and_seat(game_id, token))
+    found = await _load(ws, game_id, svc.loader.game_and_seat(game_id, token))
     if found is None:
         return
     live, seat = found
@@ -231,10 +232,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             {"type": "error", "message": "this link's key does not belong to a player of this game: you are watching"}
         )
     conn.post({"type": "welcome", "seat": seat, "name": live.seats[seat].name if seat is not None else None})
-    svc.subscribe(live, conn)
-    conn.post(svc.state(live, seat))
+    svc.core.subscribe(live, conn)
+    conn.post(state_for(live, seat))
     try:
         await _serve(ws, svc, budget, live, conn)
     finally:
-        svc.unsubscribe(live, conn)
+        svc.core.unsubscribe(live, conn)
         await conn.close()

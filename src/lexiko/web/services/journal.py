@@ -1,0 +1,57 @@
+"""Storing a game's actions: each action the engine took is saved before any client
+sees it, and a rated game that ends is rated. When another process stored an action of
+that number first, the one made here is taken back and the game caught up.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from lexiko.web.errors import ActionError
+from lexiko.web.live import LiveGame
+from lexiko.web.services.catchup import CatchUp
+from lexiko.web.services.core import Core
+from lexiko.web.services.ratings import Ratings
+from lexiko.web.store import ConflictError
+
+__all__ = ["Journal"]
+
+log = logging.getLogger("lexiko.web")
+
+
+class Journal:
+    """Saves the last action of a game (call with its lock held)."""
+
+    def __init__(self, core: Core, catchup: CatchUp, ratings: Ratings) -> None:
+        self.core = core
+        self.catchup = catchup
+        self.ratings = ratings
+
+    async def save(self, live: LiveGame) -> None:
+        """Store the game's last action; rate the game if it ended it. Raises ActionError,
+        with the action taken back, when it could not be stored."""
+        await self.save_action(live)
+        if live.status == "over" and live.rated and live.game is not None:
+            await self.ratings.rate(live)
+
+    async def save_action(self, live: LiveGame) -> None:
+        """Store the game's last action and tell the other processes."""
+        a = live.actions[-1]
+        g = live.game
+        d = live.duplicate
+        scores = json.dumps(g.scores if g is not None else [d.totals[p] for p in d.players] if d is not None else [])
+        try:
+            await self.core.db(self.core.store.append_action, live.id, a, status=live.status, scores_json=scores)
+        except ConflictError:  # another process stored an action of this number first
+            live.undo_last()
+            await self.catchup.sync(live, seats=False)
+            self.core.broadcast(live)
+            raise ActionError(
+                "the game changed meanwhile (a move came first from elsewhere): look again and act on it"
+            ) from None
+        except Exception:
+            log.exception("could not save action %d of game %s", a.seq, live.id)
+            live.undo_last()
+            raise ActionError("the server could not save this action, so it was not made: try again") from None
+        self.core.tell_others(live)
