@@ -216,13 +216,12 @@ def _seats(live: LiveGame, seat: int | None) -> dict[str, Any]:
     return {"seats": rows, "seat_count": len(live.seats), "seats_taken": taken}
 
 
-def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
-    """The state message for one seat (None: a spectator)."""
-    r = live.rules
-    ts = r.tile_set
-    lay = r.board_layout
+def _static(live: LiveGame) -> dict[str, Any]:
+    """What never changes in a game's state: the rules, the tiles, the board's layout."""
     static = live.view_cache.get("static")
     if static is None:
+        r = live.rules
+        lay = r.board_layout
         static = live.view_cache["static"] = {
             "rules": {
                 "name": r.name,
@@ -233,36 +232,16 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
                 "clock": r.time_minutes is not None,
                 "lexicon": r.lexicon,
             },
-            "tiles": tile_info(ts),
+            "tiles": tile_info(r.tile_set),
             "layout": {"size": lay.size, "rows": list(lay.rows), "start": list(lay.start)},
         }
-    msg: dict[str, Any] = {
-        "type": "state",
-        "game_id": live.id,
-        "version": live.state_version,
-        "status": live.status,
-        "you": seat,
-        "rematch": live.rematch,
-        "watchers": live.watchers,
-        "rated": live.rated,
-        **({"seed": live.seed} if live.seeded else {}),
-        **static,
-        **_seats(live, seat),
-    }
-    g = live.game
-    if g is None:
-        empty = Board.empty(lay, ts)
-        msg.update(board=empty.rows(), rack=[], players=[], history=[], bag_count=ts.total)
-        msg["status_text"] = "Waiting for players to join"
-        if live.is_duplicate:
-            from lexiko.web.duplicate_views import duplicate_state
+    return static
 
-            return duplicate_state(live, seat, msg)
-        return msg
-    aborted = live.status == "aborted"
-    over = g.is_over or aborted
+
+def _players(live: LiveGame, g: Game, over: bool) -> list[dict[str, Any]]:
+    """The players' lines: score, tiles on the rack, clock, turn, rating (and the rack
+    once the game is over)."""
     on_turn = g.player_on_turn
-    pending = live.pending_player()
     players = []
     for i, name in enumerate(g.players):
         p: dict[str, Any] = {
@@ -280,16 +259,15 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         if over:
             p["rack"] = g.rack_text(i)
         players.append(p)
-    is_player = seat is not None and 0 <= seat < len(g.players)
-    if is_player:
-        assert seat is not None
-        unseen: tuple[int, ...] = g.unseen(seat)
-        rack = _faces(ts, g.rack(seat))
-    else:
-        unseen = tuple((Counter(ts.bag()) - Counter(g.board.played_tiles())).elements())
-        rack = []
+    return players
+
+
+def _can(live: LiveGame, g: Game, seat: int | None, is_player: bool, over: bool) -> dict[str, bool]:
+    """The actions the seat may take now."""
+    r = live.rules
+    pending = live.pending_player()
     final = g.awaiting_final_challenge
-    my_turn = is_player and not over and seat == on_turn
+    my_turn = is_player and not over and seat == g.player_on_turn
     can_challenge = (
         is_player
         and not over
@@ -302,6 +280,78 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
     exchanges_left = r.max_exchanges_per_player is None or (
         is_player and seat is not None and g.exchanges_made[seat] < r.max_exchanges_per_player
     )
+    return {
+        "play": bool(my_turn and not final),
+        "exchange": bool(my_turn and not final and g.bag_count >= r.exchange_min_bag and exchanges_left),
+        "pass": bool(my_turn and not final),
+        "challenge": bool(can_challenge),
+        "accept": bool(can_accept),
+        "resign": bool(is_player and not over),
+        "abort": bool(is_player and not over and not live.actions),
+        "rematch": bool(is_player and g.is_over and live.status != "aborted" and live.rematch is None),
+    }
+
+
+def _result(g: Game, teams: bool) -> tuple[dict[str, Any], str]:
+    """How a finished game ended, and the line that says so."""
+    winners = g.winners()
+    if teams:
+        names = [" & ".join(g.players[i] for i in range(len(g.players)) if i % 2 == t) for t in winners]
+    else:
+        names = [g.players[w] for w in winners]
+    result = {
+        "reason": g.end_reason,
+        "winners": winners,
+        "winner_names": names,
+        "scores": g.scores,
+        "team_scores": g.team_scores() if teams else None,
+        "phonies": [e.move.notation(g.tiles) for e in g.phonies if isinstance(e.move, Place)],
+    }
+    if len(names) == 1:
+        return result, f"Game over: {names[0]} {'win' if teams else 'wins'}"
+    return result, "Game over: a draw"
+
+
+def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
+    """The state message for one seat (None: a spectator)."""
+    r = live.rules
+    ts = r.tile_set
+    msg: dict[str, Any] = {
+        "type": "state",
+        "game_id": live.id,
+        "version": live.state_version,
+        "status": live.status,
+        "you": seat,
+        "rematch": live.rematch,
+        "watchers": live.watchers,
+        "rated": live.rated,
+        **({"seed": live.seed} if live.seeded else {}),
+        **_static(live),
+        **_seats(live, seat),
+    }
+    g = live.game
+    if g is None:
+        empty = Board.empty(r.board_layout, ts)
+        msg.update(board=empty.rows(), rack=[], players=[], history=[], bag_count=ts.total)
+        msg["status_text"] = "Waiting for players to join"
+        if live.is_duplicate:
+            from lexiko.web.duplicate_views import duplicate_state
+
+            return duplicate_state(live, seat, msg)
+        return msg
+    aborted = live.status == "aborted"
+    over = g.is_over or aborted
+    on_turn = g.player_on_turn
+    pending = live.pending_player()
+    is_player = seat is not None and 0 <= seat < len(g.players)
+    if is_player:
+        assert seat is not None
+        unseen: tuple[int, ...] = g.unseen(seat)
+        rack = _faces(ts, g.rack(seat))
+    else:
+        unseen = tuple((Counter(ts.bag()) - Counter(g.board.played_tiles())).elements())
+        rack = []
+    final = g.awaiting_final_challenge
     rows = live.view_cache.get(("board", live.version))
     if rows is None:
         live.view_cache.pop(("board", live.version - 1), None)
@@ -309,7 +359,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
     msg.update(
         board=rows,
         last_play=_last_play_squares(g),
-        players=players,
+        players=_players(live, g, over),
         rack=rack,
         unseen=_count_faces(ts, tuple(unseen)),
         unseen_count=len(unseen),
@@ -320,39 +370,13 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         scoreless_turns=g.scoreless_turns,
         pending_player=pending,
         final_challenge=final,
-        can={
-            "play": bool(my_turn and not final),
-            "exchange": bool(my_turn and not final and g.bag_count >= r.exchange_min_bag and exchanges_left),
-            "pass": bool(my_turn and not final),
-            "challenge": bool(can_challenge),
-            "accept": bool(can_accept),
-            "resign": bool(is_player and not over),
-            "abort": bool(is_player and not over and not live.actions),
-            "rematch": bool(is_player and g.is_over and not aborted and live.rematch is None),
-        },
+        can=_can(live, g, seat, is_player, over),
     )
     if aborted:
         msg["status_text"] = "Game aborted before the first move"
         msg["turn"] = None
-        return msg
-    if g.is_over:
-        winners = g.winners()
-        if r.teams:
-            names = [" & ".join(g.players[i] for i in range(len(g.players)) if i % 2 == t) for t in winners]
-        else:
-            names = [g.players[w] for w in winners]
-        msg["result"] = {
-            "reason": g.end_reason,
-            "winners": winners,
-            "winner_names": names,
-            "scores": g.scores,
-            "team_scores": g.team_scores() if r.teams else None,
-            "phonies": [e.move.notation(ts) for e in g.phonies if isinstance(e.move, Place)],
-        }
-        if len(names) == 1:
-            msg["status_text"] = f"Game over: {names[0]} {'win' if r.teams else 'wins'}"
-        else:
-            msg["status_text"] = "Game over: a draw"
+    elif g.is_over:
+        msg["result"], msg["status_text"] = _result(g, bool(r.teams))
     elif final and pending is not None:
         msg["status_text"] = f"{g.players[pending]}'s play ends the game unless it is challenged"
     else:
