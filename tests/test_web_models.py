@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from webharness import Server, check_messages, new_game
+from webharness import Server, check_answers, check_messages, new_game
 
 from lexiko.web import models
 from lexiko.web.server import create_app
@@ -135,7 +135,19 @@ def test_what_the_server_sends_fits_the_models(tmp_path: Path) -> None:
         bo = s.connect(dup, dup_tokens[0])
         bo.act({"type": "pass"})
         bo.wait_state(lambda st: st["duplicate"]["round"] == 2)
+        assert {(m, p) for m, p, _ in s.answers} >= {("POST", "/api/games"), ("GET", f"/api/games/{gid}/review")}
         kinds = {m["type"] for c in s.conns for m in c.messages}
         assert kinds >= {"welcome", "state", "preview", "pong", "chat", "chat-history", "error"}
         for conn in s.conns:
             check_messages(conn.messages)
+
+
+def test_the_harness_finds_an_answer_its_model_does_not_name() -> None:
+    joined = {"game_id": "g", "seat": 1, "token": "t"}
+    check_answers([("POST", "/api/games/g/join", joined)])
+    with pytest.raises(AssertionError, match=r"keys no model names: \['\.colour'\]"):
+        check_answers([("POST", "/api/games/g/join", {**joined, "colour": "red"})])
+    with pytest.raises(AssertionError, match="answered what its model refuses"):
+        check_answers([("POST", "/api/games/g/join", {"game_id": "g"})])
+    with pytest.raises(AssertionError, match="keys no model names"):
+        check_messages([{"type": "pong", "id": 1, "late": True}])

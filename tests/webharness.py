@@ -244,15 +244,24 @@ class Server:
         self.ws_url = self.ts.ws_url
         self.clients: list[httpx.Client] = []
         self.conns: list[Connection] = []
+        self.answers: list[tuple[str, str, Any]] = []
         self.http = self.client()
 
     def client(self) -> httpx.Client:
-        """A new HTTP client of the app (its own cookies: another person), closed with it."""
+        """A new HTTP client of the app (its own cookies: another person), closed with it.
+        Its JSON answers of 2xx under ``/api/`` are kept, to be checked at the close."""
         import httpx
 
-        c = httpx.Client(base_url=self.url, timeout=20)
+        c = httpx.Client(base_url=self.url, timeout=20, event_hooks={"response": [self._keep]})
         self.clients.append(c)
         return c
+
+    def _keep(self, response: httpx.Response) -> None:
+        request = response.request
+        kind = response.headers.get("content-type", "")
+        if request.url.path.startswith("/api/") and response.is_success and kind.startswith("application/json"):
+            response.read()
+            self.answers.append((request.method, request.url.path, response.json()))
 
     def connect(self, game_id: str, token: str | None) -> Connection:
         """A WebSocket connection to a game, as the seat of ``token`` (None: a spectator)."""
@@ -270,6 +279,7 @@ class Server:
         self.ts.stop()
         for c in self.conns:
             check_messages(c.messages)
+        check_answers(self.answers)
 
     def __enter__(self) -> Server:
         return self
@@ -369,6 +379,27 @@ def check_messages(messages: Sequence[dict[str, Any]]) -> None:
             raise AssertionError(f"a {message.get('type')!r} message fits no model: {e}") from None
         extra = models.unmodelled(parsed)
         assert not extra, f"a {message['type']!r} message has keys no model names: {extra}"
+
+
+def check_answers(answers: Sequence[tuple[str, str, Any]]) -> None:
+    """Raise AssertionError unless every answer (method, path, JSON body) fits the
+    ``response_model`` of its route, with no key the models do not name."""
+    from fastapi.routing import APIRoute
+    from pydantic import TypeAdapter, ValidationError
+
+    from lexiko.web import models
+    from lexiko.web.server import ROUTERS
+
+    routes = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
+    for method, path, body in answers:
+        route = next((r for r in routes if method in r.methods and r.path_regex.match(path)), None)
+        assert route is not None and route.response_model is not None, f"{method} {path}: no route with a model"
+        try:
+            parsed = TypeAdapter(route.response_model).validate_python(body)
+        except ValidationError as e:
+            raise AssertionError(f"{method} {path} answered what its model refuses: {e}") from None
+        extra = models.unmodelled(parsed)
+        assert not extra, f"{method} {path} answered keys no model names: {extra}"
 
 
 def board_from_rows(rows: Sequence[Sequence[str]], rules: Rules) -> Board:

@@ -31,9 +31,12 @@ from lexiko.web.routers.pages import STATIC
 from lexiko.web.service import GameService
 from lexiko.web.store import Store
 
-__all__ = ["create_app", "STATIC"]
+__all__ = ["create_app", "STATIC", "ROUTERS"]
 
 log = logging.getLogger("lexiko.web")
+
+ROUTERS = tuple(module.router for module in (pages, accounts, games, duplicate, review, socket))
+"""The routers of the app, in the order they are included."""
 
 _CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -158,7 +161,7 @@ def create_app(
     _add_error_handlers(app)
     app.add_middleware(BodyLimit, rates=rates)
     app.add_middleware(_SecurityHeaders)
-    for module in (pages, accounts, games, duplicate, review, socket):
-        app.include_router(module.router)
+    for router in ROUTERS:
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
