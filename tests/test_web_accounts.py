@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 from webharness import Server
 
+from lexiko.web.limits import Limits
 from lexiko.web.ratings import Rating, after_game
 
 
@@ -28,7 +29,7 @@ def test_sign_up_sign_in_sign_out(server: Server) -> None:
     assert cookie and me["csrf"] and http.get("/api/me").json() == me
     other = server.client()
     assert other.post("/api/accounts", json={"name": "ANN", "password": "another one"}).json() == {
-        "error": "the name ANN is taken: choose another, or sign in"
+        "error": "the name ANN is taken, or looks like one that is: choose another, or sign in"
     }
     assert other.post("/api/accounts", json={"name": "Cy", "password": "short"}).json() == {
         "error": "a password has 8 to 200 characters"
@@ -116,3 +117,38 @@ def test_invitation_by_link_needs_no_account_and_is_not_rated(server: Server) ->
     assert j.status_code == 200
     st = server.connect(r["game_id"], r["token"]).state
     assert st["rated"] is False and [p.get("rating") for p in st["players"]] == [1500, None]
+
+
+def test_common_passwords_look_alike_names_and_guessing_are_refused(tmp_path: Path) -> None:
+    """Issue 34 item 6: a password from the top of the leaked lists, or the name itself,
+    is refused; Cyrillic "Аnn" beside Latin "Ann" was accepted across accounts; after
+    five wrong passwords a name waits before the next try (1 s, then 2 s, ...), from
+    whatever address (the per-address budget is off here, as for many addresses)."""
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", limits=Limits(signins=None))
+    try:
+        http = server.client()
+        sign_up(http, "Ann")
+        other = server.client()
+        for password, error in [
+            ("password1", "that password is one of the 10,000 most common: choose another"),
+            ("qwertyuiop", "that password is one of the 10,000 most common: choose another"),
+            ("Bobby Tables", "a password may not be the account name"),
+        ]:
+            r = other.post("/api/accounts", json={"name": "Bobby Tables", "password": password})
+            assert (r.status_code, r.json()) == (400, {"error": error})
+        r = other.post("/api/accounts", json={"name": "\u0410nn", "password": "correct horse"})
+        assert r.json() == {
+            "error": "the name \u0410nn is taken, or looks like one that is: choose another, or sign in"
+        }
+        for _ in range(6):
+            r = other.post("/api/session", json={"name": "Ann", "password": "wrong horse"})
+            assert r.json() == {"error": "wrong name or password"}
+        r = other.post("/api/session", json={"name": "Ann", "password": "correct horse"})
+        assert r.status_code == 429 and r.json()["error"].startswith(
+            "too many wrong passwords for this name: try again in"
+        )
+        assert (
+            other.post("/api/session", json={"name": "Bob", "password": "wrong horse"}).status_code == 400
+        )  # others not
+    finally:
+        server.close()

@@ -122,6 +122,7 @@ class GameService:
             await self.core.bus.stop()
         with contextlib.suppress(Exception):
             self.core.store.beat(time.time())  # the clocks stop from now until the next start
+        self.accounts.close()
         self.core.close()
 
     async def _on_version(self, game_id: str, version: int) -> None:

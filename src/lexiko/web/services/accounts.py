@@ -1,16 +1,21 @@
 """Accounts (optional: invitation by link works without one) and their sessions.
-Passwords are kept as Argon2id hashes (argon2-cffi), never as they were typed; hashing
-and checking run in a thread, off the event loop.
+
+Passwords are kept as Argon2id hashes, hashed and checked on a bounded pool of threads
+off the event loop (`lexiko.web.hashing`); a password on the common lists or equal to
+the name is refused (`lexiko.web.identity`); no two accounts have names that look alike
+(the store keeps their skeletons unique); after five failed sign-ins an account's next
+try waits, twice as long each time (up to 15 minutes).
 """
 
 from __future__ import annotations
 
-import asyncio
+import math
 import time
 import unicodedata
-from typing import Any
 
-from lexiko.web.errors import ActionError
+from lexiko.web.errors import ActionError, RateLimited
+from lexiko.web.hashing import Busy, PasswordHashing, SignInBackoff
+from lexiko.web.identity import password_problem
 from lexiko.web.services.core import Core
 from lexiko.web.services.names import clean_name
 from lexiko.web.store import Account, ConflictError, hash_token, new_token
@@ -20,21 +25,9 @@ __all__ = ["Accounts", "SESSION_DAYS"]
 SESSION_DAYS = 30
 """How long a browser stays signed in."""
 
-
-def _make_hasher() -> Any:
-    from argon2 import PasswordHasher
-
-    return PasswordHasher()
-
-
-_HASHER = _make_hasher()
-"""Passwords are kept as Argon2id hashes (argon2-cffi), never as they were typed."""
-
-
-def _password(password: object) -> str:
-    if not isinstance(password, str) or not 8 <= len(password) <= 200:
-        raise ActionError("a password has 8 to 200 characters")
-    return password
+_DUMMY = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0000000000000000000000000000000000000000000"
+"""A hash no password matches: checked against when the name is unknown, so that an
+unknown name takes the time of a wrong password."""
 
 
 class Accounts:
@@ -42,39 +35,59 @@ class Accounts:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.hashing = PasswordHashing()
+        self.backoff = SignInBackoff()
+
+    def close(self) -> None:
+        """Stop the hashing threads."""
+        self.hashing.close()
 
     async def sign_up(self, name: object, password: object) -> tuple[Account, str]:
         """A new account, signed in: returns it and the session's secret key."""
         account_name = clean_name(name)
-        secret = _password(password)
-        digest = await asyncio.to_thread(_HASHER.hash, secret)
+        if not isinstance(password, str):
+            raise ActionError("give a password")
+        problem = password_problem(password, account_name)
+        if problem is not None:
+            raise ActionError(problem)
+        digest = await self._hashed(password)
         try:
             account = await self.core.db(self.core.store.create_account, account_name, account_name.casefold(), digest)
         except ConflictError:
-            raise ActionError(f"the name {account_name} is taken: choose another, or sign in") from None
+            raise ActionError(
+                f"the name {account_name} is taken, or looks like one that is: choose another, or sign in"
+            ) from None
         return account, await self._new_session(account)
 
     async def sign_in(self, name: object, password: object) -> tuple[Account, str]:
         """Check a name and password; returns the account and a new session's key."""
-        from argon2.exceptions import VerificationError
-
         wrong = ActionError("wrong name or password")
-        if not isinstance(name, str) or not isinstance(password, str):
+        if not isinstance(name, str) or not isinstance(password, str) or len(password) > 200:
             raise wrong
         key = " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+        wait = self.backoff.wait(key)
+        if wait > 0:
+            raise RateLimited(f"too many wrong passwords for this name: try again in {math.ceil(wait)} s")
         found = await self.core.db(self.core.store.account_login, key)
-        if found is None:
-            await asyncio.to_thread(_HASHER.hash, "x" * 12)  # the same time as a wrong password
-            raise wrong
-        account, digest = found
+        digest = found[1] if found is not None else _DUMMY
         try:
-            await asyncio.to_thread(_HASHER.verify, digest, password)
-        except VerificationError:
-            raise wrong from None
-        if _HASHER.check_needs_rehash(digest):
-            rehashed = await asyncio.to_thread(_HASHER.hash, password)
-            await self.core.db(self.core.store.set_password_hash, account.id, rehashed)
+            ok = await self.hashing.verify(digest, password)
+        except Busy as e:
+            raise RateLimited(str(e)) from None
+        if found is None or not ok:
+            self.backoff.failed(key)
+            raise wrong
+        self.backoff.succeeded(key)
+        account = found[0]
+        if self.hashing.needs_rehash(digest):
+            await self.core.db(self.core.store.set_password_hash, account.id, await self._hashed(password))
         return account, await self._new_session(account)
+
+    async def _hashed(self, password: str) -> str:
+        try:
+            return await self.hashing.hash(password)
+        except Busy as e:
+            raise RateLimited(str(e)) from None
 
     async def _new_session(self, account: Account) -> str:
         key = new_token()
