@@ -13,6 +13,10 @@ PostgreSQL database:
 - **Redis carries the news**: after storing an action a process publishes
   ``GAME VERSION`` on one channel; every process that holds the game in memory reads
   the actions it lacks from the database and sends the new state to its own clients.
+  Publishing is at most once (a message sent while Redis is down or a subscriber is
+  reconnecting is lost), so the news only speeds things up: every process also
+  compares the games it holds with the database every few seconds
+  (`lexiko.web.services.catchup`).
 - **Leases** (``SET key NX PX``, renewed every clock tick): of the processes holding a
   game, only the one with its lease runs its clocks and its computer players, so a flag
   falls once and a bot moves once; when that process dies, its lease expires within

@@ -112,10 +112,12 @@ class GameService:
         await self.clocks.open()
         await self.core.bus.start(self._on_version, self.chat.on_chat, self.rounds.on_submission)
         self.clocks.start()
+        self.catchup.start()
 
     async def close(self) -> None:
         """Stop the background tasks and close the database."""
         await self.clocks.stop()
+        await self.catchup.stop()
         if self.core.tasks:  # the news of the last moves still on their way
             await asyncio.wait(list(self.core.tasks), timeout=2)
         with contextlib.suppress(Exception):

@@ -3,12 +3,17 @@ bus (Redis) only brings the news sooner. A copy of a game held here is brought u
 the database by version: the actions it lacks are read and applied in order, and its
 seats when they may have changed.
 
-Catching up after a lost message (a version never heard of) belongs here: `CatchUp.sync`
-reads whatever a copy lacks, whichever message brought the news.
+Redis's publish is at most once: a message lost while Redis was down (or while this
+process was reconnecting) is never delivered again. So in shared mode every process also
+checks, every `CHECK_SECONDS`, the versions of all the games it holds against the
+database in one read (`Store.versions`), and catches up on any that moved without its
+news: a lost message delays a move by that much at most, never for good.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -18,9 +23,12 @@ from lexiko.web.services.core import Core
 from lexiko.web.services.ratings import Ratings
 from lexiko.web.store import SubmissionData
 
-__all__ = ["CatchUp"]
+__all__ = ["CatchUp", "CHECK_SECONDS"]
 
 log = logging.getLogger("lexiko.web")
+
+CHECK_SECONDS = 2.0
+"""How often a process compares the games it holds with the database (shared mode)."""
 
 
 class CatchUp:
@@ -31,6 +39,48 @@ class CatchUp:
         self.core = core
         self.ratings = ratings
         self.then = then
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """In shared mode, start checking the held games' versions every `CHECK_SECONDS`."""
+        if self.core.bus.shared and self._task is None:
+            self._task = asyncio.create_task(self._keep_up())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def _keep_up(self) -> None:
+        while True:
+            await asyncio.sleep(CHECK_SECONDS)
+            try:
+                await self.check()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database away for a moment: the next check tries again
+                log.exception("could not compare the games held here with the database")
+
+    async def check(self) -> int:
+        """Compare every game held here with the database in one read, and catch up on
+        those that moved without this process hearing of it; returns how many did.
+
+        The news of a game's seats (taken elsewhere before its start) counts too: a game
+        held here as not started that the database has started is read whole."""
+        held = list(self.core.games.values())
+        if not held:
+            return 0
+        stored = await self.core.db(self.core.store.versions, [live.id for live in held])
+        behind = 0
+        for live in held:
+            version, started = stored.get(live.id, (0, False))
+            if version > live.version or (started and live.started_at is None):
+                behind += 1
+                log.info("game %s moved to version %d without news here: catching up", live.id, version)
+                await self.on_version(live.id, version if version > live.version else -1)
+        return behind
 
     async def on_version(self, game_id: str, version: int) -> None:
         """Another process changed a game (``version`` -1: its seats): catch up if this
