@@ -463,3 +463,59 @@ def test_the_kernels_solver_against_one_tile(twl06: Lexicon) -> None:
             me, opp = opp, me  # the side on turn holding the one tile, the other the rack
         scoreless = rng.choice([0, 0, 0, 2, 4])
         _solved_alike(g.board, me, opp, twl06, g.rules, scoreless)
+
+
+#: HARD with PIlOTAGE's blank on the opponent's rack (PILOTAGE on the board; the Q, one
+#: of its tiles, on the side on turn): against two blanks every play's play-out generates
+#: thousands of plays a turn, and the first ply alone took 1.6 s, the lexicon cut to the
+#: endgame 0.4 s more, whatever the time limit.
+BLANKS = HARD.replace("PIlOTAGE", "PILOTAGE").replace("ABEGLNR/AEEIIQ?", "ABEGNQR/AEEII??")
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_a_time_limit_stops_the_first_ply_with_a_move(twl06: Lexicon, backend: movegen.Backend) -> None:
+    from lexiko import cgp
+
+    if backend == "c" and not movegen.kernel_available():
+        pytest.skip("lexiko._kernel is not built")
+    g = cgp.to_game(cgp.parse(BLANKS), lexicon=twl06, seed=0)
+    assert ENGLISH.format(g.unseen(0)) == "AEEII??"
+    res = solve_position(g.board, (g.rack(0), g.unseen(0)), twl06, g.rules, time_limit=1e-6, backend=backend)
+    # the clock is read every 8 nodes or play-out steps: a limit long past stops the
+    # search there, with the best move valued so far (or the first in the order)
+    assert not res.complete and res.depth == 0 and res.nodes < 16
+    legal = {c.move for c in generate(g.board, g.rack(0), twl06, g.rules, bag_count=0)}
+    assert isinstance(res.best_move, Place) and res.best_move in legal and res.line[0] == res.best_move
+
+
+@pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
+def test_the_kernels_time_limit_holds_against_two_blanks(twl06: Lexicon) -> None:
+    """The lexicon's cut gets a quarter of the time, the first ply stops with the clock:
+    0.01 s given, 1.9 CPU-s taken before. A generous bound (25 times the limit) on the
+    process's CPU time, not on the wall clock of a loaded machine."""
+    import time
+
+    from lexiko import cgp
+
+    g = cgp.to_game(cgp.parse(BLANKS), lexicon=twl06, seed=0)
+    t = time.process_time()
+    res = solve_position(g.board, (g.rack(0), g.unseen(0)), twl06, g.rules, time_limit=0.01, backend="c")
+    assert time.process_time() - t < 0.25
+    assert not res.complete and res.depth == 0 and isinstance(res.best_move, Place)
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+def test_a_pass_worth_no_more_than_a_play_is_not_chosen(small: Lexicon, backend: movegen.Backend) -> None:
+    """The opponent's Q is stuck: passing first gives up nothing (the plays can all be
+    made later), but reads as stalling; the play is kept, the pass only when strictly
+    better. The kernel tried the pass first (no bound against a stuck tile) and kept it."""
+    if backend == "c" and not movegen.kernel_available():
+        pytest.skip("lexiko._kernel is not built")
+    cat = parse_move("8G CAT")
+    assert isinstance(cat, Place)
+    board = Board.empty().place(cat)
+    me, opp = ENGLISH.parse("ST"), ENGLISH.parse("Q")
+    res = solve_position(board, (me, opp), small, backend=backend)
+    after_pass = solve_position(board, (opp, me), small, scoreless_turns=1, backend=backend)
+    assert res.complete and res.value == 28 and -after_pass.value == 28  # the pass is worth as much
+    assert res.notations() == ["8F S(CAT)", "-", "H7 T(A)"]

@@ -48,7 +48,8 @@ static PyObject *eg_line_list(const Move *line, const uint8_t *pass, int len, in
  *
  * me, opp: the racks (bytes of codes) of the player on turn and of the other;
  * scoreless_limit: rules.scoreless_turn_limit (0: none); max_depth: plies (-1: no
- * limit); time_limit: seconds (<= 0: none; the first ply is always searched). line: the
+ * limit); time_limit: seconds (<= 0: none; when it stops the first ply, the best move valued
+ * so far, or the first in the order, with depth 0). line: the
  * principal variation as (kind 0 play / 2 pass, row, col, down, tiles, score). progress:
  * None, or called with (value, complete, depth, nodes, line) after each depth. The
  * depths are 1..EG_DEEPEN, then max_depth or the search to the end, whose depth is the
@@ -80,6 +81,7 @@ PyObject *k_endgame(PyObject *self, PyObject *args)
     }
     if (!cells_valid(&cells))
         goto out;
+    double t0 = eg_now();
     if (!(eg = eg_new())) {
         PyErr_NoMemory();
         goto out;
@@ -108,7 +110,9 @@ PyObject *k_endgame(PyObject *self, PyObject *args)
         /* the generator walks the lexicon cut to this endgame's words (its depths and
          * anagram index belong to the full one: the search's walk uses neither) */
         uint32_t cnk = 0;
-        cut_kwg = eg_cut_lexicon(po->kwg, po->nk, (const uint8_t *)cells.buf, size, rme, ropp, &cnk);
+        /* at most a quarter of the time: the full graph gives the same search */
+        double cut_deadline = time_limit > 0 ? t0 + time_limit / 4 : 0;
+        cut_kwg = eg_cut_lexicon(po->kwg, po->nk, (const uint8_t *)cells.buf, size, rme, ropp, cut_deadline, &cnk);
         if (cut_kwg) {
             po->kwg = cut_kwg;
             po->nk = cnk;
@@ -121,6 +125,7 @@ PyObject *k_endgame(PyObject *self, PyObject *args)
     uint64_t bkey = eg_position(eg, cb, rme, ropp, limit);
     EgDeepen d;
     eg_deepen_init(&d, max_depth, time_limit);
+    d.start = t0; /* the time limit counts the lexicon's cut */
     while (eg_deepen_next(eg, &d)) {
         Py_BEGIN_ALLOW_THREADS
         eg_deepen_search(eg, &d, cb, bkey, rme, ropp, scoreless);

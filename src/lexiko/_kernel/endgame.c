@@ -8,7 +8,7 @@
 
 #include "endgame.h"
 
-static double eg_now(void)
+double eg_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -20,9 +20,14 @@ static int eg_scoreless_end(const Eg *eg, const uint8_t *own, const uint8_t *opp
     return eg->penalties ? eg_value(eg, opp) - eg_value(eg, own) : 0;
 }
 
+/* Nodes and play-out steps between looks at the clock: a step of a play-out with blanks
+ * on the racks generates thousands of plays, so the clock is read often enough for a
+ * time limit to hold within milliseconds, and seldom enough to cost nothing. */
+#define EG_CLOCK_EVERY 8
+
 static int eg_check_time(Eg *eg)
 {
-    if (eg->deadline > 0 && !(eg->nodes & 255) && eg_now() > eg->deadline)
+    if (eg->deadline > 0 && !(++eg->ticks % EG_CLOCK_EVERY) && eg_now() > eg->deadline)
         eg->timed_out = 1;
     if (eg->node_cap && eg->nodes > eg->node_cap)
         eg->timed_out = 1;
@@ -48,6 +53,10 @@ static int eg_playout(Eg *eg, const uint8_t *cells0, uint64_t bkey, const uint8_
     for (int steps = 0;; steps++) {
         Move *mv = NULL;
         size_t cnt = 0;
+        if (steps && eg_check_time(eg)) { /* out of time: the value is not kept */
+            eg_unmake(eg, mark);
+            return 0;
+        }
         if (eg_generate(eg, me, EG_BEST, &mv, &cnt) < 0) {
             eg_unmake(eg, mark);
             *err = 1;
@@ -203,7 +212,8 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
 {
     eg->nodes++;
     eg->pvlen[ply] = 0;
-    if (eg_check_time(eg) || *err) {
+    /* the root is not stopped before its first move: it answers with the best so far */
+    if ((ply && eg_check_time(eg)) || *err) {
         *complete = 0;
         return 0;
     }
@@ -238,7 +248,9 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
                 return e->value;
             }
         }
-        if (e->has_move) {
+        /* at the root the pass stays last: a play worth as much is kept (a pass when
+         * the opponent is stuck gains nothing and reads as stalling) */
+        if (e->has_move && (ply || e->mhash)) {
             tt_move = e->mhash;
             have_tt = 1;
         }
@@ -406,7 +418,9 @@ static int eg_node_order(Eg *eg, EgNode *nd, int have_tt, uint64_t tt_move)
     for (size_t i = 0; i < nd->cnt; i++)
         if (!nd->have_out || eg_placed(&mv[i]) != nd->ntiles)
             order[k++] = (int32_t)i;
-    nd->one_opp = eg_tiles(nd->opp) == 1 && !eg->po->g->empty_board; /* sorted by the bounds first */
+    /* sorted by the bounds first; not at the root, where the pass stays last (a pass
+     * has no bound when the opponent is stuck, and would come first) */
+    nd->one_opp = eg_tiles(nd->opp) == 1 && !eg->po->g->empty_board && nd->ply;
     if (!nd->one_opp) {
         /* the others by score plus EG_TILE_WEIGHT points a tile played (ties: by score):
          * a play that puts down more tiles brings its side nearer going out.
@@ -666,6 +680,25 @@ static void eg_node_moves(Eg *eg, EgNode *nd, int *err)
     }
 }
 
+/* The root stopped by the clock: the best move valued so far, else the first in the
+ * order (valued at its score), as the answer of a search that finished no depth. */
+static void eg_root_partial(Eg *eg, const EgNode *nd)
+{
+    eg->root_partial = 1;
+    if (nd->best > -EG_INF && eg->pvlen[0] > 0) {
+        eg->root_value = nd->best;
+        return;
+    }
+    int idx = nd->total ? nd->order[0] : -1;
+    eg->pvlen[0] = 1;
+    eg->pvpass[0][0] = idx < 0;
+    eg->root_value = 0;
+    if (idx >= 0) {
+        eg->pv[0][0] = nd->mv[idx];
+        eg->root_value = nd->mv[idx].score;
+    }
+}
+
 static void eg_node_free(EgNode *nd)
 {
     free(nd->order);
@@ -748,6 +781,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         nd.first = 0;
     }
     eg_node_moves(eg, &nd, err);
+    if (!ply && eg->timed_out && !*err)
+        eg_root_partial(eg, &nd);
     eg_node_free(&nd);
     if (eg->timed_out || *err) {
         *complete = 0;
@@ -843,7 +878,8 @@ int eg_deepen_next(Eg *eg, EgDeepen *d)
     d->next = depth < EG_DEEPEN && eg->nodes < EG_DEEPEN_NODES ? depth + 1 : d->final;
     if (d->next <= depth)
         d->next = depth + 1;
-    eg->deadline = depth > 1 && d->time_limit > 0 ? d->start + d->time_limit : 0;
+    eg->deadline = d->time_limit > 0 ? d->start + d->time_limit : 0;
+    eg->root_partial = 0;
     /* iterative deepening (not the last search) stops at EG_DEEPEN_NODES nodes: with
      * blanks its play-outs can cost many times the search to the end (quackle__logan:
      * 8 s for three plies, then 0.4 s to the end). A count of nodes, not a time, so
@@ -870,6 +906,15 @@ int eg_deepen_result(Eg *eg, EgDeepen *d)
         eg->timed_out = 0;
         d->next = d->final > d->depth ? d->final : d->depth + 1;
         return EG_AGAIN;
+    }
+    if (eg->timed_out && !d->err && !d->line_len && eg->root_partial) {
+        /* no depth finished: the first ply's best so far, complete at no depth */
+        d->value = eg->root_value;
+        d->complete = 0;
+        d->done = 0;
+        d->line_len = eg->pvlen[0];
+        memcpy(d->line, eg->pv[0], sizeof(Move) * (size_t)d->line_len);
+        memcpy(d->line_pass, eg->pvpass[0], (size_t)d->line_len);
     }
     if (eg->timed_out || d->err)
         return EG_STOP;

@@ -88,6 +88,8 @@ typedef struct Eg {
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     long long node_cap; /* nodes: 0: none */
     int timed_out;
+    long long ticks; /* calls of eg_check_time: the clock is read every EG_CLOCK_EVERY */
+    int root_partial, root_value; /* the root stopped by the clock: the best valued so far */
     Move killer[EG_MAXPLY + 1]; /* by ply: the last play going out that cut off there */
     uint8_t has_killer[EG_MAXPLY + 1];
     Move pv[EG_MAXPLY + 1][EG_MAXPLY + 1];
@@ -226,9 +228,10 @@ int eg_u_list(const Gen *g, int c, EgSq **ul, int *nul, int *ulc, int *nlists);
 /* -- endgame_cut.c ---------------------------------------------------------------- */
 
 /* The GADDAG of kwg cut for an endgame of racks a and b (counts; [0] blanks) on cells
- * (size n): a malloc'ed KWG (arcs in *nk_out), or NULL (no memory, or too large). */
+ * (size n): a malloc'ed KWG (arcs in *nk_out), or NULL (no memory, too large, or past
+ * deadline: CLOCK_MONOTONIC seconds, 0: none). */
 uint32_t *eg_cut_lexicon(const uint32_t *kwg, uint32_t nk, const uint8_t *cells, int n, const uint8_t *a,
-                         const uint8_t *b, uint32_t *nk_out);
+                         const uint8_t *b, double deadline, uint32_t *nk_out);
 
 /* -- endgame.c -------------------------------------------------------------------- */
 
@@ -261,6 +264,9 @@ typedef struct {
 enum { EG_AGAIN = 0, EG_STOP = 1, EG_FOUND = 2 };
 
 void eg_deepen_init(EgDeepen *d, int max_depth, double time_limit);
+
+/* CLOCK_MONOTONIC seconds. */
+double eg_now(void);
 int eg_deepen_next(Eg *eg, EgDeepen *d);
 void eg_deepen_search(Eg *eg, EgDeepen *d, const uint8_t *cells, uint64_t bkey, const uint8_t *me, const uint8_t *opp,
                       int scoreless);

@@ -26,7 +26,9 @@ typedef struct {
     uint8_t avail[2 * MAXN][64]; /* by line: its letters plus the racks' letters */
     uint8_t used[64];            /* letters read on the path so far */
     int miss[2 * MAXN];          /* by line: letters of the path it cannot supply */
-    int oom;
+    int oom;           /* out of memory, or of time: the full graph is kept */
+    double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
+    unsigned long visits;
 } EgCut;
 
 /* Add (d 1) or take back (d -1) letter t on the path; whether some line still fits. */
@@ -53,6 +55,9 @@ static uint32_t eg_cut_node(EgCut *x, uint32_t node, int depth)
     int nkeep = 0;
     if (depth > MAXN + 1)
         return 0;
+    /* with blanks on the racks nearly every word fits: the walk is the whole graph */
+    if (x->deadline > 0 && !(++x->visits % 4096) && eg_now() > x->deadline)
+        x->oom = 1;
     for (uint32_t i = node; i < x->nk && !x->oom; i++) {
         uint32_t a = x->kwg[i];
         uint32_t t = a >> 24;
@@ -95,10 +100,10 @@ static uint32_t eg_cut_node(EgCut *x, uint32_t node, int depth)
 }
 
 /* The GADDAG of kwg cut for an endgame of racks a and b (counts; [0] blanks) on cells
- * (size n): a malloc'ed KWG (arcs in *nk), or NULL (no memory, or a graph too large:
- * the search keeps the full one). */
+ * (size n): a malloc'ed KWG (arcs in *nk), or NULL (no memory, a graph too large, or
+ * past deadline, CLOCK_MONOTONIC seconds, 0: none: the search keeps the full one). */
 uint32_t *eg_cut_lexicon(const uint32_t *kwg, uint32_t nk, const uint8_t *cells, int n, const uint8_t *a,
-                         const uint8_t *b, uint32_t *nk_out)
+                         const uint8_t *b, double deadline, uint32_t *nk_out)
 {
     if (nk < 2)
         return NULL;
@@ -107,6 +112,7 @@ uint32_t *eg_cut_lexicon(const uint32_t *kwg, uint32_t nk, const uint8_t *cells,
         return NULL;
     x->kwg = kwg;
     x->nk = nk;
+    x->deadline = deadline;
     x->blanks = a[0] + b[0];
     x->nlines = 2 * n;
     for (int l = 0; l < 2 * n; l++) {

@@ -49,7 +49,7 @@ _INF = 10**9
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _TT_LIMIT = 1_000_000  # entries kept before the table is cleared
 _GEN_LIMIT = 600_000  # candidates kept in the move-list cache before it is cleared
-_CHECK_EVERY = 64  # nodes between looks at the clock
+_CHECK_EVERY = 8  # nodes and play-out steps between looks at the clock
 
 
 class _Timeout(Exception):
@@ -170,6 +170,25 @@ class _Solver:
         if self.deadline is not None and self.steps % _CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
 
+    def step(
+        self, me: tuple[int, ...], opp: tuple[int, ...], scoreless: int, c: Candidate | None
+    ) -> tuple[Move, int, tuple[int, ...], int, int | None]:
+        """Candidate ``c`` (None: the pass) for the side holding ``me``: the move, its
+        points, the rack left, the run of scoreless turns after it and, when the game
+        ends there, the spread it gains (else None)."""
+        if c is None:
+            s2 = scoreless + 1
+            return Pass(), 0, me, s2, self.scoreless_end(me, opp) if s2 >= self.limit else None
+        move = c.move
+        assert isinstance(move, Place)
+        rest = _remove(me, move.rack_tiles())
+        s2 = 0 if c.score > 0 else scoreless + 1
+        if not rest:
+            return move, c.score, rest, s2, c.score + 2 * self.rack_value(opp)
+        if s2 >= self.limit:
+            return move, c.score, rest, s2, c.score + self.scoreless_end(rest, opp)
+        return move, c.score, rest, s2, None
+
     # -- evaluation below the depth limit --------------------------------------
 
     def playout(self, board: Board, me: tuple[int, ...], opp: tuple[int, ...], scoreless: int) -> int:
@@ -207,8 +226,11 @@ class _Solver:
         depth: int,
         alpha: int,
         beta: int,
+        root: bool = False,
     ) -> tuple[int, bool, tuple[Move, ...]]:
-        """(value for the side on turn, whether it is exact whatever the depth, line)."""
+        """(value for the side on turn, whether it is exact whatever the depth, line).
+        At the ``root`` the pass is tried last whatever the table says: a play worth as
+        much is kept (passing when the opponent is stuck gains nothing and stalls)."""
         self.nodes += 1
         self.tick()
         key = (board.cells, me, opp, scoreless)
@@ -242,7 +264,7 @@ class _Solver:
         cands = self.moves(board, me)
         order: list[Candidate | None] = list(cands)
         order.append(None)  # the pass
-        if tt_move is not None:
+        if tt_move is not None and not (root and tt_move == Pass()):
             for i, c in enumerate(order):
                 if (c.move if c is not None else Pass()) == tt_move:
                     if i:
@@ -251,23 +273,7 @@ class _Solver:
         child_line: tuple[Move, ...]
         first = True
         for c in order:
-            # the move's own points; the position after it unless the game ends there
-            if c is None:
-                move: Move = Pass()
-                sc, rest, s2 = 0, me, scoreless + 1
-                end: int | None = self.scoreless_end(me, opp) if s2 >= self.limit else None
-            else:
-                move = c.move
-                assert isinstance(move, Place)
-                sc = c.score
-                rest = _remove(me, move.rack_tiles())
-                s2 = 0 if sc > 0 else scoreless + 1
-                if not rest:
-                    end = sc + 2 * self.rack_value(opp)
-                elif s2 >= self.limit:
-                    end = sc + self.scoreless_end(rest, opp)
-                else:
-                    end = None
+            move, sc, rest, s2, end = self.step(me, opp, scoreless, c)
             if end is not None:
                 v, child_complete, child_line = end, True, ()
             else:
@@ -317,9 +323,10 @@ def solve_position(
     """Solve the endgame of a two-player position with the bag empty: ``racks[0]`` is
     the rack of the player on turn, ``racks[1]`` the opponent's; ``scores`` in the
     same order. ``max_depth`` limits the search to that many plies (moves by either
-    side), ``time_limit`` to about that many seconds (at least the first ply is
-    searched, partly if need be, so that a move is always returned): the answer is
-    then the best of the deepest search finished, with ``complete`` False.
+    side), ``time_limit`` to about that many seconds: the answer is then the best of
+    the deepest search finished, with ``complete`` False, or, when the clock stops the
+    first ply, the best move valued so far (else the first in the search's order,
+    valued at its score) with ``depth`` 0.
     ``progress`` is called with the result so far after each depth is finished.
     ``backend``: ``"c"`` the compiled search (the same values when
     complete; it deepens four plies one at a time, within 200,000 nodes, then
@@ -377,14 +384,18 @@ def solve_position(
 
     while depth <= limit:
         solver.deadline = deadline if result is not None else None
+        finished = True
         try:
             if result is None and deadline is not None:
-                found = _first_ply(solver, board, me, opp, scoreless_turns, deadline)
+                value, exact, line, finished = _first_ply(solver, board, me, opp, scoreless_turns, deadline)
+                found = (value, exact, line)
             else:
-                found = solver.search(board, me, opp, scoreless_turns, depth, -_INF, _INF)
+                found = solver.search(board, me, opp, scoreless_turns, depth, -_INF, _INF, root=True)
         except _Timeout:
             break
         result = found
+        if not finished:  # the first ply stopped by the clock: no depth finished
+            break
         depth_done = depth
         if progress is not None:
             progress(answer())
@@ -446,34 +457,35 @@ def _solve_in_kernel(
 
 def _first_ply(
     solver: _Solver, board: Board, me: tuple[int, ...], opp: tuple[int, ...], scoreless: int, deadline: float
-) -> tuple[int, bool, tuple[Move, ...]]:
-    """The one-ply search under a deadline: moves are valued in order (going out, then
-    by score) and the best valued when time runs out is kept."""
-    best: tuple[int, bool, tuple[Move, ...]] | None = None
+) -> tuple[int, bool, tuple[Move, ...], bool]:
+    """The one-ply search under a deadline, move by move in the search's order (going
+    out, then by score, the pass last): (value, exact, line, finished). Stopped by the
+    clock, the best move valued so far, else the first in that order valued at its
+    score, with ``finished`` False."""
     solver.deadline = deadline
+    best: tuple[int, bool, tuple[Move, ...]] | None = None
+    complete = True
+    line: tuple[Move, ...]
+    order: list[Candidate | None] = [*solver.moves(board, me), None]
     try:
-        found = solver.search(board, me, opp, scoreless, 1, -_INF, _INF)
-        return found
+        for c in order:
+            move, sc, rest, s2, end = solver.step(me, opp, scoreless, c)
+            if end is not None:
+                v, exact, line = end, True, ()
+            else:
+                after = board.place(move) if isinstance(move, Place) else board
+                cv, exact, line = solver.search(after, opp, rest, s2, 0, -_INF, _INF)
+                v = sc - cv
+            complete = complete and exact
+            if best is None or v > best[0]:
+                best = (v, False, (move, *line))
     except _Timeout:
-        pass
-    # out of time in the first ply: value the moves greedily, as far as time allows
-    solver.deadline = None
-    cands = solver.moves(board, me)
-    for c in cands[: max(1, min(len(cands), 8))]:
-        move = c.move
-        assert isinstance(move, Place)
-        rest = _remove(me, move.rack_tiles())
-        if not rest:
-            v = c.score + 2 * solver.rack_value(opp)
-        else:
-            v = c.score - solver.playout(board.place(move), opp, rest, 0 if c.score else scoreless + 1)
-        if best is None or v > best[0]:
-            best = (v, False, (move,))
-        if time.perf_counter() > deadline:
-            break
-    if best is None:
-        best = (solver.scoreless_end(me, opp), False, (Pass(),))
-    return best
+        if best is None:
+            first = order[0]
+            best = (first.score, False, (first.move,)) if first is not None else (0, False, (Pass(),))
+        return (*best, False)
+    assert best is not None
+    return best[0], complete, best[2], True
 
 
 def game_lexicon(game: Game, lexicon: Lexicon | None = None) -> Lexicon:
