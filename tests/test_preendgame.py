@@ -21,7 +21,7 @@ from lexiko.cli import main
 from lexiko.errors import GameStateError
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
-from lexiko.move import Pass
+from lexiko.move import Pass, Place
 from lexiko.tiles import ENGLISH
 
 GAME = SHARED / "gcg" / "liwords__josh_nationals_round_14.gcg"
@@ -138,3 +138,36 @@ def test_the_endgame_time_is_refused_without_the_pre_endgame(capsys: pytest.Capt
         "error: --endgame-time is the time of each endgame of --preendgame: give --preendgame too"
         in capsys.readouterr().out
     )
+
+
+#: An endgame position (tests/test_endgame.py's HARD) with the opponent holding both
+#: blanks, FONT cut to FON and its T unseen: one tile in the bag, five letters it may be.
+#: Against two blanks an endgame's first ply took seconds whatever its time, and the
+#: pre-endgame played one of the five before its time was out.
+BLANKS = (
+    "15/15/11XU2/7GODWIT2/4R2R6Z/4ACCORDS2MA/HA2M2K2T2OY/UP1JIVES2I2BI/EH2F5L3N/1O1AY2LEALTIES/"
+    "ON1R6E4/PILOTAGE1VROUW1/TA1U11/ES1N1FON7/D2DIENE7 ABEGNQR/AEEII?? 383/310 0 lex TWL06;"
+)
+
+
+def test_every_last_tile_is_played_within_the_time(twl06: Lexicon) -> None:
+    """Every candidate plays every split within the time: each endgame gets a share of it
+    (stopped, if need be, in its first ply). The time is bounded generously (twice the
+    limit) on the process's CPU time, not the wall clock of a loaded machine."""
+    import time
+
+    from lexiko import cgp
+    from lexiko.bots.static import resolve_leaves
+
+    g = cgp.to_game(cgp.parse(BLANKS), lexicon=twl06, seed=0)
+    assert g.bag_count == 1 and ENGLISH.format(g.unseen(0)) == "AEEIIT??"
+    read = resolve_leaves(None, twl06.tiles)
+    assert read is not None
+    read(g.rack(0))  # the leave table read before the clock starts
+    t = time.process_time()
+    results = preendgame(g, twl06, candidates=3, time_limit=2.0, endgame_time=None)
+    assert time.process_time() - t < 4.0
+    assert len(results) == 4 and [r.scenarios for r in results] == [5] * 4
+    # a pass not solved exactly in every split is no measure against a play: below them
+    k = next(i for i, r in enumerate(results) if isinstance(r.candidate.move, Pass))
+    assert results[k].exact < 5 and k == 3 and isinstance(results[0].candidate.move, Place)

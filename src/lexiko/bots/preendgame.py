@@ -47,7 +47,7 @@ from lexiko.move import Exchange, Pass, Place
 from lexiko.movegen import Candidate, LeaveValue, generate, sort_key
 from lexiko.rules import TOURNAMENT, Rules
 
-__all__ = ["PreEndgameResult", "Scenario", "scenarios", "solve_preendgame", "preendgame"]
+__all__ = ["PreEndgameResult", "Scenario", "scenarios", "solve_preendgame", "preendgame", "rank"]
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def solve_preendgame(
     scoreless_turns: int = 0,
     candidates: int = 8,
     leaves: LeavesArg = None,
-    endgame_time: float = 1.0,
+    endgame_time: float | None = 1.0,
     limit: int = 64,
     seed: int = 0,
     time_limit: float | None = None,
@@ -157,43 +157,118 @@ def solve_preendgame(
     """The pre-endgame of the player holding ``rack``, who cannot see ``unseen`` (the
     opponent's rack and a bag of ``bag_count`` tiles); ``scores`` theirs first. The best
     ``candidates`` placements by static equity (``leaves`` as for
-    `static_choice`) and the pass, best first (by share won,
-    then mean spread). ``endgame_time``: seconds for each endgame; ``limit`` and ``seed``:
-    the splits (see `scenarios`); ``time_limit``: stop after the split being played
-    once that many seconds have passed (every candidate has then played the same
-    splits). ``progress(done, total)`` after each split.
+    `static_choice`) and the pass, best first (see `rank`).
+    ``limit`` and ``seed``: the splits (see `scenarios`), the likeliest played first.
+    ``endgame_time``: seconds for each endgame (None: no limit). ``time_limit``: about
+    that many seconds in all: a first round gives every candidate every split, each
+    endgame a share of half the time, the time saved by those solved sooner going to
+    the rest; the second solves again, with the time left, the endgames not solved
+    exactly of the three best candidates and the pass (each endgame at most
+    ``endgame_time`` in both).
+    Should the first round run out of time, it stops after the split being played
+    (every candidate has then played the same splits). ``progress(done, total)`` after
+    each split of the first round.
     """
     if not 1 <= bag_count <= len(unseen):
         raise GameStateError(f"the pre-endgame needs 1 to {len(unseen)} tiles in the bag, not {bag_count}")
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit is not None else None
     tiles = lexicon.tiles
     lv = resolve_leaves(leaves, tiles)
     found = generate(board, rack, lexicon, rules, bag_count=bag_count, best=candidates, leaves=lv, placements_only=True)
     own = tiles.rack_sort(rack)
     cands = [*found, Candidate(Pass(), 0, lv(own) if lv is not None else 0.0, own)]
-    splits = scenarios(unseen, bag_count, limit, seed)
-    start = time.perf_counter()
-    wins = [0.0] * len(cands)
-    spreads = [0.0] * len(cands)
-    exact = [0] * len(cands)
-    weight = 0.0
-    played = 0
-    for s in splits:
-        for i, c in enumerate(cands):
-            final, complete = _play(
-                board, c, list(own), s, lexicon, rules, lv, tuple(scores), scoreless_turns, endgame_time, seed
-            )
-            wins[i] += s.weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
-            spreads[i] += s.weight * final
-            exact[i] += complete
-        weight += s.weight
-        played += 1
+    splits = sorted(scenarios(unseen, bag_count, limit, seed), key=lambda s: -s.weight)
+    finals: list[list[int]] = [[] for _ in cands]
+    exact: list[list[bool]] = [[] for _ in cands]
+
+    def play(i: int, s: Scenario, seconds: float | None) -> tuple[int, bool]:
+        return _play(board, cands[i], list(own), s, lexicon, rules, lv, tuple(scores), scoreless_turns, seconds, seed)
+
+    def share(end: float, games: int) -> float | None:
+        """Each of ``games`` endgames' seconds until ``end`` (None: no time limit)."""
+        t = None if deadline is None else max(0.0, end - time.perf_counter()) / max(1, games)
+        return endgame_time if t is None else t if endgame_time is None else min(endgame_time, t)
+
+    first_end = start + (time_limit or 0.0) / 2
+    games = len(cands) * len(splits)
+    for j, s in enumerate(splits):
+        for i in range(len(cands)):
+            final, complete = play(i, s, share(first_end, games - j * len(cands) - i))
+            finals[i].append(final)
+            exact[i].append(complete)
         if progress is not None:
-            progress(played, len(splits))
-        if time_limit is not None and time.perf_counter() - start > time_limit:
+            progress(j + 1, len(splits))
+        if deadline is not None and time.perf_counter() > deadline:
             break
-    out = [PreEndgameResult(c, wins[i] / weight, spreads[i] / weight, played, exact[i]) for i, c in enumerate(cands)]
-    out.sort(key=lambda r: (-r.wins, -r.spread, sort_key(r.candidate)))
+    played = splits[: len(finals[0])]
+    if deadline is not None:
+        ranked = rank(_results(cands, played, finals, exact))
+        best = [r.candidate for r in ranked[:3]] + [cands[-1]]
+        todo = [(cands.index(c), j) for j in range(len(played)) for c in dict.fromkeys(best)]
+        todo = [(i, j) for i, j in todo if not exact[i][j]]
+        for k, (i, j) in enumerate(todo):
+            t = share(deadline, len(todo) - k)
+            if t is not None and t < _AGAIN_SECONDS:
+                break
+            finals[i][j], exact[i][j] = play(i, played[j], None if t is None else max(t, 0.0))
+    return rank(_results(cands, played, finals, exact))
+
+
+_AGAIN_SECONDS = 0.02
+"""The least time worth giving an endgame solved again (the second round stops below)."""
+
+
+def _results(
+    cands: Sequence[Candidate],
+    played: Sequence[Scenario],
+    finals: Sequence[Sequence[int]],
+    exact: Sequence[Sequence[bool]],
+) -> list[PreEndgameResult]:
+    """Each candidate's result over the splits played (weights renormalized)."""
+    weight = sum(s.weight for s in played)
+    out = []
+    for i, c in enumerate(cands):
+        pairs = list(zip(played, finals[i], strict=True))
+        wins = sum(s.weight * (1.0 if f > 0 else 0.5 if f == 0 else 0.0) for s, f in pairs)
+        spread = sum(s.weight * f for s, f in pairs)
+        out.append(PreEndgameResult(c, wins / weight, spread / weight, len(played), sum(exact[i])))
     return out
+
+
+def rank(results: Sequence[PreEndgameResult]) -> list[PreEndgameResult]:
+    """``results`` best first: by share won, then mean spread; but a pass ranks above a
+    placement only when both were solved exactly in every split. A value not exact is
+    the estimate of a search cut short, which is no measure of a pass against a play:
+    the pass goes below every placement it cannot be compared with.
+
+    >>> from lexiko.move import Place
+    >>> play = Candidate(Place(7, 7, False, (1,)), 2, 0.0, ())
+    >>> passing = Candidate(Pass(), 0, 0.0, ())
+    >>> r = [PreEndgameResult(passing, 1.0, 30.0, 6, 5), PreEndgameResult(play, 0.0, -5.0, 6, 6)]
+    >>> [x.candidate.notation() for x in rank(r)]   # the pass not exact in one split
+    ['8H A', '-']
+    >>> r = [PreEndgameResult(passing, 1.0, 30.0, 6, 6), PreEndgameResult(play, 0.0, -5.0, 6, 6)]
+    >>> [x.candidate.notation() for x in rank(r)]
+    ['-', '8H A']
+    """
+    out = sorted(results, key=lambda r: (-r.wins, -r.spread, sort_key(r.candidate)))
+    k = next((i for i, r in enumerate(out) if isinstance(r.candidate.move, Pass)), None)
+    if k is None:
+        return out
+    p = out[k]
+    below = [
+        i
+        for i in range(k + 1, len(out))
+        if isinstance(out[i].candidate.move, Place) and not (_all_exact(p) and _all_exact(out[i]))
+    ]
+    if below:
+        out.insert(below[-1], out.pop(k))
+    return out
+
+
+def _all_exact(r: PreEndgameResult) -> bool:
+    return r.exact == r.scenarios
 
 
 def _play(
@@ -206,7 +281,7 @@ def _play(
     leaves: LeaveValue | None,
     scores: tuple[int, ...],
     scoreless: int,
-    endgame_time: float,
+    endgame_time: float | None,
     seed: int,
 ) -> tuple[int, bool]:
     """The final spread of the player on turn (seat 0) when candidate ``c`` is played in

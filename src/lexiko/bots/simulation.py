@@ -829,14 +829,14 @@ class SimulationBot:
         if self.preendgame_time is not None and two and game.bag_count == 1:
             from lexiko.bots.preendgame import preendgame
 
-            # at most 8 splits (one tile of each letter unseen) for each candidate
-            each = max(0.05, self.preendgame_time / (8 * (self.candidates + 1)))
+            # every split (one a letter unseen) for every candidate, each endgame given
+            # a share of the time, then the time left on the best candidates' inexact ones
             found = preendgame(
                 game,
                 self.lexicon,
                 candidates=self.candidates,
                 leaves=self.leaves,
-                endgame_time=each,
+                endgame_time=None,
                 time_limit=self.preendgame_time,
             )
             return found[0].candidate.move
