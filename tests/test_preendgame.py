@@ -171,3 +171,24 @@ def test_every_last_tile_is_played_within_the_time(twl06: Lexicon) -> None:
     # a pass not solved exactly in every split is no measure against a play: below them
     k = next(i for i, r in enumerate(results) if isinstance(r.candidate.move, Pass))
     assert results[k].exact < 5 and k == 3 and isinstance(results[0].candidate.move, Place)
+
+
+def test_the_hard_level_keeps_its_pre_endgame_time_and_plays(twl06: Lexicon) -> None:
+    """The simulation player's pre-endgame (the hard level's path) on the same position:
+    within its time (twice it, on CPU time, as a generous bound) and a play, not the pass
+    that estimates of endgames cut short ranked first."""
+    import time
+
+    from lexiko import cgp
+    from lexiko.bots.simulation import SimulationBot
+    from lexiko.bots.static import resolve_leaves
+
+    g = cgp.to_game(cgp.parse(BLANKS), lexicon=twl06, seed=0)
+    bot = SimulationBot(twl06, candidates=3, preendgame_time=2.0, seed=1)
+    read = resolve_leaves(None, twl06.tiles)
+    assert read is not None
+    read(g.rack(0))  # the leave table read before the clock starts
+    t = time.process_time()
+    move = bot.choose(g)
+    assert time.process_time() - t < 4.0
+    assert isinstance(move, Place)
