@@ -248,9 +248,7 @@ static int eg_search(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const
                 return e->value;
             }
         }
-        /* at the root the pass stays last: a play worth as much is kept (a pass when
-         * the opponent is stuck gains nothing and reads as stalling) */
-        if (e->has_move && (ply || e->mhash)) {
+        if (e->has_move) {
             tt_move = e->mhash;
             have_tt = 1;
         }
@@ -418,9 +416,7 @@ static int eg_node_order(Eg *eg, EgNode *nd, int have_tt, uint64_t tt_move)
     for (size_t i = 0; i < nd->cnt; i++)
         if (!nd->have_out || eg_placed(&mv[i]) != nd->ntiles)
             order[k++] = (int32_t)i;
-    /* sorted by the bounds first; not at the root, where the pass stays last (a pass
-     * has no bound when the opponent is stuck, and would come first) */
-    nd->one_opp = eg_tiles(nd->opp) == 1 && !eg->po->g->empty_board && nd->ply;
+    nd->one_opp = eg_tiles(nd->opp) == 1 && !eg->po->g->empty_board; /* sorted by the bounds first */
     if (!nd->one_opp) {
         /* the others by score plus EG_TILE_WEIGHT points a tile played (ties: by score):
          * a play that puts down more tiles brings its side nearer going out.
@@ -699,6 +695,41 @@ static void eg_root_partial(Eg *eg, const EgNode *nd)
     }
 }
 
+/* The root chose the pass, worth nd->best: a play worth as much is kept instead (a pass
+ * that gains nothing, as when the opponent is stuck, reads as stalling). Each play is
+ * searched on the null window just below the pass's value; the first to reach it is
+ * the answer. The table's pass is tried first (the deepening's earlier depths often
+ * rank it first: trying it last costs more), so a tie is only found so. */
+static void eg_root_tie(Eg *eg, EgNode *nd, int *err)
+{
+    int v0 = nd->best;
+    nd->first = 0;
+    for (size_t i = 0; i < nd->total; i++) {
+        int idx = nd->order[i];
+        if (idx < 0)
+            continue;
+        const Move *m = &nd->mv[idx];
+        int end_set, v, cc = 1;
+        nd->alpha = v0 - 1;
+        nd->beta = v0;
+        if (eg_node_child(eg, nd, m, &v, &cc, &end_set, err))
+            continue;
+        if (eg->timed_out || *err)
+            return;
+        if (v >= v0) { /* again on a window holding v0, for its line */
+            nd->alpha = v0 - 1;
+            nd->beta = v0 + 1;
+            nd->first = 1;
+            if (eg_node_child(eg, nd, m, &v, &cc, &end_set, err) || eg->timed_out || *err || v < v0)
+                return;
+            nd->best = v;
+            nd->best_hash = eg_move_hash(m);
+            eg_node_line(eg, nd->ply, m, end_set);
+            return;
+        }
+    }
+}
+
 static void eg_node_free(EgNode *nd)
 {
     free(nd->order);
@@ -781,6 +812,8 @@ static int eg_node(Eg *eg, int ply, const uint8_t *cells, uint64_t bkey, const u
         nd.first = 0;
     }
     eg_node_moves(eg, &nd, err);
+    if (!ply && !eg->timed_out && !*err && nd.best > -EG_INF && !nd.best_hash && eg->pvlen[0] && eg->pvpass[0][0])
+        eg_root_tie(eg, &nd, err);
     if (!ply && eg->timed_out && !*err)
         eg_root_partial(eg, &nd);
     eg_node_free(&nd);
