@@ -1342,8 +1342,9 @@ def endgame(
     turns so far; ``max_depth`` plies at most (None: no limit), ``time_limit`` seconds
     (None: none; the clock, read every few nodes from the first ply on, stops it with
     the best move valued so far, depth 0, when no depth is finished; the lexicon's cut
-    gets a quarter of it). ``progress`` is called with the result of each depth. ``cut``: search a lexicon cut to the words the racks can make
-    (the same result, faster). What `lexiko.bots.endgame.solve_position` calls.
+    gets a quarter of it). ``progress`` is called with the result of each depth.
+    ``cut``: search a lexicon cut to the words the racks can make (the same result,
+    faster). What `lexiko.bots.endgame.solve_position` calls.
 
     >>> from lexiko.tiles import ENGLISH
     >>> from lexiko.move import Place
