@@ -35,8 +35,11 @@ def _why_not() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium through Playwright's sync API, for one test module: the API runs an event
+    loop in this thread while it lives, and the rest of the suite (``asyncio.run`` in
+    the web tests) needs the thread without one once the browser tests are done."""
     why = _why_not()
     if why:
         pytest.skip(why)
