@@ -276,10 +276,11 @@ def test_an_endgame_stopped_by_the_clock_gives_its_best_line_so_far(twl06: Lexic
     seen: list[tuple[int, int]] = []
     res = solve(g, time_limit=1.0, lexicon=twl06, progress=lambda r: seen.append((r.depth, r.nodes)))
     # the exact answer takes minutes: an incomplete one shows the limit stopped the search
-    # (the work is bounded by the result, not by the wall time of a loaded machine)
-    assert not res.complete and res.depth >= 1
-    assert seen and [d for d, _ in seen] == list(range(1, len(seen) + 1))  # one report per depth finished
-    assert seen[-1][0] == res.depth
+    # (the work is bounded by the result, not by the wall time of a loaded machine: on a
+    # busy one the clock may stop even the first ply, depth 0, with the best play so far)
+    assert not res.complete
+    assert [d for d, _ in seen] == list(range(1, len(seen) + 1))  # one report per depth finished
+    assert res.depth == (seen[-1][0] if seen else 0)
     legal = {c.move for c in generate(g.board, g.rack(0), twl06, g.rules, bag_count=0)}
     assert res.best_move in legal and res.line[0] == res.best_move
 
