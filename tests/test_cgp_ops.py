@@ -55,8 +55,9 @@ def test_wordsmog_is_clabbers() -> None:
     [
         (
             "ld klingon;",
-            "unknown letter distribution 'ld klingon'; known: catalan, english, english_super, french, "
-            "german, lexulous, mobile, polish, spanish, super-english",
+            "unknown letter distribution 'ld klingon'; known: bulgarian, catalan, czech, danish, dutch, english, "
+            "english_super, french, german, greek, hungarian, italian, lexulous, mobile, norwegian, polish, "
+            "portuguese, romanian, russian, slovak, spanish, super-english, swedish, ukrainian",
         ),
         (
             "bdn Hexagon;",

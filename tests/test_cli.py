@@ -47,7 +47,9 @@ def test_replay_checks_a_record(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (
             ["judge", "--lexicon", "XYZ99", "QI"],
-            "error: unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan or the path of a word-list file",
+            "error: unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan, "
+            "witalian, wdutch, wbrazilian, wportuguese, wnorwegian, wswedish, wdanish, wbulgarian, wukrainian "
+            "or the path of a word-list file",
         ),
         (
             ["judge", "--lexicon", "/bin/ls", "QI"],

@@ -95,8 +95,7 @@ def test_presets_name_their_languages_lists() -> None:
     [
         (
             {"tiles": "spanish"},
-            "lexicon TWL06 is an English list: spanish tiles need a word list of their language "
-            "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)",
+            "lexicon TWL06 is an English list: spanish tiles need a word list of their language (a file, or wspanish)",
         ),
         (
             {"tiles": "spanish", "lexicon": "wngerman"},
@@ -108,8 +107,17 @@ def test_presets_name_their_languages_lists() -> None:
         ),
         (
             {"tiles": "french"},
-            "lexicon TWL06 is an English list: french tiles need a word list of their language "
-            "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)",
+            "lexicon TWL06 is an English list: french tiles need a word list of their language (a file, or wfrench)",
+        ),
+        (
+            {"tiles": "portuguese"},
+            "lexicon TWL06 is an English list: portuguese tiles need a word list of their language "
+            "(a file, or wbrazilian, wportuguese)",
+        ),
+        (
+            {"tiles": "hungarian"},
+            "lexicon TWL06 is an English list: hungarian tiles need a word list of their language "
+            "(a file of words, one a line)",
         ),
     ],
 )

@@ -9,7 +9,8 @@ turn comes first; ``zeros`` counts consecutive scoreless turns; operations such 
 ``lex TWL06;`` follow. A line is at most `MAX_CGP_CHARS` (10,000) characters.
 
 The operations other programs write are understood: ``lex`` (lexicon), ``ld`` (letter
-distribution: english, english_super, spanish, german, french, polish, catalan),
+distribution: english, english_super, spanish, german, french, polish, catalan, and the
+other languages' tile sets by their lexiko names),
 ``bdn`` (board: CrosswordGame, SuperCrosswordGame or a lexiko layout name), ``var``
 (classic, classic_super, wordsmog/clabbers), ``bb`` (bingo bonus), ``cr`` (challenge
 rule: void, single, double, 5pt, 10pt), ``etl`` (exchange tile limit) and ``mcnz``
@@ -78,6 +79,20 @@ LETTER_DISTRIBUTIONS = {
     "french": "french",
     "polish": "polish",
     "catalan": "catalan",
+    "italian": "italian",
+    "dutch": "dutch",
+    "portuguese": "portuguese",
+    "norwegian": "norwegian",
+    "swedish": "swedish",
+    "danish": "danish",
+    "bulgarian": "bulgarian",
+    "ukrainian": "ukrainian",
+    "czech": "czech",
+    "slovak": "slovak",
+    "hungarian": "hungarian",
+    "romanian": "romanian",
+    "greek": "greek",
+    "russian": "russian",
     "mobile": "mobile",
     "lexulous": "lexulous",
 }

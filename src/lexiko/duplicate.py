@@ -79,6 +79,16 @@ _VOWELS = {
     "french": frozenset("AEIOUY"),
     "polish": frozenset("AĄEĘIOÓUY"),
     "german": frozenset("AEIOUÄÖÜ"),
+    "norwegian": frozenset("AEIOUYÆØÅ"),
+    "swedish": frozenset("AEIOUYÅÄÖ"),
+    "danish": frozenset("AEIOUYÆØÅ"),
+    "bulgarian": frozenset("АЕИОУЪЮЯ"),
+    "ukrainian": frozenset("АЕЄИІЇОУЮЯ"),
+    "russian": frozenset("АЕЁИОУЫЭЮЯ"),
+    "greek": frozenset("ΑΕΗΙΟΥΩ"),
+    "czech": frozenset("AÁEÉĚIÍOÓUÚŮYÝ"),
+    "slovak": frozenset("AÁÄEÉIÍOÓÔUÚYÝ"),
+    "hungarian": frozenset("AÁEÉIÍOÓÖŐUÚÜŰ"),
 }
 
 

@@ -60,21 +60,26 @@ DATA_FILE = "leaves-english.tsv.gz"
 
 _FORMAT_LINE = "# lexiko leave table 1"
 _VOWELS = frozenset("AEIOU")
+# vowels of other alphabets, by their own face (Cyrillic Й decomposes to И but is no vowel)
+_OTHER_VOWELS = frozenset("ÆØΑΕΗΙΟΥΩАЕЁИОУЫЭЮЯЄІЇ")
 MAX_COPY_TERMS = 4
 """The fallback model values the copies of a tile: 1st, 2nd, 3rd, and 4th and beyond."""
 _MEMO_LIMIT = 2_000_000  # unseen leaves whose fallback value is remembered
 
 
 def _is_vowel(face: str) -> bool:
+    if face in _OTHER_VOWELS:
+        return True
     base = unicodedata.normalize("NFD", face)[:1].upper()
     return base in _VOWELS
 
 
 @lru_cache(maxsize=16)
 def vowel_flags(tiles: TileSet) -> tuple[bool, ...]:
-    """Whether each letter code of ``tiles`` is a vowel (A, E, I, O, U, accents aside),
-    indexed by code; the blank (code 0) is not. The leave tables' model and the static
-    player's opening adjustment count vowels by these flags.
+    """Whether each letter code of ``tiles`` is a vowel (A, E, I, O, U, accents aside;
+    Æ Ø and the Greek and Cyrillic vowels), indexed by code; the blank (code 0) is not.
+    The leave tables' model and the static player's opening adjustment count vowels by
+    these flags.
 
     >>> from lexiko.tiles import ENGLISH
     >>> flags = vowel_flags(ENGLISH)

@@ -46,6 +46,16 @@ __all__ = [
     "GERMAN",
     "FRENCH",
     "CATALAN",
+    "ITALIAN",
+    "DUTCH",
+    "PORTUGUESE",
+    "BRAZILIAN",
+    "NORWEGIAN",
+    "SWEDISH",
+    "DANISH",
+    "BULGARIAN",
+    "UKRAINIAN",
+    "LANGUAGE_PRESETS",
 ]
 
 ChallengeRule = Literal["void", "single", "double", "five-point", "ten-point"]
@@ -236,9 +246,11 @@ class Rules:
         if spec is not None and spec.tiles != self.tiles:
             return [f"lexicon {lex} is a {spec.language} list: it does not suit {self.tiles} tiles"]
         if self.lexicon.upper() in ENGLISH_LISTS and self.tiles not in ENGLISH_TILE_SETS:
+            own = sorted(s.package for s in SYSTEM_LISTS.values() if s.tiles == self.tiles)
+            where = f"a file, or {', '.join(own)}" if own else "a file of words, one a line"
             return [
                 f"lexicon {self.lexicon} is an English list: {self.tiles} tiles need a word list of their "
-                f"language (a file, or {', '.join(sorted(SYSTEM_LISTS))})"
+                f"language ({where})"
             ]
         return []
 
@@ -361,6 +373,17 @@ POLISH = Rules(
 GERMAN = Rules(name="german", tiles="german", lexicon="wngerman", scoreless_turn_limit=4, scoreless_passes_only=True)
 FRENCH = Rules(name="french", tiles="french", lexicon="wfrench")
 CATALAN = Rules(name="catalan", tiles="catalan", lexicon="wcatalan")
+ITALIAN = Rules(name="italian", tiles="italian", lexicon="witalian")
+DUTCH = Rules(name="dutch", tiles="dutch", lexicon="wdutch")
+PORTUGUESE = Rules(name="portuguese", tiles="portuguese", lexicon="wportuguese")
+BRAZILIAN = Rules(name="brazilian", tiles="portuguese", lexicon="wbrazilian")
+NORWEGIAN = Rules(name="norwegian", tiles="norwegian", lexicon="wnorwegian")
+SWEDISH = Rules(name="swedish", tiles="swedish", lexicon="wswedish")
+DANISH = Rules(name="danish", tiles="danish", lexicon="wdanish")
+BULGARIAN = Rules(name="bulgarian", tiles="bulgarian", lexicon="wbulgarian")
+UKRAINIAN = Rules(name="ukrainian", tiles="ukrainian", lexicon="wukrainian")
+LANGUAGE_PRESETS = (ITALIAN, DUTCH, PORTUGUESE, BRAZILIAN, NORWEGIAN, SWEDISH, DANISH, BULGARIAN, UKRAINIAN)
+"""The presets of the languages added with Debian's lists (each the standard rules)."""
 
 
 def family(players: int = 2) -> Rules:
@@ -411,6 +434,7 @@ PRESETS: dict[str, Rules] = {
         GERMAN,
         FRENCH,
         CATALAN,
+        *LANGUAGE_PRESETS,
         Rules(),
     )
 }

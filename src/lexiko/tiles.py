@@ -44,6 +44,20 @@ __all__ = [
     "FRENCH",
     "SPANISH",
     "CATALAN",
+    "ITALIAN",
+    "DUTCH",
+    "PORTUGUESE",
+    "NORWEGIAN",
+    "SWEDISH",
+    "DANISH",
+    "BULGARIAN",
+    "UKRAINIAN",
+    "CZECH",
+    "SLOVAK",
+    "HUNGARIAN",
+    "ROMANIAN",
+    "GREEK",
+    "RUSSIAN",
 ]
 
 BLANK = 0x40
@@ -131,7 +145,10 @@ class TileSet:
         if code == 0:
             return "?"
         face = self.letters[(code & LETTER_MASK) - 1]
-        return face.lower() if code & BLANK else face
+        if not code & BLANK:
+            return face
+        # a face without case (the Ukrainian apostrophe) is written ``?'`` for a blank
+        return face.lower() if face.lower() != face else "?" + face
 
     def value(self, code: int) -> int:
         """Points of a tile: 0 for a blank, designated or not."""
@@ -188,6 +205,8 @@ class TileSet:
         ``?`` an undesignated blank."""
         if token == "?":
             return 0
+        if len(token) > 1 and token[0] == "?":
+            return self.code(token[1:]) | BLANK  # a blank for a face without case
         if token.isupper() or not token.isalpha():
             return self.code(token)
         if token.islower():
@@ -288,8 +307,137 @@ CATALAN = TileSet.from_spec(
     blanks=2,
 )
 
+# Editions whose language Debian ships a spelling list for (lexiko.wordlists), each the
+# distribution printed in the current retail set of that language's edition.
+# Italian: the 120-tile Italian edition (no J K W X Y tiles).
+ITALIAN = TileSet.from_spec(
+    "italian",
+    "A14:1 B3:5 C6:2 D3:5 E11:1 F3:5 G2:8 H2:8 I12:1 L5:3 M5:3 N5:3 O15:1 P3:5 Q1:10 R6:2 S6:2 T6:2 U5:3 V3:5 Z2:8",
+    blanks=2,
+)
+# Dutch: the set played in the Netherlands and Flanders since 1998, without the IJ tile
+# of the older Dutch sets (IJ is spelled with I and J).
+DUTCH = TileSet.from_spec(
+    "dutch",
+    "A6:1 B2:3 C2:5 D5:2 E18:1 F2:4 G3:3 H2:4 I4:1 J2:4 K3:3 L3:3 M3:3 N10:1 O6:1 P2:3 "
+    "Q1:10 R5:2 S5:2 T5:2 U3:4 V2:4 W2:5 X1:8 Y1:8 Z2:4",
+    blanks=2,
+)
+# Portuguese: the 120-tile set with 3 blanks (no K W Y tiles; accents other than Ç ignored),
+# played in Portugal and Brazil alike.
+PORTUGUESE = TileSet.from_spec(
+    "portuguese",
+    "A14:1 B3:3 C4:2 Ç2:3 D5:2 E11:1 F2:4 G2:4 H2:4 I10:1 J2:5 L5:2 M6:1 N4:3 O10:1 P4:2 "
+    "Q1:6 R6:1 S8:1 T5:1 U7:1 V2:4 X1:8 Z1:8",
+    blanks=3,
+)
+NORWEGIAN = TileSet.from_spec(
+    "norwegian",
+    "A7:1 B3:4 C1:10 D5:1 E9:1 F4:2 G4:2 H3:3 I5:1 J2:4 K4:2 L5:1 M3:2 N6:1 O4:2 P2:4 "
+    "R6:1 S6:1 T6:1 U3:4 V3:4 W1:8 Y1:6 Æ1:6 Ø2:5 Å2:4",
+    blanks=2,
+)
+SWEDISH = TileSet.from_spec(
+    "swedish",
+    "A8:1 B2:4 C1:8 D5:1 E7:1 F2:3 G3:2 H2:2 I5:1 J1:7 K3:2 L5:1 M3:2 N6:1 O5:2 P2:4 "
+    "R8:1 S8:1 T8:1 U3:4 V2:3 X1:8 Y1:7 Z1:10 Å2:4 Ä2:3 Ö2:4",
+    blanks=2,
+)
+DANISH = TileSet.from_spec(
+    "danish",
+    "A7:1 B4:3 C2:8 D5:2 E9:1 F3:3 G3:3 H2:4 I4:3 J2:4 K4:3 L5:2 M3:3 N6:1 O5:2 P2:4 "
+    "R6:1 S5:2 T5:2 U3:3 V3:3 X1:8 Y2:4 Z1:8 Æ2:4 Ø2:4 Å2:4",
+    blanks=2,
+)
+BULGARIAN = TileSet.from_spec(
+    "bulgarian",
+    "А9:1 Б3:2 В4:2 Г3:3 Д4:2 Е8:1 Ж2:4 З2:4 И8:1 Й1:5 К3:2 Л3:2 М4:2 Н4:1 О9:1 П4:1 "
+    "Р4:1 С4:1 Т5:1 У3:5 Ф1:10 Х1:5 Ц1:8 Ч2:5 Ш1:8 Щ1:10 Ъ2:3 Ь1:10 Ю1:8 Я2:5",
+    blanks=2,
+)
+# Ukrainian: 104 tiles, among them one apostrophe (as in П'ЯТЬ), worth 10.
+UKRAINIAN = TileSet.from_spec(
+    "ukrainian",
+    "А8:1 Б2:4 В4:1 Г2:4 Ґ1:10 Д3:2 Е5:1 Є1:8 Ж1:6 З2:4 И7:1 І5:1 Ї1:6 Й1:5 К4:2 Л3:2 "
+    "М4:2 Н7:1 О10:1 П3:2 Р5:1 С4:2 Т5:1 У3:3 Ф1:8 Х1:5 Ц1:6 Ч1:5 Ш1:6 Щ1:8 Ь1:5 Ю1:7 "
+    "Я2:4 '1:10",
+    blanks=2,
+)
+
+# Editions whose language has no free word list lexiko can read (Debian ships none): their
+# tiles, for games with a word list given as a file (--lexicon FILE).
+# Czech: no CH tile (CH is spelled C and H).
+CZECH = TileSet.from_spec(
+    "czech",
+    "A5:1 Á2:2 B2:3 C3:2 Č1:4 D3:1 Ď1:8 E5:1 É2:3 Ě2:3 F1:5 G1:5 H3:2 I4:1 Í3:2 J2:2 "
+    "K3:1 L3:1 M3:2 N5:1 Ň1:6 O6:1 Ó1:7 P3:1 R3:1 Ř2:4 S4:1 Š2:4 T4:1 Ť1:7 U3:2 Ú1:5 "
+    "Ů1:4 V4:1 X1:10 Y2:2 Ý2:4 Z2:2 Ž1:4",
+    blanks=2,
+)
+# Slovak: every accented letter its own tile, no CH, DZ or DŽ tile.
+SLOVAK = TileSet.from_spec(
+    "slovak",
+    "A9:1 Á1:4 Ä1:10 B2:4 C1:4 Č1:5 D3:2 Ď1:8 E8:1 É1:7 F1:8 G1:8 H1:4 I5:1 Í1:5 J2:3 "
+    "K3:2 L3:2 Ĺ1:10 Ľ1:7 M4:2 N5:1 Ň1:8 O9:1 Ó1:10 Ô1:8 P3:2 R4:1 Ŕ1:10 S4:1 Š1:5 T4:1 "
+    "Ť1:7 U2:3 Ú1:7 V4:1 X1:10 Y1:4 Ý1:5 Z1:4 Ž1:5",
+    blanks=2,
+)
+# Hungarian: CS GY LY NY SZ TY ZS are single tiles; DZ and DZS have none, nor Q W X Y.
+HUNGARIAN = TileSet.from_spec(
+    "hungarian",
+    "A6:1 Á4:1 B3:2 C1:5 CS1:7 D3:2 E6:1 É3:3 F2:4 G3:2 GY2:4 H2:3 I3:1 Í1:5 J2:4 K6:1 "
+    "L4:1 LY1:8 M3:1 N4:1 NY1:5 O3:1 Ó3:2 Ö2:4 Ő1:7 P2:4 R4:1 S3:1 SZ2:3 T5:1 TY1:10 "
+    "U2:4 Ú1:7 Ü2:4 Ű1:7 V2:3 Z2:4 ZS1:8",
+    blanks=2,
+)
+# Romanian: no tiles for Ă Â Î Ș Ț (played as A, I, S, T), nor K Q W Y.
+ROMANIAN = TileSet.from_spec(
+    "romanian",
+    "A11:1 B2:9 C5:1 D4:2 E9:1 F2:8 G2:9 H1:10 I10:1 J1:10 L4:1 M3:4 N6:1 O5:1 P4:2 R7:1 "
+    "S5:1 T7:1 U6:1 V2:8 X1:10 Z1:10",
+    blanks=2,
+)
+GREEK = TileSet.from_spec(
+    "greek",
+    "Α12:1 Β1:8 Γ2:4 Δ2:4 Ε8:1 Ζ1:10 Η7:1 Θ1:10 Ι8:1 Κ4:2 Λ3:3 Μ3:3 Ν6:1 Ξ1:10 Ο9:1 Π4:2 "
+    "Ρ5:2 Σ7:1 Τ8:1 Υ4:2 Φ1:8 Χ1:8 Ψ1:10 Ω3:3",
+    blanks=2,
+)
+RUSSIAN = TileSet.from_spec(
+    "russian",
+    "А8:1 Б2:3 В4:1 Г2:3 Д4:2 Е8:1 Ё1:3 Ж1:5 З2:5 И5:1 Й1:4 К4:2 Л4:2 М3:2 Н5:1 О10:1 "
+    "П4:2 Р5:1 С5:1 Т5:1 У4:2 Ф1:10 Х1:5 Ц1:5 Ч1:5 Ш1:8 Щ1:10 Ъ1:10 Ы2:4 Ь2:3 Э1:8 Ю1:8 "
+    "Я2:3",
+    blanks=2,
+)
+
 TILE_SETS: dict[str, TileSet] = {
-    t.name: t for t in (ENGLISH, SUPER_ENGLISH, WORDS_MOBILE, LEXULOUS, GERMAN, POLISH, FRENCH, SPANISH, CATALAN)
+    t.name: t
+    for t in (
+        ENGLISH,
+        SUPER_ENGLISH,
+        WORDS_MOBILE,
+        LEXULOUS,
+        GERMAN,
+        POLISH,
+        FRENCH,
+        SPANISH,
+        CATALAN,
+        ITALIAN,
+        DUTCH,
+        PORTUGUESE,
+        NORWEGIAN,
+        SWEDISH,
+        DANISH,
+        BULGARIAN,
+        UKRAINIAN,
+        CZECH,
+        SLOVAK,
+        HUNGARIAN,
+        ROMANIAN,
+        GREEK,
+        RUSSIAN,
+    )
 }
 
 

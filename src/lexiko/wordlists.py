@@ -83,6 +83,16 @@ SYSTEM_LISTS: dict[str, SystemList] = {
         SystemList("wngerman", "ngerman", "german", "German", capitalized_nouns=True),
         SystemList("wpolish", "polish", "polish", "Polish"),
         SystemList("wcatalan", "catalan", "catalan", "Catalan"),
+        SystemList("witalian", "italian", "italian", "Italian"),
+        SystemList("wdutch", "dutch", "dutch", "Dutch"),
+        # Brazil's list before Portugal's: the Portuguese tiles play Portugal's by default
+        SystemList("wbrazilian", "brazilian", "portuguese", "Brazilian Portuguese"),
+        SystemList("wportuguese", "portuguese", "portuguese", "Portuguese"),
+        SystemList("wnorwegian", "bokmaal", "norwegian", "Norwegian (Bokmål)"),
+        SystemList("wswedish", "swedish", "swedish", "Swedish"),
+        SystemList("wdanish", "danish", "danish", "Danish"),
+        SystemList("wbulgarian", "bulgarian", "bulgarian", "Bulgarian"),
+        SystemList("wukrainian", "ukrainian", "ukrainian", "Ukrainian"),
     )
 }
 """Lexicon names that read a Debian word list: name → where and how."""
@@ -130,11 +140,12 @@ def game_words(
     letters = frozenset(face for face in tiles.letters if len(face) == 1)
     # characters that appear only inside a tile of several letters (Catalan's middle dot)
     keep = frozenset(ch for face in tiles.letters if len(face) > 1 for ch in face) - letters
+    keep |= frozenset(face for face in letters if not face.isalpha())  # the Ukrainian apostrophe
     seen: set[str] = set()
     gone: set[str] = set()  # spellings dropped as abbreviations (counted once)
     out = []
     for raw in words:
-        w = raw.strip()
+        w = unicodedata.normalize("NFC", raw.strip())  # a letter and its accent as one
         if not w or not w.isalpha() and not all(ch.isalpha() or ch in keep for ch in w):
             continue
         if w[0].isupper() and not capitalized_nouns and sum(ch.isupper() for ch in w) == 1:
