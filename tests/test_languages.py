@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from lexiko import cgp, gcg
 from lexiko.bots import make_player
 from lexiko.duplicate import is_vowel
 from lexiko.game import Game
@@ -260,3 +261,30 @@ def test_each_language_plays_words_of_its_list(name: str) -> None:
     assert len(plays) >= 4 and all(e.score > 0 for e in plays)
     runs = _board_words(g)
     assert len(runs) >= 4 and all(lex.contains_codes(run) for run in runs)
+
+
+@pytest.mark.parametrize(
+    ("tiles", "rack", "move"),
+    [("catalan", "[L·L]AOSTUE", "8H [L·L]A"), ("ukrainian", "П'ЯТЬАО", "8H П'ЯТЬ")],
+)
+def test_a_record_reads_racks_and_moves_with_tiles_that_are_not_letters(tiles: str, rack: str, move: str) -> None:
+    text = (
+        f"#character-encoding UTF-8\n#tile-distribution {tiles}\n#player1 a a\n#player2 b b\n"
+        f">a: {rack} {move} +10 10\n>b: {rack} -{rack} +0 0\n>a: {rack} ({rack}) +5 15\n"
+    )
+    record = gcg.parse(text)
+    assert [e.rack for e in record.events] == [rack, rack, rack]
+    assert (record.events[1].kind, record.events[1].tiles) == ("exchange", rack)
+    assert (record.events[2].kind, record.events[2].tiles) == ("end-rack-penalty", rack)
+    assert (record.events[0].position, record.events[0].word) == tuple(move.split())
+
+
+def test_a_position_of_another_language_reads_back_from_its_cgp_line() -> None:
+    g = Game(["a", "b"], preset("ukrainian"), seed=3, lexicon=None, first_player=0)
+    g.set_rack(0, "П'ЯТЬ?А")
+    g.play("8H П[?']ЯТЬ")
+    line = cgp.dumps(cgp.from_game(g))
+    assert line.startswith("15/15/15/15/15/15/15/7П[?']ЯТЬ3/15/") and line.endswith(" lex wukrainian; ld ukrainian;")
+    pos = cgp.parse(line)
+    assert pos.board == g.board and pos.board.tiles.name == "ukrainian"
+    assert pos.board.face_at(7, 8) == "?'" and pos.board.tiles.value(pos.board.cells[7 * 15 + 8]) == 0

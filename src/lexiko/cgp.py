@@ -266,7 +266,10 @@ def from_game(game: Game, *, with_racks: bool = True) -> CGP:
     order = [(t + i) % n for i in range(n)]
     racks = tuple(game.tiles.format(game.tiles.rack_sort(game.rack(p))) if with_racks or p == t else "" for p in order)
     scores = tuple(game.scores[p] for p in order)
-    return CGP(game.board, racks, scores, game.scoreless_turns, {"lex": game.rules.lexicon})
+    ops = {"lex": game.rules.lexicon}
+    if game.tiles.name != "english":
+        ops["ld"] = game.tiles.name  # other tiles are named, so that the line reads back
+    return CGP(game.board, racks, scores, game.scoreless_turns, ops)
 
 
 def to_game(

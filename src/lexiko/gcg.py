@@ -113,6 +113,11 @@ _LAYOUT_NAMES = {
     "lexulous15": "lexulous15",
 }
 _RACK = re.compile(r"^[^\s()]*$")
+#: Characters of a rack besides letters: the blank, brackets of a tile of several letters, and
+#: the marks some tiles have (Catalan L·L, the Ukrainian apostrophe).
+_RACK_MARKS = frozenset("?[]") | {
+    ch for ts in TILE_SETS.values() for face in ts.letters for ch in face if not ch.isalpha()
+}
 _SCORE = re.compile(r"^[+-]\d+$")
 _INT = re.compile(r"^-?\d+$")
 
@@ -435,7 +440,7 @@ class _Parser:
         m = re.fullmatch(r"rack(\d+)", name)
         if m:
             n = int(m.group(1)) - 1
-            if not value or not _RACK.match(value) or not all(ch.isalpha() or ch == "?" for ch in value):
+            if not value or not _RACK.match(value) or not all(ch.isalpha() or ch in _RACK_MARKS for ch in value):
                 raise RecordError(f"malformed rack {value!r}", i)
             if n in self.final_racks:
                 raise RecordError(f"#rack{n + 1} is given twice", i)
@@ -485,7 +490,7 @@ def _event_from_tokens(i: int, nick: str, tokens: list[str]) -> RecordEvent:
     rack = ""
     if not tokens[0].startswith("("):
         rack = tokens.pop(0)
-        if not _RACK.match(rack) or not all(ch.isalpha() or ch in "?[]" for ch in rack):
+        if not _RACK.match(rack) or not all(ch.isalpha() or ch in _RACK_MARKS for ch in rack):
             raise RecordError(f"malformed rack {rack!r}", i)
     if not tokens:
         raise RecordError("event has no move", i)
@@ -504,7 +509,7 @@ def _event_from_tokens(i: int, nick: str, tokens: list[str]) -> RecordEvent:
             return RecordEvent(i, nick, kind, rack, score, total, extra=extra)
         if inner.lower() == "time":
             return RecordEvent(i, nick, "time-penalty", rack, score, total, extra=extra)
-        if not inner or not all(ch.isalpha() or ch in "?[]" for ch in inner):
+        if not inner or not all(ch.isalpha() or ch in _RACK_MARKS for ch in inner):
             raise RecordError(f"malformed rack {what!r}", i)
         kind = "end-rack-penalty" if rack else "end-rack-bonus"
         return RecordEvent(i, nick, kind, rack, score, total, tiles=inner, extra=extra)
@@ -521,7 +526,7 @@ def _event_from_tokens(i: int, nick: str, tokens: list[str]) -> RecordEvent:
         score, total, extra = numbers(1)
         if body.isdigit():
             return RecordEvent(i, nick, "exchange", rack, score, total, count=int(body), extra=extra)
-        if not all(ch.isalpha() or ch in "?[]" for ch in body):
+        if not all(ch.isalpha() or ch in _RACK_MARKS for ch in body):
             raise RecordError(f"malformed exchange {what!r}", i)
         return RecordEvent(i, nick, "exchange", rack, score, total, tiles=body, count=len(body), extra=extra)
     try:
