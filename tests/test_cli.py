@@ -48,8 +48,8 @@ def test_replay_checks_a_record(capsys: pytest.CaptureFixture[str]) -> None:
         (
             ["judge", "--lexicon", "XYZ99", "QI"],
             "error: unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan, "
-            "witalian, wdutch, wbrazilian, wportuguese, wnorwegian, wswedish, wdanish, wbulgarian, wukrainian "
-            "or the path of a word-list file",
+            "witalian, wdutch, wbrazilian, wportuguese, wnorwegian, wswedish, wdanish, wbulgarian, wukrainian, "
+            "aspell-cs, aspell-sk, aspell-ro, aspell-el, aspell-ru or the path of a word-list file",
         ),
         (
             ["judge", "--lexicon", "/bin/ls", "QI"],

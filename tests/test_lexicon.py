@@ -99,8 +99,8 @@ def test_unknown_lexicon_and_empty_file(tmp_path: Path) -> None:
         Lexicon.load("XYZ99")
     assert str(e.value) == (
         "unknown lexicon 'XYZ99': give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan, "
-        "witalian, wdutch, wbrazilian, wportuguese, wnorwegian, wswedish, wdanish, wbulgarian, wukrainian "
-        "or the path of a word-list file"
+        "witalian, wdutch, wbrazilian, wportuguese, wnorwegian, wswedish, wdanish, wbulgarian, wukrainian, "
+        "aspell-cs, aspell-sk, aspell-ro, aspell-el, aspell-ru or the path of a word-list file"
     )
     for name, free in (("CSW21", "SOWPODS"), ("NWL2023", "TWL06"), ("nwl20", "TWL06")):
         with pytest.raises(LexiconError) as e:

@@ -55,6 +55,11 @@ __all__ = [
     "DANISH",
     "BULGARIAN",
     "UKRAINIAN",
+    "CZECH",
+    "SLOVAK",
+    "ROMANIAN",
+    "GREEK",
+    "RUSSIAN",
     "LANGUAGE_PRESETS",
 ]
 
@@ -382,8 +387,29 @@ SWEDISH = Rules(name="swedish", tiles="swedish", lexicon="wswedish")
 DANISH = Rules(name="danish", tiles="danish", lexicon="wdanish")
 BULGARIAN = Rules(name="bulgarian", tiles="bulgarian", lexicon="wbulgarian")
 UKRAINIAN = Rules(name="ukrainian", tiles="ukrainian", lexicon="wukrainian")
-LANGUAGE_PRESETS = (ITALIAN, DUTCH, PORTUGUESE, BRAZILIAN, NORWEGIAN, SWEDISH, DANISH, BULGARIAN, UKRAINIAN)
-"""The presets of the languages added with Debian's lists (each the standard rules)."""
+# no plain list in Debian: the words of its Aspell dictionary (lexiko.aspell)
+CZECH = Rules(name="czech", tiles="czech", lexicon="aspell-cs")
+SLOVAK = Rules(name="slovak", tiles="slovak", lexicon="aspell-sk")
+ROMANIAN = Rules(name="romanian", tiles="romanian", lexicon="aspell-ro")
+GREEK = Rules(name="greek", tiles="greek", lexicon="aspell-el")
+RUSSIAN = Rules(name="russian", tiles="russian", lexicon="aspell-ru")
+LANGUAGE_PRESETS = (
+    ITALIAN,
+    DUTCH,
+    PORTUGUESE,
+    BRAZILIAN,
+    NORWEGIAN,
+    SWEDISH,
+    DANISH,
+    BULGARIAN,
+    UKRAINIAN,
+    CZECH,
+    SLOVAK,
+    ROMANIAN,
+    GREEK,
+    RUSSIAN,
+)
+"""The presets of the languages added after the first five (each the standard rules)."""
 
 
 def family(players: int = 2) -> Rules:

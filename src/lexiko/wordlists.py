@@ -2,9 +2,10 @@
 
 Official tournament lists of most languages are licensed and cannot be shipped. For a
 casual game lexiko uses the spell-checking word lists of Debian's ``w*`` packages
-(``wspanish``, ``wfrench``, ``wngerman``, ``wpolish``, ``wcatalan``, ``witalian``),
-found in ``/usr/share/dict`` (or ``$LEXIKO_DICT_DIR``), turned into the words a tile set
-can spell:
+(``wspanish``, ``wfrench``, ``wngerman``, ``wpolish``, ``wcatalan``, ``witalian`` ...),
+found in ``/usr/share/dict`` (or ``$LEXIKO_DICT_DIR``), or, for a language with none, the
+words of its Aspell dictionary (``aspell-cs`` ...: `lexiko.aspell`), turned into the
+words a tile set can spell:
 
 - letters are upper-cased; accents the tile set has no tile for are dropped
   (Spanish ``camión`` is ``CAMION``; ``Ñ``, German ``Ä Ö Ü`` and Polish ``Ą Ć Ę ...``
@@ -12,10 +13,10 @@ can spell:
 - tiles of several letters are read as one tile, longest first (Spanish ``CH``, ``LL``,
   ``RR``; Catalan ``L·L``, ``NY``, ``QU``), so ``PERRO`` is ``P E RR O``;
 - words the set cannot spell (Spanish has no K or W), words of one tile or longer than
-  the board, words with digits, hyphens, apostrophes or spaces, abbreviations (found as
-  `lexiko.abbreviations` says: more than one capital, no vowel, or a known one, so
-  German ``qm`` and ``usw`` go) and proper nouns (a capital first letter; not in German,
-  where every noun has one) are left out.
+  the board, words with digits, hyphens, apostrophes (but for the Ukrainian apostrophe
+  tile) or spaces, abbreviations (found as `lexiko.abbreviations` says: more than one
+  capital, no vowel, or a known one, so German ``qm`` and ``usw`` go) and proper nouns
+  (a capital first letter; not in German, where every noun has one) are left out.
 
 These are spelling lists, not game lists: they lack many game words and hold some that
 tournaments refuse. lexiko names them as casual lists (``wspanish (casual)``).
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lexiko.abbreviations import abbreviation
+from lexiko.aspell import dictionary_path, expanded_words
 from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import TileSet, tile_set
 
@@ -73,6 +75,9 @@ class SystemList:
     tiles: str
     language: str
     capitalized_nouns: bool = False
+    #: ``file`` is the language code of an Aspell dictionary (``aspell-cs``), read through
+    #: the ``aspell`` program (`lexiko.aspell`), not a file of the dict folder.
+    aspell: bool = False
 
 
 SYSTEM_LISTS: dict[str, SystemList] = {
@@ -93,6 +98,11 @@ SYSTEM_LISTS: dict[str, SystemList] = {
         SystemList("wdanish", "danish", "danish", "Danish"),
         SystemList("wbulgarian", "bulgarian", "bulgarian", "Bulgarian"),
         SystemList("wukrainian", "ukrainian", "ukrainian", "Ukrainian"),
+        SystemList("aspell-cs", "cs", "czech", "Czech", aspell=True),
+        SystemList("aspell-sk", "sk", "slovak", "Slovak", aspell=True),
+        SystemList("aspell-ro", "ro", "romanian", "Romanian", aspell=True),
+        SystemList("aspell-el", "el", "greek", "Greek", aspell=True),
+        SystemList("aspell-ru", "ru", "russian", "Russian", aspell=True),
     )
 }
 """Lexicon names that read a Debian word list: name → where and how."""
@@ -169,7 +179,13 @@ def game_words(
 
 
 def _system_list_path(spec: SystemList) -> Path:
-    path = dict_dir() / spec.file
+    path = dictionary_path(spec.file) if spec.aspell else dict_dir() / spec.file
+    if spec.aspell and not path.is_file():
+        raise LexiconError(
+            f"no {spec.language} word list: install Debian's {spec.package} and aspell packages "
+            f"(apt-get install aspell {spec.package}, which provide {path}) or give a word-list file "
+            f"with --lexicon FILE (one word a line)"
+        )
     if not path.is_file():
         raise LexiconError(
             f"no {spec.language} word list: install Debian's {spec.package} package "
@@ -208,13 +224,15 @@ def system_list_text(name: str) -> tuple[bytes, TileSet]:
     spec = SYSTEM_LISTS[name.lower()]
     path = _system_list_path(spec)
     try:
-        text = path.read_text(encoding="utf-8")
+        lines = (
+            expanded_words(spec.file, spec.package) if spec.aspell else path.read_text(encoding="utf-8").splitlines()
+        )
     except UnicodeDecodeError:
-        text = path.read_text(encoding="latin-1")
+        lines = path.read_text(encoding="latin-1").splitlines()
     except OSError as e:
         raise LexiconError(f"cannot read {path}: {e.strerror}") from None
     tiles = tile_set(spec.tiles)
-    words = game_words(text.splitlines(), tiles, capitalized_nouns=spec.capitalized_nouns)
+    words = game_words(lines, tiles, capitalized_nouns=spec.capitalized_nouns)
     if not words:
         raise LexiconError(f"{path} holds no word the {spec.tiles} tile set can spell")
     return ("\n".join(words) + "\n").encode("utf-8"), tiles

@@ -1,0 +1,54 @@
+"""Word lists from GNU Aspell's dictionaries, for languages Debian ships no plain list of.
+
+Debian has no ``w*`` word-list package for Czech, Slovak, Romanian, Greek or Russian, but
+it has their Aspell dictionaries (``aspell-cs`` ...). A dictionary holds stems and
+affix rules; the ``aspell`` program writes every word they make (``aspell dump master``
+then ``aspell expand``), and `lexiko.wordlists` reads that like a Debian list.
+
+>>> dictionary_path("cs").name
+'cs.rws'
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from lexiko.errors import LexiconError
+
+__all__ = ["aspell_dir", "dictionary_path", "expanded_words"]
+
+
+def aspell_dir() -> Path:
+    """Where the dictionaries are: ``$LEXIKO_ASPELL_DIR``, else ``/usr/lib/aspell``."""
+    return Path(os.environ.get("LEXIKO_ASPELL_DIR", "/usr/lib/aspell"))
+
+
+def dictionary_path(code: str) -> Path:
+    """The compiled dictionary of a language code (``cs``): ``cs.rws`` in `aspell_dir`."""
+    return aspell_dir() / f"{code}.rws"
+
+
+def expanded_words(code: str, package: str) -> list[str]:
+    """Every word the dictionary of ``code`` makes, as the ``aspell`` program writes them.
+    Raises `LexiconError` saying what to install when the program or dictionary is
+    missing, or what the program said when it failed."""
+    exe = shutil.which("aspell")
+    if exe is None:
+        raise LexiconError(
+            f"reading the {package} dictionary needs the aspell program: apt-get install aspell {package}"
+        )
+    options = [f"--lang={code}", "--encoding=utf-8", f"--dict-dir={aspell_dir()}"]
+    steps = ([exe, "dump", "master", *options], [exe, "expand", *options])
+    data = b""
+    for i, argv in enumerate(steps):
+        done = subprocess.run(argv, input=data if i else None, capture_output=True, check=False)
+        if done.returncode != 0:
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise LexiconError(
+                f"aspell could not read the {package} dictionary: {said[-1] if said else done.returncode}"
+            )
+        data = done.stdout
+    return data.decode("utf-8", "replace").split()
