@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lexiko import cgp, gcg
-from lexiko.aspell import dictionary_path, expanded_words
+from lexiko.aspell import dictionary_path, expand, expanded_words, stems
 from lexiko.bots import make_player
 from lexiko.duplicate import is_vowel
 from lexiko.game import Game
@@ -271,8 +271,10 @@ def _sample(lexicon: str, tiles: TileSet) -> Lexicon:
     """A lexicon of the list's short words (four letters at most) and about 15,000 others,
     taken at even steps through it."""
     spec = SYSTEM_LISTS[lexicon]
-    if spec.aspell:
-        lines = expanded_words(spec.file, spec.package)
+    if spec.aspell:  # the words of a sample of the stems: the whole takes seconds to expand
+        entries = stems(spec.file, spec.package)
+        short = [e for e in entries if len(e.split("/")[0]) <= 4]
+        lines = expand(short + entries[:: max(1, len(entries) // 15_000)], spec.file, spec.package)
     else:
         data = (dict_dir() / spec.file).read_bytes()
         try:

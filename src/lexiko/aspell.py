@@ -18,7 +18,7 @@ from pathlib import Path
 
 from lexiko.errors import LexiconError
 
-__all__ = ["aspell_dir", "dictionary_path", "expanded_words"]
+__all__ = ["aspell_dir", "dictionary_path", "stems", "expand", "expanded_words"]
 
 
 def aspell_dir() -> Path:
@@ -31,24 +31,34 @@ def dictionary_path(code: str) -> Path:
     return aspell_dir() / f"{code}.rws"
 
 
-def expanded_words(code: str, package: str) -> list[str]:
-    """Every word the dictionary of ``code`` makes, as the ``aspell`` program writes them.
-    Raises `LexiconError` saying what to install when the program or dictionary is
-    missing, or what the program said when it failed."""
+def _run(argv_tail: list[str], code: str, package: str, data: bytes | None = None) -> bytes:
     exe = shutil.which("aspell")
     if exe is None:
         raise LexiconError(
             f"reading the {package} dictionary needs the aspell program: apt-get install aspell {package}"
         )
     options = [f"--lang={code}", "--encoding=utf-8", f"--dict-dir={aspell_dir()}"]
-    steps = ([exe, "dump", "master", *options], [exe, "expand", *options])
-    data = b""
-    for i, argv in enumerate(steps):
-        done = subprocess.run(argv, input=data if i else None, capture_output=True, check=False)
-        if done.returncode != 0:
-            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise LexiconError(
-                f"aspell could not read the {package} dictionary: {said[-1] if said else done.returncode}"
-            )
-        data = done.stdout
-    return data.decode("utf-8", "replace").split()
+    done = subprocess.run([exe, *argv_tail, *options], input=data, capture_output=True, check=False)
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise LexiconError(f"aspell could not read the {package} dictionary: {said[-1] if said else done.returncode}")
+    return done.stdout
+
+
+def stems(code: str, package: str) -> list[str]:
+    """The entries of the dictionary of ``code`` as stored: stems with their affix flags
+    (``pes/H``), one a line of ``aspell dump master``. Raises as `expanded_words`."""
+    return _run(["dump", "master"], code, package).decode("utf-8", "replace").splitlines()
+
+
+def expand(entries: list[str], code: str, package: str) -> list[str]:
+    """Every word the dictionary entries (as `stems` gives them) make."""
+    data = ("\n".join(entries) + "\n").encode("utf-8")
+    return _run(["expand"], code, package, data).decode("utf-8", "replace").split()
+
+
+def expanded_words(code: str, package: str) -> list[str]:
+    """Every word the dictionary of ``code`` makes, as the ``aspell`` program writes them.
+    Raises `LexiconError` saying what to install when the program or dictionary is
+    missing, or what the program said when it failed."""
+    return expand(stems(code, package), code, package)
