@@ -33,6 +33,7 @@ def positions() -> list[tuple[str, str, str, int]]:
     return rows
 
 
+@pytest.mark.slow
 @needs_shared
 @pytest.mark.parametrize(("name", "text", "play", "score"), positions(), ids=[p[0] for p in positions()])
 def test_top_scoring_play_comes_first_by_score(twl06: Lexicon, name: str, text: str, play: str, score: int) -> None:

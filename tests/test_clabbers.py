@@ -123,6 +123,7 @@ def test_one_tile_plays_counted_once(backend: movegen.Backend) -> None:
     assert corner == [("9G (T)A", 4)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_leaves_equity_exchanges_and_best(backend: movegen.Backend, small: Lexicon) -> None:
     board = Board.empty()
@@ -210,6 +211,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @needs_kernel
 @pytest.mark.parametrize("case", list(CASES))
 def test_kernel_matches_reference_in_games(small: Lexicon, case: str) -> None:
@@ -238,6 +240,7 @@ def test_kernel_matches_reference_in_games(small: Lexicon, case: str) -> None:
     assert positions >= {"standard": 300, "super": 60}[case]
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_matches_reference_with_twl06(twl06: Lexicon) -> None:
     """A few TWL06 positions, racks cut to four tiles (the full racks have up to

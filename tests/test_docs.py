@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs").rglob("*.md"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT / "docs")) for p in PAGES])
 def test_the_examples_of_each_page_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # examples read the repository's own records
@@ -61,6 +62,7 @@ def test_no_docstring_holds_a_sphinx_role(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
     pytest.importorskip("mkdocs", reason="the site needs MkDocs (pip install 'lexiko[docs]')")
     pytest.importorskip("mkdocstrings", reason="the site needs mkdocstrings (pip install 'lexiko[docs]')")

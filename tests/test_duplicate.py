@@ -342,6 +342,7 @@ def test_one_person_and_three_computers_play_duplicate_at_the_terminal(twl06: Le
     assert len(saved.rounds) == 5 and saved.totals["You"] == sum(r.scores["You"] for r in game.rounds[:5])
 
 
+@pytest.mark.slow
 def test_autoplay_plays_duplicate_games_with_sane_totals(twl06: Lexicon, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     from lexiko.cli import main
     from lexiko.selfplay import autoplay_duplicate

@@ -146,6 +146,7 @@ def test_going_out_in_two_beats_greedy(endgame_factory: Callable[..., Game]) -> 
     assert g.scores == [300 + 3 + 6 + 28, 330]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("end_rule", ["single", "double"])
 def test_solver_matches_brute_force(small: Lexicon, endgame_factory: Callable[..., Game], end_rule: str) -> None:
     rng = random.Random(11 if end_rule == "single" else 12)
@@ -298,6 +299,7 @@ def test_the_endgame_command_has_a_default_limit_and_says_when_it_is_not_exact(
     assert "best found in 1 s at depth" in out and "not proven optimal" in out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> None:
     """The compiled search and the Python one solve the same endgames (static self-play
@@ -335,6 +337,7 @@ def test_the_kernels_solver_gives_the_python_solvers_values(twl06: Lexicon) -> N
     assert solved == 6
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 def test_the_kernels_solver_on_small_racks_of_a_real_board(twl06: Lexicon) -> None:
     """Racks of 1-4 tiles drawn from the unseen tiles of a real board, with runs of
@@ -366,6 +369,7 @@ def test_the_kernels_solver_on_small_racks_of_a_real_board(twl06: Lexicon) -> No
                 break
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 def test_the_kernels_solver_with_a_blank_on_a_rack_and_none_on_the_board(twl06: Lexicon) -> None:
     """With no blank on the board a blank on a rack makes no scoreless play, so the
@@ -411,6 +415,7 @@ def _kernel_endgame(
     return kernel.endgame(setting, board, bytes(me), bytes(opp), scoreless_run=scoreless, cut=cut)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 def test_the_kernels_solver_searches_the_same_tree_with_the_lexicon_cut_to_the_endgame(twl06: Lexicon) -> None:
     """The kernel cuts the lexicon to the words whose letters one line of the board and
@@ -443,6 +448,7 @@ def test_the_kernels_solver_searches_the_same_tree_with_the_lexicon_cut_to_the_e
     assert blanks == 6
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not movegen.kernel_available(), reason="lexiko._kernel is not built")
 def test_the_kernels_solver_against_one_tile(twl06: Lexicon) -> None:
     """The opponent holding one tile, the compiled search values each play by an upper

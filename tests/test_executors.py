@@ -24,6 +24,7 @@ def pooled() -> tuple[list[list[int]], list[float]]:
     return results(jobs=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["ray", "dask"])
 def test_a_cluster_plays_the_same_games_as_the_process_pool(kind: str, pooled: object) -> None:
     pytest.importorskip(kind if kind == "ray" else "distributed", reason=f"{kind} is not installed")
@@ -35,6 +36,7 @@ def test_a_cluster_plays_the_same_games_as_the_process_pool(kind: str, pooled: o
         release()
 
 
+@pytest.mark.slow
 def test_the_command_line_names_the_executor_and_its_problems(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["autoplay", "--games", "2", "--address", "tcp://127.0.0.1:9"]) == 2
     assert capsys.readouterr().out == ("error: --address is for --executor ray or dask (the process pool runs here)\n")

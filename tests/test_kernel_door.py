@@ -68,6 +68,7 @@ def test_the_checker_lets_the_door_be_imported(source: str) -> None:
     assert extension_imports(source, "lexiko.movegen") == []
 
 
+@pytest.mark.slow
 def test_only_the_door_imports_the_extension() -> None:
     found: dict[str, list[int]] = {}
     for path in sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts):

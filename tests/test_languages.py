@@ -258,7 +258,8 @@ def _board_words(g: Game) -> list[tuple[int, ...]]:
 
 FULL_LISTS = os.environ.get("LEXIKO_LANGUAGE_LISTS") == "1"
 """Play with each whole list (compiled once into the cache: about 20 CPU-minutes cold
-for all of them), not a sample of it: set by .ci/run."""
+for all of them), not a sample of it: ``LEXIKO_LANGUAGE_LISTS=1 python -m pytest -m slow
+tests/test_languages.py``."""
 
 
 def _needs_list(lexicon: str) -> None:
@@ -302,6 +303,7 @@ def _plays_words_of(rules: Rules, lex: Lexicon) -> None:
     assert len(runs) >= 2 and all(lex.contains_codes(run) for run in runs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECTED_PRESETS))
 def test_each_language_plays_words_of_its_list(name: str) -> None:
     rules = preset(name)

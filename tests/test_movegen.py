@@ -52,6 +52,7 @@ def _position(text: str) -> tuple[Board, tuple[int, ...]]:
 # -- known positions ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @needs_shared
 @pytest.mark.parametrize("backend", [pytest.param("c", marks=needs_kernel), "python"])
 @pytest.mark.parametrize(("name", "text", "count", "top", "top_score"), TSV, ids=[r[0] for r in TSV])
@@ -83,6 +84,7 @@ def test_known_position_figures(twl06: Lexicon) -> None:
     assert {c.notation()[:2] for c in top} == {"8B", "8C", "8D", "8F", "8G", "8H"}
 
 
+@pytest.mark.slow
 @needs_shared
 @needs_kernel
 @pytest.mark.parametrize("n", [1, 2, 7, 50, 10_000])
@@ -157,6 +159,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @needs_kernel
 @pytest.mark.parametrize("case", list(CASES))
 def test_kernel_matches_reference_in_games(twl06: Lexicon, case: str) -> None:
@@ -232,6 +235,7 @@ def _halves(leave: tuple[int, ...]) -> float:
     return float(len(leave) % 2)
 
 
+@pytest.mark.slow
 @needs_kernel
 @pytest.mark.parametrize("rules", [TOURNAMENT, NINE_TILE, LEXULOUS], ids=["tournament", "nine-tile", "lexulous"])
 def test_best_n_is_exact_with_pruning(twl06: Lexicon, rules: Rules) -> None:
@@ -269,6 +273,7 @@ def _blank_rack(rng: random.Random, board: Board, size: int, blanks: int) -> tup
     return tuple([0] * blanks + rng.sample(unseen, min(size - blanks, len(unseen))))
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_wordmap_matches_gaddag(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
     """Best mode searches by the word map (movegen.WORDMAP) or by the pruned GADDAG walk:
@@ -437,6 +442,7 @@ def test_a_tile_code_above_63_in_the_automaton_is_no_letter_of_a_cross_check() -
     assert generate(board, ENGLISH.parse("AA"), lex, placements_only=True, backend="c") == []
 
 
+@pytest.mark.slow
 @needs_shared
 @needs_kernel
 def test_leave_table_agrees_between_backends(twl06: Lexicon) -> None:
@@ -526,6 +532,7 @@ def test_fallback_warns_once(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) ->
         count_placements(Board.empty(), rack, twl06, backend="c")
 
 
+@pytest.mark.slow
 @needs_kernel
 def test_kernel_and_reference_agree_on_lexulous_bonus_tiers(twl06: Lexicon) -> None:
     """8-tile racks on the Lexulous board, with racks that spell 8-letter words so that
@@ -557,6 +564,7 @@ def test_kernel_and_reference_agree_on_lexulous_bonus_tiers(twl06: Lexicon) -> N
     assert seen[7] > 20 and seen[8] > 20, seen
 
 
+@pytest.mark.slow
 def test_a_large_lexicons_word_map_is_kept_on_disk_and_mapped_back(
     twl06: Lexicon, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

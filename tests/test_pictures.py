@@ -48,6 +48,7 @@ def test_render_draws_the_board_after_a_move(tmp_path: Path, capsys: pytest.Capt
     assert len(moves) > 5
 
 
+@pytest.mark.slow
 def test_render_to_png_at_a_size(tmp_path: Path) -> None:
     try:
         import cairosvg  # noqa: F401
@@ -76,6 +77,7 @@ def test_render_errors_are_one_line(
     assert capsys.readouterr().out == message + "\n"
 
 
+@pytest.mark.slow
 def test_autoplay_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib", reason="plots need matplotlib (pip install 'lexiko[plot]')")
     out = tmp_path / "auto.png"

@@ -59,6 +59,7 @@ def lex() -> Lexicon:
     return Lexicon.load("TWL06")
 
 
+@pytest.mark.slow
 @needs_shared
 def test_each_split_is_what_the_game_played_to_its_end_gives(lex: Lexicon) -> None:
     g = position_at_turn(GAME, 20)
@@ -94,6 +95,7 @@ def test_positions_without_a_pre_endgame_are_refused(lex: Lexicon) -> None:
         solve_preendgame(g.board, ENGLISH.parse("QI"), ENGLISH.parse("AZ"), 0, lex)
 
 
+@pytest.mark.slow
 @needs_shared
 def test_the_command_lists_the_share_won(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(
@@ -112,6 +114,7 @@ def test_the_command_lists_the_share_won(capsys: pytest.CaptureFixture[str]) -> 
     assert rc != 0 and "the bag is empty: solve the endgame (--endgame)" in err.out + err.err
 
 
+@pytest.mark.slow
 def test_the_hard_level_plays_the_pre_endgame_with_one_tile_in_the_bag(lex: Lexicon) -> None:
     from lexiko.bots import HARD_ENDGAME_SECONDS, HARD_FINISH_BAG, HARD_PREENDGAME_SECONDS, make_player
     from lexiko.bots.simulation import SimulationBot

@@ -8,6 +8,8 @@ write-then-read gives back the same game.
 
 from __future__ import annotations
 
+import pytest
+
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -268,6 +270,7 @@ def scores_add_up(g: Game) -> None:
     assert totals == g.scores
 
 
+@pytest.mark.slow
 @PROFILE
 @given(games)
 def test_tiles_are_conserved(p: dict[str, Any]) -> None:
@@ -275,6 +278,7 @@ def test_tiles_are_conserved(p: dict[str, Any]) -> None:
     assert played.actions
 
 
+@pytest.mark.slow
 @PROFILE
 @given(games)
 def test_scores_add_up(p: dict[str, Any]) -> None:
@@ -284,6 +288,7 @@ def test_scores_add_up(p: dict[str, Any]) -> None:
         assert len(out) == 1
 
 
+@pytest.mark.slow
 @PROFILE
 @given(games)
 def test_refused_actions_change_nothing(snap: Snap, p: dict[str, Any]) -> None:
@@ -308,6 +313,7 @@ def test_refused_actions_change_nothing(snap: Snap, p: dict[str, Any]) -> None:
     assert refused > 0
 
 
+@pytest.mark.slow
 @PROFILE
 @given(games)
 def test_same_seed_and_actions_give_the_same_game(snap: Snap, p: dict[str, Any]) -> None:
@@ -318,6 +324,7 @@ def test_same_seed_and_actions_give_the_same_game(snap: Snap, p: dict[str, Any])
     assert snap(g) == snap(played.game)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(games)
 def test_undo_steps_back_exactly(snap: Snap, p: dict[str, Any]) -> None:
@@ -333,6 +340,7 @@ def test_undo_steps_back_exactly(snap: Snap, p: dict[str, Any]) -> None:
         assert snap(g) == before
 
 
+@pytest.mark.slow
 @PROFILE
 @given(games_without_clocks)
 def test_gcg_write_then_read(p: dict[str, Any]) -> None:

@@ -293,6 +293,7 @@ def test_a_leave_is_worth_its_racks_mean_equity_less_a_random_racks() -> None:
     assert values[(1, 1, 1, 1, 1, 2)] == (-10.0, 1.0) and values[(1, 3)] == (10.0, 2.0)
 
 
+@pytest.mark.slow
 def test_the_shipped_table_reads_its_leaves_only_when_needed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, twl06: Lexicon
 ) -> None:
@@ -471,6 +472,7 @@ def test_output_paths_are_checked_first(
     assert out.startswith(message.replace("{tmp}", str(tmp_path)))
 
 
+@pytest.mark.slow
 def test_a_full_disk_at_the_end_does_not_lose_the_training(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

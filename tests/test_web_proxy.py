@@ -83,6 +83,7 @@ def best(state: dict[str, Any], lex: Lexicon) -> dict[str, Any]:
     return move_message(cand.move, RULES.tile_set)
 
 
+@pytest.mark.slow
 def test_players_through_the_proxy_survive_a_killed_process(
     proxied: tuple[str, list[ServerProcess]], lex: Lexicon
 ) -> None:

@@ -46,6 +46,7 @@ def public(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 def test_kill_mid_game_and_restart(db_url: str, tmp_path: Path, lex: Lexicon) -> None:
     log = tmp_path / "server.log"
     server = ServerProcess(db_url, log_path=log, bot_delay=0.5, extra=["--allow-seeds"]).start()

@@ -219,6 +219,7 @@ def _upgrade_in_a_process(url: str) -> str | None:
         s.close()
 
 
+@pytest.mark.slow
 def test_processes_starting_together_on_an_empty_database_all_migrate(store: Store) -> None:
     """Eight processes upgrade one empty database at once (as a cluster's processes do at
     start): each ends at the head, none dies on another's half-made schema (PostgreSQL

@@ -217,6 +217,7 @@ def _debian_list(file: str) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("file", "tiles", "refused", "kept"),
     [

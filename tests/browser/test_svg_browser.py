@@ -14,7 +14,7 @@ from lexiko import svg
 from lexiko.board import Board
 from lexiko.move import Place, parse_move
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def decode_png(data: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:

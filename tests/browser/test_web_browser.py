@@ -20,7 +20,7 @@ from lexiko.move import Place
 from lexiko.rules import preset
 from lexiko.tiles import BLANK, LETTER_MASK
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 RULES = preset("tournament")
 TIMEOUT = 15_000  # ms, for any one thing to show on a page

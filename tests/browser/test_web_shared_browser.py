@@ -21,6 +21,7 @@ from lexiko.tiles import BLANK, LETTER_MASK
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed"),
 ]
 
