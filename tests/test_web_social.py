@@ -93,20 +93,19 @@ def test_spectators_are_counted_and_chat_reaches_everyone(server: Server) -> Non
     assert p.wait_state(lambda s: s["watchers"] == 1)["watchers"] == 1  # the late one still watches
 
 
-def test_word_lookup_is_for_the_board_during_a_game_and_anything_after(server: Server, lex: Lexicon) -> None:
+def test_the_word_judge_opens_when_the_game_ends(server: Server, lex: Lexicon) -> None:
+    """During a game no lookup answers, not even for a word on the board: the play
+    waiting for a challenge is on the board, and its validity is what a challenge
+    decides (the opponent, or a spectator relaying it, would challenge at no risk)."""
     gid, p, q = players(server, preset="casual")
-    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": "QI"}).json() == {
-        "error": "while the game is on you may look up only the words on the board; any word once it is over"
-    }
+    closed = {"error": "the word judge opens when the game ends"}
+    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": "QI"}).json() == closed
     st = p.act(move_message(best(p.state, lex), RULES.tile_set))
     word = st["history"][0]["words"][0]
-    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": word.lower()}).json() == {
-        "word": word,
-        "valid": True,
-        "lexicon": "TWL06",
-    }
+    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": word.lower()}).json() == closed
     q.wait_version(st["version"])
     q.act({"type": "resign"})
+    assert server.http.get(f"/api/games/{gid}/lookup", params={"word": word.lower()}).json()["valid"] is True
     r = server.http.get(f"/api/games/{gid}/lookup", params={"word": "AEINRST"}).json()
     assert r["valid"] is False and {"NASTIER", "RETAINS", "STAINER"} <= set(r["anagrams"])
     assert server.http.get(f"/api/games/{gid}/lookup", params={"word": "A"}).json() == {

@@ -272,11 +272,16 @@ def test_chat_with_mute_spectators_and_lookup_in_the_browser(browser: Any, serve
         bob.locator("#chat-lines li", has_text="good luck").locator("button", has_text="mute").click()
         assert bob.locator("#chat-lines li").count() == 0
         bob.locator("#chat-muted button", has_text="unmute Ann").wait_for()
+        # no word judge during the game: the box says so; it opens when the game ends
+        for p in pages:
+            assert p.locator("#lookup-word").is_disabled()
+            assert p.locator("#lookup-word").get_attribute("placeholder") == "the word judge opens when the game ends"
+        ann.on("dialog", lambda d: d.accept())  # "Resign? You lose this game."
+        ann.locator("#resign").click()
+        watcher.locator("#result", has_text="a player resigned").wait_for()
         watcher.fill("#lookup-word", "qi")
         watcher.click("#lookup-form button")
-        watcher.locator(
-            "#lookup-result", has_text="while the game is on you may look up only the words on the board"
-        ).wait_for()
+        watcher.locator("#lookup-result", has_text="QI is valid in TWL06; no anagrams").wait_for()
     finally:
         for p in pages:
             p.context.close()

@@ -18,7 +18,10 @@ from lexiko.web.errors import ActionError
 from lexiko.web.live import LiveGame
 from lexiko.web.services.core import Core
 
-__all__ = ["Review"]
+__all__ = ["Review", "CLOSED"]
+
+CLOSED = "the word judge opens when the game ends"
+"""The answer to a lookup while the game is on."""
 
 
 class Review:
@@ -28,9 +31,14 @@ class Review:
         self.core = core
 
     async def lookup(self, live: LiveGame, word: str) -> dict[str, Any]:
-        """Whether a word is valid in the game's lexicon and rules, and, once the game is
-        over, its anagrams. While the game is on only the words on the board may be
-        looked up (anything else would help a player choose a move)."""
+        """Whether a word is valid in the game's lexicon and rules, with its anagrams:
+        once the game is over, for anyone. While it is on, nobody may look up anything,
+        not even a word on the board: the play waiting for a challenge is on the board,
+        and whether it stands is what a challenge decides (at a club table nobody has a
+        word judge until then). The route needs no seat, so a rule for players only
+        would leak through a spectator."""
+        if live.status not in ("over", "aborted"):
+            raise ActionError(CLOSED)
         ts = live.rules.tile_set
         text = unicodedata.normalize("NFKC", word).strip().upper()
         try:
@@ -39,22 +47,13 @@ class Review:
             raise ActionError(str(e)) from None
         if not 2 <= len(codes) <= 15:
             raise ActionError("a word has 2 to 15 letters")
-        over = live.status in ("over", "aborted")
-        g = live.game
-        if not over:
-            on_board = g is not None and any(text in ev.words for ev in g.history)
-            if not on_board:
-                raise ActionError(
-                    "while the game is on you may look up only the words on the board; any word once it is over"
-                )
         lex = await self.core.lexicon_for(live.rules)
         out: dict[str, Any] = {
             "word": ts.format(codes),
             "valid": word_is_valid(lex, codes, live.rules),
             "lexicon": live.rules.lexicon,
         }
-        if over:
-            out["anagrams"] = [w for w in lex.anagrams(ts.format(codes)) if w != out["word"]][:50]
+        out["anagrams"] = [w for w in lex.anagrams(ts.format(codes)) if w != out["word"]][:50]
         return out
 
     async def review(self, live: LiveGame) -> dict[str, Any]:

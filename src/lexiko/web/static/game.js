@@ -948,6 +948,15 @@
     if (send({ type: "chat", text })) input.value = "";
   }
 
+  function renderLookup(st) {
+    // the server refuses every lookup until the game ends (the play waiting for a
+    // challenge is on the board): the box says so rather than inviting a refusal
+    const open = st.status === "over" || st.status === "aborted";
+    $("lookup-word").disabled = !open;
+    $("lookup-form").querySelector("button").disabled = !open;
+    $("lookup-word").placeholder = open ? "any word" : "the word judge opens when the game ends";
+  }
+
   async function lookupWord(ev) {
     ev.preventDefault();
     const word = $("lookup-word").value.trim();
@@ -971,6 +980,7 @@
     $("rules").textContent = `Rules: ${st.rules.summary}; lexicon ${st.rules.lexicon}` + (isDuplicate()
       ? `; ${st.rules.duplicate_seconds ? st.rules.duplicate_seconds + " seconds a round" : "a round ends when everybody has played"}.`
       : `; challenges: ${st.rules.challenge_rule}.`) + (st.seed !== undefined ? ` Seed ${st.seed}: every draw follows from it.` : "");
+    renderLookup(st);
     renderBoard();
     renderRack();
     renderPlayers();
