@@ -6,6 +6,7 @@ score; a restarted server rebuilds the game."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -235,3 +236,27 @@ def test_a_duplicate_game_takes_many_players_but_not_too_many(server: Server) ->
     fields = {f["name"]: f["for"] for f in options["schema"]}
     assert fields["duplicate_seconds"] == "duplicate" and fields["challenge_rule"] == "classic"
     assert fields["bingo_bonus"] == "all"
+
+
+def test_chat_is_closed_while_a_round_is_on(server: Server) -> None:
+    """Players could pass each other their moves: chat is open before the first round
+    and after the game, never during a round (rounds follow each other at once)."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human"}, {"kind": "static"}]
+    made = server.http.post("/api/games", json={"preset": "duplicate", "options": UNTIMED, "seats": seats}).json()
+    gid = made["game_id"]
+    ann = server.connect(gid, made["token"])
+    assert ann.state["status"] == "waiting"
+    ann.send({"type": "chat", "text": "hello"})
+    assert ann.recv("chat")["text"] == "hello"  # before the game: the table talks
+    invite = made["invites"][0]["path"].rsplit("/", 1)[1]
+    bob = server.http.post(f"/api/games/{gid}/join", json={"invite": invite, "name": "Bob"}).json()
+    ann.wait_state(lambda s: s["status"] == "active")
+    bob_conn = server.connect(gid, bob["token"])
+    time.sleep(0.6)  # past the pace of one line at a time
+    for who in (ann, bob_conn):
+        who.send({"type": "chat", "text": "8H QI"})
+        assert (
+            who.recv("error")["message"]
+            == "the chat is closed while a duplicate round is on: it opens when the game ends"
+        )
+    assert [m for m in ann.messages if m["type"] == "chat" and m["text"] == "8H QI"] == []

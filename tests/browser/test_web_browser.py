@@ -312,6 +312,10 @@ def test_a_duplicate_game_in_two_browsers_with_bots(
             p.page.locator("#rack .tile").nth(6).wait_for()
             p.page.locator("#round-title", has_text="Round 1").wait_for()
         assert sorted(ann.rack()) == sorted(bob.rack())  # one rack for everybody
+        closed = "the chat is closed while a duplicate round is on: it opens when the game ends"
+        for p in (ann, bob):  # players could pass each other their moves
+            assert p.page.locator("#chat-text").is_disabled()
+            assert p.page.locator("#chat-text").get_attribute("placeholder") == closed
 
         # round 1: Ann types the best placement's letters; Bob never sees her move
         board = board_from_rows([ann.board()[i * 15 : (i + 1) * 15] for i in range(15)], dup)
@@ -356,6 +360,7 @@ def test_a_duplicate_game_in_two_browsers_with_bots(
         assert sheets[0] == sheets[1] == duplicate.master_sheet(replayed)
         assert replayed.totals["Ann"] == best.score and replayed.totals["Bob"] == 0
         ann.shot("23-duplicate-master-sheet", full=True)
+        assert ann.page.locator("#chat-text").is_enabled()  # the game is over: the table talks
         assert not ann.errors and not bob.errors, ann.errors + bob.errors
     finally:
         ctx_a.close()

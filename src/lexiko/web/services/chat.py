@@ -1,7 +1,7 @@
 """The chat of a game: players write, everyone watching reads (each may mute a player on
 their page); lines from players connected to other processes arrive through the bus.
 
-A rule about when players may chat (say, not during a duplicate round) goes in `Chat.chat`.
+Rules about when players may chat (not during a duplicate round) go in `Chat.say`.
 """
 
 from __future__ import annotations
@@ -14,13 +14,17 @@ from lexiko.web.errors import ActionError
 from lexiko.web.live import LiveGame
 from lexiko.web.services.core import Core
 
-__all__ = ["Chat", "KEPT", "MAX_CHARS"]
+__all__ = ["Chat", "KEPT", "MAX_CHARS", "CLOSED"]
 
 KEPT = 100
 """Lines of a game's chat kept (and sent to a client that connects)."""
 
 MAX_CHARS = 300
 """Characters of a chat line, at most."""
+
+CLOSED = "the chat is closed while a duplicate round is on: it opens when the game ends"
+"""The answer to a player's line during a duplicate round (rounds follow each other at
+once, so the chat opens again when the game ends)."""
 
 
 class Chat:
@@ -43,9 +47,13 @@ class Chat:
 
     async def say(self, live: LiveGame, seat: int | None, message: dict[str, Any]) -> None:
         """A player's chat line, sent to everyone watching the game (players and
-        spectators; each may mute a player on their page). Spectators only read."""
+        spectators; each may mute a player on their page). Spectators only read, and
+        players of a duplicate game write before it starts and after it ends, never
+        during a round: they could pass each other their moves."""
         if seat is None:
             raise ActionError("only the players of a game can chat in it")
+        if live.duplicate is not None and live.status == "active" and not live.duplicate.over:
+            raise ActionError(CLOSED)
         text = message.get("text")
         if not isinstance(text, str):
             raise ActionError("a chat message needs its text")

@@ -938,6 +938,13 @@
     list.scrollTop = list.scrollHeight;
     $("chat-muted").replaceChildren(...[...m].map((n) => Lx.el("button", { type: "button", class: "small", text: `unmute ${n}`, onclick: () => setMuted(n, false) })));
     $("chat-form").hidden = G.seat === null;
+    // the server refuses players' lines during a duplicate round (moves stay private)
+    const closed = !!(G.state && isDuplicate() && G.state.status === "active");
+    $("chat-text").disabled = closed;
+    $("chat-form").querySelector("button").disabled = closed;
+    $("chat-text").placeholder = closed
+      ? "the chat is closed while a duplicate round is on: it opens when the game ends"
+      : "a message to the table";
   }
 
   function sendChat(ev) {
