@@ -107,3 +107,30 @@ def test_the_time_the_server_is_down_is_not_charged(tmp_path: Path) -> None:
         assert [a.text.split()[0] for a in acts] == ["downtime"] and float(acts[0].text.split()[1]) >= 5.5
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("down", [28.8, 90.0])
+def test_an_outage_early_in_a_turn_is_not_charged(tmp_path: Path, down: float) -> None:
+    """The server dies 0.3 s into a turn, its last heartbeat 1.7 s before the turn began,
+    and is down ``down`` seconds. The turn is credited from the later of the heartbeat
+    and its start (before: from neither, since the heartbeat came before the turn, so a
+    28.8 s outage cost 29.1 s, and a 1-minute game killed at its start was lost on time
+    at the restart). Set up by editing the stored times, not by waiting."""
+    from lexiko.web.store import Store
+
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with Server(url) as first:
+        gid, _ = new_game(first.http, seats=ANN_BOB, preset="casual", seed=None, options={"time_minutes": 1})
+    store = Store(url)
+    started = time.time() - down - 0.3  # the turn began; 0.3 s later the server died
+    store.start_game(gid, started)
+    store.beat(started - 1.7)
+    store.close()
+    with Server(url) as second:
+        st = second.http.get(f"/api/games/{gid}/state").json()
+    assert st["status"] == "active"
+    left = st["players"][st["turn"]]["time_left"]
+    assert 59.0 < left <= 60.0, left  # at most the 0.3 s before the death and the restart's own time
+    acts = Store(url).load_game(gid).actions  # type: ignore[union-attr]
+    assert [a.text.split()[0] for a in acts] == ["downtime"]
+    assert down + 0.3 <= float(acts[0].text.split()[1]) < down + 1.3

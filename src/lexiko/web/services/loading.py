@@ -99,19 +99,23 @@ class Loader:
         self.bots.kick(live)
 
     async def _credit_downtime(self, live: LiveGame) -> None:
-        """If the turn (or duplicate round) in progress began before the server went
-        down, the player on turn is not charged for the time it was down."""
+        """If the turn (or duplicate round) in progress began before the server came
+        up, the player on turn is not charged for the time it was down: from the later
+        of the last heartbeat and the turn's start, to the start of this process. (A
+        server that dies less than a heartbeat's interval into a turn last beat before
+        the turn began; the turn is credited from its start, a moment it did run.)"""
         down, up = self.core.down_since, self.core.up_since
         r = live.rules
         timed = r.duplicate_seconds is not None if live.is_duplicate else r.time_minutes is not None
         if down is None or live.status != "active" or not timed or live.started_at is None:
             return
         began = live.actions[-1].at if live.actions else live.started_at
-        if began >= up or down <= began:
+        if began >= up:
             return  # the turn began after the outage (or this outage is already counted)
+        since = max(down, began)
         async with live.lock:
             try:
-                live.apply_text(SERVER_SEAT, f"{DOWNTIME} {up - down:.3f}", at=up)
+                live.apply_text(SERVER_SEAT, f"{DOWNTIME} {up - since:.3f}", at=up)
             except LexikoError as e:
                 log.error("game %s: the downtime could not be counted: %s", live.id, e)
                 return
