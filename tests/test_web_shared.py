@@ -178,6 +178,38 @@ def test_a_killed_process_hands_its_computer_player_over(servers: list[ServerPro
         cy.close()
 
 
+def test_a_dead_process_s_game_goes_on_with_nobody_watching(servers: list[ServerProcess], lex: Lexicon) -> None:
+    """The process holding a bot game dies with nobody connected anywhere: no other
+    process has the game in memory, yet one claims its free lease in a sweep and the
+    bot moves (before: only a process already holding the game took it over, so the
+    bot never moved and a flag fell only when someone looked)."""
+    a = servers[0]
+    seats = [{"kind": "human", "name": "Cy"}, {"kind": "greedy"}]
+    with httpx.Client(base_url=a.url, timeout=20) as http:
+        gid, tokens = new_game(http, seats=seats, preset="casual", seed=31, options={"time_minutes": None})
+    cy = Connection(a.ws_url, gid, tokens[0])
+    st = cy.wait_state(lambda s: s["turn"] == 0)
+    assert cy.act(best(st, lex))["turn"] == 1
+    cy.close()
+    a.kill()  # the bot waits 2 s before moving: it dies with the process
+    store = Store(a.database_url)
+    try:
+        before = store.load_game(gid)
+        assert before is not None
+        moved = len(before.actions)
+        deadline = time.monotonic() + 25
+        while time.monotonic() < deadline:
+            stored = store.load_game(gid)
+            assert stored is not None
+            if any(act.seat == 1 for act in stored.actions[moved:]):
+                break
+            time.sleep(0.5)
+        else:
+            pytest.fail("nobody took the dead process's game over")
+    finally:
+        store.close()
+
+
 @pytest.fixture
 def late_news(
     pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch

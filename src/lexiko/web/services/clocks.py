@@ -2,7 +2,9 @@
 clocks (a player whose flag falls loses on time even without moving; a duplicate round
 whose time is up closes), games nobody joined deleted, games abandoned ended, and games
 nobody watches let go from memory. In shared mode only the process holding a game's
-lease watches its clock, and it takes over the bots of a process that is gone.
+lease watches its clock, and it takes over the bots of a process that is gone; a sweep
+claims the games whose lease nobody holds (their process died, and nobody has opened
+them since), so that clocks and bots run with nobody watching.
 """
 
 from __future__ import annotations
@@ -22,12 +24,15 @@ from lexiko.web.services.duplicate import Rounds
 from lexiko.web.services.journal import Journal
 from lexiko.web.services.loading import Loader
 
-__all__ = ["Clocks", "BEAT_SECONDS"]
+__all__ = ["Clocks", "BEAT_SECONDS", "SWEEP_SECONDS"]
 
 log = logging.getLogger("lexiko.web")
 
 BEAT_SECONDS = 2.0
 """How often the server records that it is up."""
+
+SWEEP_SECONDS = 3.0
+"""How often a process (shared mode) looks for games in progress that no process holds."""
 
 
 class Clocks:
@@ -41,6 +46,9 @@ class Clocks:
         self.bots = bots
         self._last_beat = 0.0
         self._last_expiry = 0.0
+        self._last_sweep = time.monotonic()
+        #: Games in progress found to need no watch (no clock, no bot): never swept again.
+        self._unwatched: set[str] = set()
         self._watch: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
 
@@ -100,6 +108,8 @@ class Clocks:
             if time.monotonic() - self._last_expiry > min(600.0, settings.expire_hours * 1800):
                 await self.expire()
             self._evict_idle()
+            if self.core.bus.shared and time.monotonic() - self._last_sweep >= SWEEP_SECONDS:
+                await self.sweep()
             games = self.core.games
             ours = await self.core.bus.claim(g.id for g in games.values() if g.status == "active")
             for live in list(games.values()):
@@ -110,6 +120,36 @@ class Clocks:
                             self.bots.kick(live, leased=True)
                 except Exception:
                     log.exception("clock check of game %s", live.id)
+
+    async def sweep(self) -> list[str]:
+        """Claim the games in progress whose lease is free and that need a watch (a clock
+        or a bot), and load them here: their process died and nobody has opened them
+        since, so no process would run their clocks or bots. A game taken is held, and
+        its lease renewed, by every clock tick from then on. Returns the ids taken."""
+        self._last_sweep = time.monotonic()
+        try:
+            ids = await self.core.db(self.core.store.game_ids, "active")
+        except Exception:
+            log.exception("could not list the games in progress")
+            return []
+        ids = [gid for gid in ids if gid not in self.core.games and gid not in self._unwatched]
+        taken: list[str] = []
+        for gid in sorted(await self.core.bus.claim(ids)):
+            try:
+                live = await self.loader.get(gid)
+            except Exception as e:  # one game that cannot be rebuilt does not stop the others
+                log.error("game %s could not be taken over: %s", gid, e)
+                await self.core.bus.release(gid)
+                continue
+            if not needs_watch(live):
+                self._unwatched.add(gid)
+                if not live.listeners and not self.core.busy(live):
+                    self.core.forget(live)  # gives the lease back
+                continue
+            taken.append(gid)
+        if taken:
+            log.info("took over %d games no process held", len(taken))
+        return taken
 
     async def _check_flag(self, live: LiveGame) -> None:
         if live.status != "active":
@@ -202,3 +242,22 @@ class Clocks:
                     log.error("abandoned game %s could not be ended: %s", gid, e)
                     continue
                 self.core.broadcast(live)
+
+
+def needs_watch(live: LiveGame) -> bool:
+    """True for a game that goes on without anybody acting: a clock runs (a flag may
+    fall, a duplicate round may time out) or a bot plays.
+
+    >>> from lexiko.rules import preset
+    >>> from lexiko.lexicon import Lexicon
+    >>> from lexiko.web.live import Seat
+    >>> seats = [Seat(0, "human", "Ann", None, None), Seat(1, "human", "Bob", None, None)]
+    >>> lex = Lexicon.from_words(["QI"])
+    >>> needs_watch(LiveGame("g", preset("casual"), 1, seats, lex))
+    False
+    >>> needs_watch(LiveGame("g", preset("casual").replace(time_minutes=1), 1, seats, lex))
+    True
+    """
+    r = live.rules
+    timed = r.duplicate_seconds is not None if live.is_duplicate else r.time_minutes is not None
+    return timed or any(s.is_bot for s in live.seats)
