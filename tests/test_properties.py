@@ -8,14 +8,13 @@ write-then-read gives back the same game.
 
 from __future__ import annotations
 
-import pytest
-
 import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

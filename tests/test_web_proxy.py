@@ -31,10 +31,13 @@ from lexiko.rules import preset
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 ROOT = Path(__file__).resolve().parents[1]
 RULES = preset("casual")
-pytestmark = pytest.mark.skipif(
-    NGINX is None or shutil.which("redis-server") is None,
-    reason="nginx or redis-server is not installed (Debian: apt-get install nginx redis-server)",
-)
+pytestmark = [
+    pytest.mark.slow,  # several server processes
+    pytest.mark.skipif(
+        NGINX is None or shutil.which("redis-server") is None,
+        reason="nginx or redis-server is not installed (Debian: apt-get install nginx redis-server)",
+    ),
+]
 
 from test_web_shared import pg_url, redis_url  # noqa: E402,F401  (the same PostgreSQL and Redis fixtures)
 
@@ -83,7 +86,6 @@ def best(state: dict[str, Any], lex: Lexicon) -> dict[str, Any]:
     return move_message(cand.move, RULES.tile_set)
 
 
-@pytest.mark.slow
 def test_players_through_the_proxy_survive_a_killed_process(
     proxied: tuple[str, list[ServerProcess]], lex: Lexicon
 ) -> None:

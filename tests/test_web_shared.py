@@ -50,9 +50,10 @@ def run(coro: Any) -> Any:
 
 
 REDIS = shutil.which("redis-server")
-pytestmark = pytest.mark.skipif(
-    REDIS is None, reason="redis-server is not installed (Debian: apt-get install redis-server)"
-)
+pytestmark = [
+    pytest.mark.slow,  # several server processes
+    pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (Debian: apt-get install redis-server)"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,6 @@ def best(state: dict[str, Any], lex: Lexicon) -> dict[str, Any]:
     return move_message(cand.move, RULES.tile_set)
 
 
-@pytest.mark.slow
 def test_two_players_on_two_processes_play_one_game(servers: list[ServerProcess], lex: Lexicon) -> None:
     a, b, _ = servers
     with httpx.Client(base_url=a.url, timeout=20) as http:
@@ -129,7 +129,6 @@ def test_two_players_on_two_processes_play_one_game(servers: list[ServerProcess]
         bob.close()
 
 
-@pytest.mark.slow
 def test_the_same_action_sent_to_two_processes_is_applied_once(servers: list[ServerProcess], lex: Lexicon) -> None:
     a, b, _ = servers
     with httpx.Client(base_url=a.url, timeout=20) as http:
@@ -158,7 +157,6 @@ def test_the_same_action_sent_to_two_processes_is_applied_once(servers: list[Ser
         two.close()
 
 
-@pytest.mark.slow
 def test_a_killed_process_hands_its_computer_player_over(servers: list[ServerProcess], lex: Lexicon) -> None:
     a, b, _ = servers
     seats = [{"kind": "human", "name": "Cy"}, {"kind": "greedy"}]
@@ -328,7 +326,6 @@ def test_a_game_opened_where_its_news_is_late_is_shown_as_the_database_has_it(
             c.close()
 
 
-@pytest.mark.slow
 def test_chat_reaches_players_on_other_processes(servers: list[ServerProcess]) -> None:
     a, b, _ = servers
     with httpx.Client(base_url=a.url, timeout=20) as http:
@@ -344,7 +341,6 @@ def test_chat_reaches_players_on_other_processes(servers: list[ServerProcess]) -
         bob.close()
 
 
-@pytest.mark.slow
 def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerProcess], lex: Lexicon) -> None:
     """40 players (a crowd: more than the 32 shown) on three processes submit at once;
     each round closes once, with every submission, and every client gets its result;
@@ -383,7 +379,6 @@ def test_a_crowd_plays_duplicate_rounds_on_three_processes(servers: list[ServerP
             c.close()
 
 
-@pytest.mark.slow
 def test_people_taking_one_link_on_three_processes_get_different_seats(servers: list[ServerProcess]) -> None:
     """12 people open the game's one link at once, on three processes: 12 different
     seats. One more comes by the last seat's own link and waits on a third process; the
@@ -426,7 +421,6 @@ A_GAME = {"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}, {"kind
 TOO_MANY_GAMES = {"error": "too many new games from your address (at most 3/hour): wait, or play the ones you have"}
 
 
-@pytest.mark.slow
 def test_two_processes_share_the_games_budget_of_an_address(pg_url: str, redis_url: str, tmp_path: Path) -> None:
     extra = ["--redis-url", redis_url, "--games-per-hour", "3", "--connections-per-minute", "0"]
     procs = [ServerProcess(pg_url, extra=extra, log_path=tmp_path / f"server{i}.log") for i in range(2)]
@@ -645,7 +639,6 @@ def test_each_clock_tick_takes_and_renews_the_leases_in_one_call(redis_url: str,
     run(scenario())
 
 
-@pytest.mark.slow
 def test_a_move_whose_news_redis_lost_reaches_the_other_process(pg_url: str, lex: Lexicon, tmp_path: Path) -> None:
     """Issue 34 item 8: Redis's publish is at most once. With Redis killed, a move stored
     in PostgreSQL never reached the opponent on another process (both waited for each
