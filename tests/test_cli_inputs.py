@@ -13,7 +13,7 @@ from lexiko.cli import main
 
 _TWL06_FOR_SPANISH = (
     "error: lexicon TWL06 is an English list: spanish tiles need a word list of their language "
-    "(a file, or wcatalan, wfrench, wngerman, wpolish, wspanish)\n"
+    "(a file, or wspanish)\n"
 )
 _WSPANISH_FOR_ENGLISH = "error: lexicon wspanish is a Spanish list: it does not suit english tiles\n"
 
@@ -125,8 +125,9 @@ def test_analyze_refuses_a_cgp_line_longer_than_a_position(capsys: pytest.Captur
 
 
 _EMPTY_LEXICON = (
-    "error: the lexicon's name is empty: give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan "
-    "or the path of a word-list file\n"
+    "error: the lexicon's name is empty: give TWL06, SOWPODS, wspanish, wfrench, wngerman, wpolish, wcatalan, "
+    "witalian, wdutch, wbrazilian, wportuguese, wnorwegian, wswedish, wdanish, wbulgarian, wukrainian, "
+    "aspell-cs, aspell-sk, aspell-ro, aspell-el, aspell-ru or the path of a word-list file\n"
 )
 
 
