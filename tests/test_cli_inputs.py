@@ -12,8 +12,7 @@ from fifo_harness import named_pipe
 from lexiko.cli import main
 
 _TWL06_FOR_SPANISH = (
-    "error: lexicon TWL06 is an English list: spanish tiles need a word list of their language "
-    "(a file, or wspanish)\n"
+    "error: lexicon TWL06 is an English list: spanish tiles need a word list of their language (a file, or wspanish)\n"
 )
 _WSPANISH_FOR_ENGLISH = "error: lexicon wspanish is a Spanish list: it does not suit english tiles\n"
 
