@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from test_web_rating_rules import moves
 from webharness import Server
 
 from lexiko.web.limits import Limits
@@ -84,6 +85,7 @@ def test_a_game_between_two_accounts_is_rated_once(tmp_path: Path) -> None:
             ("Ann", 1500),
             ("Bob", 1500),
         ]
+        moves(ca, cb, 3)  # a rated game needs 3 plays or exchanges by each player
         cb.act({"type": "resign"})
         st = ca.wait_state(lambda s: s["status"] == "over" and s["players"][0]["rating"] != 1500)
         ra, rb = after_game(Rating(), Rating(), 1.0)

@@ -263,9 +263,10 @@ class Server:
             response.read()
             self.answers.append((request.method, request.url.path, response.json()))
 
-    def connect(self, game_id: str, token: str | None) -> Connection:
-        """A WebSocket connection to a game, as the seat of ``token`` (None: a spectator)."""
-        c = Connection(self.ws_url, game_id, token)
+    def connect(self, game_id: str, token: str | None, *, headers: dict[str, str] | None = None) -> Connection:
+        """A WebSocket connection to a game, as the seat of ``token`` (None: a spectator),
+        with extra ``headers`` on its handshake (``X-Forwarded-For``: another address)."""
+        c = Connection(self.ws_url, game_id, token, headers=headers)
         self.conns.append(c)
         return c
 
@@ -292,11 +293,20 @@ class Connection:
     """A client of a game's WebSocket that keeps every message it receives (to check
     what a client is sent) and waits for messages with a time limit."""
 
-    def __init__(self, ws_url: str, game_id: str, token: str | None, *, timeout: float = 20.0) -> None:
+    def __init__(
+        self,
+        ws_url: str,
+        game_id: str,
+        token: str | None,
+        *,
+        timeout: float = 20.0,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         from websockets.sync.client import connect
 
         self.timeout = timeout
-        self._cm = connect(f"{ws_url}/ws/{game_id}", open_timeout=timeout, max_size=2**22)
+        self.token = token
+        self._cm = connect(f"{ws_url}/ws/{game_id}", open_timeout=timeout, max_size=2**22, additional_headers=headers)
         self.ws = self._cm.__enter__()
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []

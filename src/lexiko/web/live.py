@@ -140,6 +140,11 @@ class LiveGame:
     generator: Generator = "lexiko"
     #: Ratings of the seats' accounts (account id -> rating), as last read.
     ratings: dict[int, float] = field(default_factory=dict)
+    #: Why a game between two accounts is not (or will not be) rated, once known
+    #: (`lexiko.web.services.ratings.unrated_reason`); None: it counts.
+    rating_note: str | None = None
+    #: The addresses each seat's player connected from (this process's memory only).
+    addresses: dict[int, set[str]] = field(default_factory=dict)
     #: Duplicate submissions applied, by (round, seat): stored apart from the actions.
     subs: dict[tuple[int, int], SubmissionData] = field(default_factory=dict)
     #: How many clients watch (spectators), kept as they come and go.

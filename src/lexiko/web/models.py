@@ -443,6 +443,9 @@ class State(Model):
     rematch: str | None
     watchers: int
     rated: bool
+    #: Why a game between two signed-in people is not rated (too little play, a repeat
+    #: pairing, one address); absent when it counts.
+    rating_note: str | None = None
     seed: int | None = None
     rules: StateRules
     tiles: TileInfo

@@ -54,7 +54,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from lexiko.rng import Generator
@@ -756,6 +756,23 @@ class Store:
                     .values(rating=rating, rd=rd, vol=vol, games=AccountRow.games + 1)
                 )
             return True
+
+    def rated_between(self, a: int, b: int, since: datetime) -> int:
+        """How many rated games accounts ``a`` and ``b`` played against each other that
+        ended (last changed) at ``since`` or later.
+
+        >>> s = Store("sqlite://"); s.upgrade(); s.rated_between(1, 2, _now())
+        0
+        """
+        sa, sb = aliased(SeatRow), aliased(SeatRow)
+        with self._sessions() as s:
+            q = (
+                select(func.count(GameRow.id))
+                .join(sa, (sa.game_id == GameRow.id) & (sa.account_id == a))
+                .join(sb, (sb.game_id == GameRow.id) & (sb.account_id == b))
+                .where(GameRow.rated.is_(True), GameRow.updated_at >= since)
+            )
+            return int(s.scalar(q) or 0)
 
     def delete_waiting(self, before: datetime) -> list[str]:
         """Delete the games created before ``before`` that never started (nobody took
