@@ -9,6 +9,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -192,3 +193,61 @@ def test_the_api_docs_are_off_unless_asked_for(server: Server, tmp_path: Path) -
         assert other.http.get("/api/docs").status_code == 200
     finally:
         other.close()
+
+
+class Work:
+    """Counts the calls into the game's work (acting, chat, previews) of a server."""
+
+    def __init__(self, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+        from lexiko.web.routers import socket
+
+        self.calls: list[str] = []
+        svc = server.ts.server.config.app.state.service
+        for name, owner, attr in (("act", svc.games, "act"), ("chat", svc.chat, "say"), ("preview", socket, "preview")):
+            monkeypatch.setattr(owner, attr, self._counting(name, getattr(owner, attr)))
+
+    def _counting(self, name: str, f: Any) -> Any:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return f(*args, **kwargs)
+
+        return counted
+
+
+def test_every_field_is_capped_before_any_work(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid, ann = a_game(server)
+    work = Work(server, monkeypatch)
+    tile = {"row": 7, "col": 7, "letter": "A", "blank": False}
+    refused = {
+        "move is at most 64 characters": {"type": "play", "move": "8D " + "A" * 62},
+        "tiles is at most 40 characters": {"type": "exchange", "tiles": "A" * 41},
+        "text is at most 300 characters": {"type": "chat", "text": "\ufdfa" * 301},
+        "tiles has at most 21 items": {"type": "play", "tiles": [tile] * 22},
+        "tiles.0.letter is at most 8 characters": {"type": "preview", "tiles": [{**tile, "letter": "A" * 9}]},
+        "tiles.0.row is at most 64": {"type": "preview", "tiles": [{**tile, "row": 10**6}]},
+    }
+    for message, sent in refused.items():
+        ann.send({**sent, "id": 9})
+        assert ann.recv("error") == {"type": "error", "message": message, "action": sent["type"], "id": 9}
+    assert work.calls == []
+    ann.send({"type": "chat", "text": "x" * 300})  # at the limit: carried out
+    assert ann.recv("chat")["text"] == "x" * 300
+    assert work.calls == ["chat"]
+
+
+def test_a_flood_of_the_largest_messages_gets_its_budget_and_no_more(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gid, ann = a_game(server)
+    work = Work(server, monkeypatch)
+    ann.send({"type": "ping", "id": "warm"})  # the window starts
+    assert ann.recv("pong")["id"] == "warm"
+    largest = {"type": "play", "move": "8D " + "Q" * 61}  # 64 characters: within the cap, not a word
+    for i in range(20):
+        ann.send({**largest, "id": i})
+    answers = [ann.recv("error") for _ in range(20)]
+    slowed = [a for a in answers if a["message"] == "too many messages: slow down"]
+    assert Limits().messages == "30/second"
+    # 30 a second, a ping costs 1 and a play 5: 5 plays, and the 15 others are refused unread
+    assert (len(answers) - len(slowed), len(slowed)) == (5, 15)
+    assert work.calls == ["act"] * 5

@@ -43,6 +43,11 @@ __all__ = [
     "ClientMessage",
     "server_message",
     "client_message",
+    "over_limit",
+    "MAX_TILES",
+    "MAX_MOVE",
+    "MAX_EXCHANGE",
+    "MAX_CHAT",
     "unmodelled",
 ]
 
@@ -557,12 +562,38 @@ def server_message(message: dict[str, Any]) -> Model:
 # -- what a client sends -------------------------------------------------------------
 
 
+MAX_TILES = 21
+"""Tiles a play or a preview may place: a line of the largest board (21 by 21)."""
+
+MAX_FACE = 8
+"""Characters of one tile's letter (multi-letter tiles such as ``CH`` or ``L·L``)."""
+
+MAX_SQUARE = 64
+"""The largest row or column number taken (boards are at most 21 squares wide)."""
+
+MAX_MOVE = 64
+"""Characters of a move in notation (``8D WORD``): a position and a board line's word,
+with played-through letters in brackets."""
+
+MAX_EXCHANGE = 40
+"""Characters of an exchange's tiles: a rack's letters (multi-letter tiles included)."""
+
+MAX_CHAT = 300
+"""Characters of a chat line (the chat service refuses longer ones too)."""
+
+MAX_TOKEN = 128
+"""Characters of a seat's secret token (the server's are 32)."""
+
+MAX_ID = 64
+"""Characters of a message's ``id`` (echoed in the answer)."""
+
+
 class TileIn(Model):
     """A tile placed on the board: where, which letter, and whether it is a blank."""
 
-    row: int
-    col: int
-    letter: str
+    row: int = Field(ge=0, le=MAX_SQUARE)
+    col: int = Field(ge=0, le=MAX_SQUARE)
+    letter: str = Field(max_length=MAX_FACE)
     blank: bool = False
 
 
@@ -570,42 +601,42 @@ class Hello(Model):
     """The first message: the seat's secret token (none: watch)."""
 
     type: Literal["hello"]
-    token: str | None = None
+    token: str | None = Field(default=None, max_length=MAX_TOKEN)
 
 
 class _Client(Model):
     """A message after ``hello``: an ``id`` comes back in the answer or refusal."""
 
-    id: int | str | None = None
+    id: int | Annotated[str, Field(max_length=MAX_ID)] | None = None
 
 
 class PlayIn(_Client):
     """Play tiles (or a move in notation, ``"8D WORD"``)."""
 
     type: Literal["play"]
-    tiles: list[TileIn] | None = None
-    move: str | None = None
+    tiles: list[TileIn] | None = Field(default=None, max_length=MAX_TILES)
+    move: str | None = Field(default=None, max_length=MAX_MOVE)
 
 
 class ExchangeIn(_Client):
     """Exchange these tiles (as letters, ``?`` a blank)."""
 
     type: Literal["exchange"]
-    tiles: str
+    tiles: str = Field(max_length=MAX_EXCHANGE)
 
 
 class PreviewIn(_Client):
     """Ask for the score of tiles placed but not played."""
 
     type: Literal["preview"]
-    tiles: list[TileIn] = Field(default_factory=list)
+    tiles: list[TileIn] = Field(default_factory=list, max_length=MAX_TILES)
 
 
 class ChatIn(_Client):
     """A chat line (players only)."""
 
     type: Literal["chat"]
-    text: str
+    text: str = Field(max_length=MAX_CHAT)
 
 
 class SimpleIn(_Client):
@@ -627,3 +658,41 @@ def client_message(message: dict[str, Any]) -> Model:
     """A message a client sent, validated (raises pydantic's ValidationError)."""
     value: Model = _CLIENT.validate_python(message)
     return value
+
+
+_BRANCHES = frozenset({"str", "int", "list", "none"})
+
+
+def over_limit(message: dict[str, Any]) -> str | None:
+    """Why a client's message is refused before any work: one of its fields is longer
+    (or larger) than it can be, named with its limit; None when every field is within
+    its limit. Other faults (a wrong type, an unknown kind) are left to the handlers,
+    which say what they expect.
+
+    >>> over_limit({"type": "chat", "text": "x" * 301})
+    'text is at most 300 characters'
+    >>> over_limit({"type": "play", "tiles": [{"row": 7, "col": 7, "letter": "A" * 9}]})
+    'tiles.0.letter is at most 8 characters'
+    >>> over_limit({"type": "exchange", "tiles": 7}) is None
+    True
+    """
+    from pydantic import ValidationError
+
+    try:
+        _CLIENT.validate_python(message)
+    except ValidationError as e:
+        for err in e.errors():
+            kind = err["type"]
+            if kind in ("string_too_long", "too_long", "less_than_equal", "greater_than_equal"):
+                where = ".".join(  # the field's path, without the names of a union's branches
+                    str(x) for x in err["loc"][1:] if isinstance(x, int) or (x.isidentifier() and x not in _BRANCHES)
+                )
+                ctx = err.get("ctx", {})
+                if kind == "string_too_long":
+                    return f"{where} is at most {ctx['max_length']} characters"
+                if kind == "too_long":
+                    return f"{where} has at most {ctx['max_length']} items"
+                if kind == "less_than_equal":
+                    return f"{where} is at most {ctx['le']}"
+                return f"{where} is at least {ctx['ge']}"
+    return None

@@ -30,8 +30,9 @@ from starlette.websockets import WebSocketState
 
 from lexiko.web.deps import address, rates, service
 from lexiko.web.errors import ActionError
-from lexiko.web.limits import MAX_MESSAGE, RateLimits
+from lexiko.web.limits import MAX_MESSAGE, RateLimits, message_cost
 from lexiko.web.live import LiveGame
+from lexiko.web.models import over_limit
 from lexiko.web.service import GameService
 from lexiko.web.services.preview import preview
 from lexiko.web.views import state_for, to_json
@@ -179,22 +180,42 @@ async def _handle(svc: GameService, live: LiveGame, conn: Connection, msg: dict[
 
 
 async def _serve(ws: WebSocket, svc: GameService, budget: RateLimits, live: LiveGame, conn: Connection) -> None:
-    """Answer the client's messages until it goes (or floods and is let go)."""
+    """Answer the client's messages until it goes (or floods and is let go). Each
+    message costs its connection's budget: one on arrival, before it is read, and the
+    rest of its kind's cost (`lexiko.web.limits.message_cost`) once its fields are found
+    within their caps (`lexiko.web.models.over_limit`), before any work."""
     me = f"{id(conn)}"
     strikes = 0
+
+    async def over_budget() -> bool:
+        """Count a message over the budget; True when the connection is to be closed."""
+        nonlocal strikes
+        strikes += 1
+        if strikes > STRIKES:  # it does not listen: let it go
+            await refuse(ws, "too many messages: the connection is closed", 1008)
+            return True
+        conn.post({"type": "error", "message": "too many messages: slow down"})
+        return False
+
     try:
         while True:
             raw = await receive_text(ws)
             if not budget.message(me):
-                strikes += 1
-                if strikes > STRIKES:  # it does not listen: let it go
-                    await refuse(ws, "too many messages: the connection is closed", 1008)
+                if await over_budget():
                     break
-                conn.post({"type": "error", "message": "too many messages: slow down"})
                 continue
             msg = _parse(raw)
             if isinstance(msg, str):
                 conn.post({"type": "error", "message": msg})
+                continue
+            kind = msg["type"]
+            too_big = over_limit(msg)
+            if too_big is not None:
+                conn.post({"type": "error", "message": too_big, "action": kind, "id": msg.get("id")})
+                continue
+            if message_cost(kind) > 1 and not budget.message(me, message_cost(kind) - 1):
+                if await over_budget():
+                    break
                 continue
             await _handle(svc, live, conn, msg)
     except WebSocketDisconnect:
