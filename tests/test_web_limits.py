@@ -202,7 +202,8 @@ class Work:
         from lexiko.web.routers import socket
 
         self.calls: list[str] = []
-        svc = server.ts.server.config.app.state.service
+        app: Any = server.ts.server.config.app
+        svc = app.state.service
         for name, owner, attr in (("act", svc.games, "act"), ("chat", svc.chat, "say"), ("preview", socket, "preview")):
             monkeypatch.setattr(owner, attr, self._counting(name, getattr(owner, attr)))
 
@@ -217,8 +218,8 @@ class Work:
 def test_every_field_is_capped_before_any_work(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     gid, ann = a_game(server)
     work = Work(server, monkeypatch)
-    tile = {"row": 7, "col": 7, "letter": "A", "blank": False}
-    refused = {
+    tile: dict[str, Any] = {"row": 7, "col": 7, "letter": "A", "blank": False}
+    refused: dict[str, dict[str, Any]] = {
         "move is at most 64 characters": {"type": "play", "move": "8D " + "A" * 62},
         "tiles is at most 40 characters": {"type": "exchange", "tiles": "A" * 41},
         "text is at most 300 characters": {"type": "chat", "text": "\ufdfa" * 301},
