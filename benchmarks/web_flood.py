@@ -9,11 +9,20 @@ the new state, after thinking ``--think`` seconds. The flooder, meanwhile, loops
 messages on one connection (answered "slow down", then closed), and a 56 MB request
 to create a game (refused with 413 by its length, unread).
 
+Then two more phases flood with 8 KB messages of every type (play, exchange, chat,
+preview, state, ping) at the rate a connection may send (``--rate`` a second, each
+connection), from 3 connections and then from 200 (``--sized 3,200``): every other
+message has its field 8 KB long (refused by the field caps, unread), the others a field
+within its cap and 8 KB of padding beside it (their work is done, within the budget by
+cost). After each, the flood stops and the time until a ping on another game is
+answered is printed.
+
     python benchmarks/web_flood.py                 # 10 s quiet, then 20 s with the flood
     python benchmarks/web_flood.py --games 20 --seconds 10
 
 Prints p50 / p99 / max move latency without and with the flood, and the server's peak
-resident memory. Targets: p99 under 100 ms with the flood, memory under 300 MB.
+resident memory. Targets: p99 under 100 ms with the flood, memory under 300 MB, and an
+answer within 100 ms after the flood of 8 KB messages stops.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -35,6 +45,8 @@ from websockets.exceptions import ConnectionClosed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from webharness import ServerProcess  # noqa: E402
+
+from lexiko.web.limits import message_cost  # noqa: E402
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -102,6 +114,75 @@ async def flooder(base: str, ws_url: str, gid: str, token: str, stop: asyncio.Ev
             await asyncio.sleep(0.05)
 
 
+KB8 = 8 * 1024 - 200
+
+
+def sized_messages() -> list[tuple[str, int]]:
+    """The 8 KB messages of each type with what each costs its connection's budget:
+    the field itself 8 KB long (refused by its cap: costs 1), then a field within its
+    cap beside 8 KB of padding (carried out: costs its type's cost)."""
+    tile = {"row": 7, "col": 7, "letter": "Q", "blank": False}
+    full: list[dict[str, Any]] = [
+        {"type": "play", "move": "8D " + "Q" * KB8},
+        {"type": "exchange", "tiles": "Q" * KB8},
+        {"type": "chat", "text": "\ufdfa" * (KB8 // 3)},
+        {"type": "preview", "tiles": [tile] * (KB8 // 50)},
+        {"type": "state", "pad": "x" * KB8},
+        {"type": "ping", "pad": "x" * KB8},
+    ]
+    capped: list[dict[str, Any]] = [
+        {"type": "play", "move": "8D " + "Q" * 61, "pad": "x" * KB8},
+        {"type": "exchange", "tiles": "QQQQQQQ", "pad": "x" * KB8},
+        {"type": "chat", "text": "\ufdfa" * 16, "pad": "x" * KB8},
+        {"type": "preview", "tiles": [tile] * 7, "pad": "x" * KB8},
+        {"type": "state", "pad": "x" * KB8},
+        {"type": "ping", "pad": "x" * KB8},
+    ]
+    out = []
+    for a, b in zip(full, capped, strict=True):
+        cost = 1 if a["type"] in ("play", "exchange", "chat", "preview") else message_cost(a["type"])
+        out += [(json.dumps(a, ensure_ascii=False), cost), (json.dumps(b, ensure_ascii=False), message_cost(b["type"]))]
+    return out
+
+
+async def sized_flooder(
+    ws_url: str, gid: str, token: str, rate: float, stop: asyncio.Event, counts: dict[str, int]
+) -> None:
+    """One connection sending 8 KB messages of each type at the rate its budget allows
+    (``rate`` pings a second, each message paced by its cost), reading (and dropping)
+    what comes back."""
+    messages = sized_messages()
+    try:
+        async with connect(f"{ws_url}/ws/{gid}", max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+
+            async def drain() -> None:
+                async for _ in ws:
+                    counts["answers"] += 1
+
+            reader = asyncio.create_task(drain())
+            i, spent = 0, 0.0
+            start = time.perf_counter()
+            while not stop.is_set():
+                text, cost = messages[i % len(messages)]
+                await ws.send(text)
+                counts["sent"] += 1
+                i, spent = i + 1, spent + cost
+                await asyncio.sleep(max(0.0, start + spent / rate - time.perf_counter()))
+            reader.cancel()
+    except (ConnectionClosed, OSError):
+        counts["closed"] += 1
+
+
+async def _ping(ws: object) -> float:
+    t = time.perf_counter()
+    await ws.send(json.dumps({"type": "ping", "id": "probe"}))  # type: ignore[attr-defined]
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=120))  # type: ignore[attr-defined]
+        if msg.get("type") == "pong" and msg.get("id") == "probe":
+            return time.perf_counter() - t
+
+
 def summary(lat: list[float]) -> str:
     if not lat:
         return "no moves"
@@ -143,6 +224,32 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         print(f"{phase:>5}: {summary(lat)}" + (f"; flood: {counts}" if flood else ""))
+    for n in args.sized:
+        stop = asyncio.Event()
+        lat = []
+        counts = {"sent": 0, "answers": 0, "closed": 0}
+        tasks = [
+            asyncio.create_task(player(ws_url, g, t, s, stop, lat, args.think))
+            for g, t0, t1 in games
+            for s, t in ((0, t0), (1, t1))
+        ]
+        flood_stop = asyncio.Event()
+        flooders = [
+            asyncio.create_task(sized_flooder(ws_url, fgid, ftoken, args.rate, flood_stop, counts)) for _ in range(n)
+        ]
+        async with connect(f"{ws_url}/ws/{games[0][0]}", max_size=2**22) as probe:
+            await probe.send(json.dumps({"type": "hello", "token": None}))
+            while json.loads(await probe.recv()).get("type") != "state":
+                pass
+            await asyncio.sleep(args.seconds)
+            flood_stop.set()
+            await asyncio.gather(*flooders, return_exceptions=True)  # the flooders' connections are closed
+            after = await _ping(probe)
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        print(f"8 KB x {n:>3}: {summary(lat)}; answered {1000 * after:.1f} ms after the flood stopped; flood: {counts}")
     assert server.proc is not None
     print(f"server peak memory: {peak_rss_mb(server.proc.pid):.0f} MB")
 
@@ -157,6 +264,15 @@ def main() -> None:
         type=float,
         default=0.5,
         help="seconds each player thinks before passing (default 0.5; 0 saturates the server)",
+    )
+    ap.add_argument(
+        "--sized",
+        type=lambda v: [int(x) for x in v.split(",") if x],
+        default=[3, 200],
+        help="connections flooding with 8 KB messages of each type, one phase each (default 3,200; '' for none)",
+    )
+    ap.add_argument(
+        "--rate", type=float, default=30.0, help="the budget each flooding connection spends, in pings a second"
     )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

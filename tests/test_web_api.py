@@ -27,6 +27,7 @@ from lexiko import gcg, movegen
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import Rules, preset
+from lexiko.web.limits import Limits
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) -
 
 @pytest.fixture
 def app_options() -> dict[str, Any]:
-    return {"allow_seeds": True}  # the games of these tests are dealt from a seed
+    # the games of these tests are dealt from a seed, and played as fast as a program
+    # can: more moves a second than a person's budget (`lexiko.web.limits.MESSAGE_COSTS`)
+    return {"allow_seeds": True, "limits": Limits(messages="1000/second")}
 
 
 def rules_of(name: str = "tournament", **kw: Any) -> Rules:

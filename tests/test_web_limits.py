@@ -248,7 +248,7 @@ def test_a_flood_of_the_largest_messages_gets_its_budget_and_no_more(
         ann.send({**largest, "id": i})
     answers = [ann.recv("error") for _ in range(20)]
     slowed = [a for a in answers if a["message"] == "too many messages: slow down"]
-    assert Limits().messages == "30/second"
-    # 30 a second, a ping costs 1 and a play 5: 5 plays, and the 15 others are refused unread
-    assert (len(answers) - len(slowed), len(slowed)) == (5, 15)
-    assert work.calls == ["act"] * 5
+    assert Limits().messages == "60/second"
+    # 60 a second, a ping costs 1 and a play 5: 11 plays, and the 9 others are refused unread
+    assert (len(answers) - len(slowed), len(slowed)) == (11, 9)
+    assert work.calls == ["act"] * 11

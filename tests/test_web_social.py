@@ -81,7 +81,7 @@ def test_spectators_are_counted_and_chat_reaches_everyone(server: Server) -> Non
     assert watcher.recv("error")["message"] == "only the players of a game can chat in it"
     time.sleep(0.6)
     q.send({"type": "chat", "text": "x" * 301})
-    assert q.recv("error")["message"] == "a chat message has at most 300 characters"
+    assert q.recv("error")["message"] == "text is at most 300 characters"
     q.send({"type": "chat", "text": "thanks"})
     assert q.recv("chat")["text"] == "thanks"
     q.send({"type": "chat", "text": "again"})

@@ -117,7 +117,7 @@ _ASYNC_SCHEMES = {"redis": "async+redis", "rediss": "async+rediss", "unix": "asy
 class Limits:
     """Rates in the ``limits`` notation (``"30/second"``, ``"20/hour"``); None: no limit."""
 
-    messages: str | None = "30/second"
+    messages: str | None = "60/second"
     connections: str | None = "60/minute"
     requests: str | None = "600/minute"
     games: str | None = "30/hour"
