@@ -631,6 +631,7 @@ def test_idle_games_are_let_go_and_come_back_from_the_database(tmp_path: Path, l
         srv.close()
 
 
+@pytest.mark.slow
 def test_a_clabbers_game_with_a_bot_plays_to_the_end(server: Server, lex: Lexicon) -> None:
     """Clabbers under double challenge: the bot neither gets stuck nor challenges valid
     anagrams (it once did, and lost every turn)."""

@@ -77,6 +77,7 @@ def lex() -> Lexicon:
     return Lexicon.load("TWL06")
 
 
+@pytest.mark.slow
 def test_the_time_the_server_is_down_is_not_charged(tmp_path: Path) -> None:
     """A 1-minute game; the server is killed for 6 s, then started again: the player on
     turn has lost at most the few seconds between heartbeats, not the outage (before:

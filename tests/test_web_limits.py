@@ -131,6 +131,7 @@ def test_games_requests_and_connections_per_address(tmp_path: Path) -> None:
         server.close()
 
 
+@pytest.mark.slow
 def test_games_nobody_joins_expire(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'games.db'}", expire_hours=1 / 3600, clock_interval=0.1)
     try:

@@ -46,6 +46,7 @@ def test_every_api_route_documents_a_response(tmp_path: Path) -> None:
                     assert schema.get("properties"), f"{method} {path}: an object without properties"
 
 
+@pytest.mark.slow
 def test_the_state_schema_names_its_keys(tmp_path: Path) -> None:
     spec = create_app(f"sqlite:///{tmp_path / 'games.db'}").openapi()
     state = spec["components"]["schemas"]["State"]

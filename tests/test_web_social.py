@@ -113,6 +113,7 @@ def test_the_word_judge_opens_when_the_game_ends(server: Server, lex: Lexicon) -
     }
 
 
+@pytest.mark.slow
 def test_a_game_nobody_moves_in_ends_with_the_player_on_turn_losing(tmp_path: Path) -> None:
     server = Server(
         f"sqlite:///{tmp_path / 'games.db'}", abandon_days=1 / 86400, expire_hours=1 / 3600, clock_interval=0.1
