@@ -17,6 +17,7 @@ from lexiko import duplicate, movegen
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import preset
+from lexiko.web.limits import Limits
 
 RULES = preset("duplicate")
 
@@ -28,7 +29,9 @@ def lex() -> Lexicon:
 
 @pytest.fixture
 def app_options() -> dict[str, Any]:
-    return {"clock_interval": 0.1}
+    # the rounds of an untimed game against bots close as soon as the test plays: a
+    # program plays more rounds a second than a person's budget allows
+    return {"clock_interval": 0.1, "limits": Limits(messages="1000/second")}
 
 
 def placements(state: dict[str, Any], lex: Lexicon) -> list[movegen.GeneratedMove]:
@@ -170,7 +173,8 @@ def test_a_whole_game_with_bots_ends_with_the_master_sheet_and_a_record_that_rep
         moves = placements(st, lex)
         msg = move_message(moves[-1].move, RULES.tile_set) if rounds % 2 == 0 else {"type": "pass"}
         before = st["duplicate"]["round"]
-        assert ann.act(msg)["type"] == "state"
+        answer = ann.act(msg)
+        assert answer["type"] == "state", answer
         ann.wait_state(lambda s, b=before: s["status"] == "over" or s["duplicate"]["round"] > b, timeout=60)
         rounds += 1
     assert rounds >= 10
