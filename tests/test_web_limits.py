@@ -253,3 +253,32 @@ def test_a_flood_of_the_largest_messages_gets_its_budget_and_no_more(
     # 60 a second, a ping costs 1 and a play 5: 11 plays, and the 9 others are refused unread
     assert (len(answers) - len(slowed), len(slowed)) == (11, 9)
     assert work.calls == ["act"] * 11
+
+
+def test_an_over_long_hello_token_is_refused_before_any_lookup(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid, _ann = a_game(server)
+    app: Any = server.ts.server.config.app
+    loader = app.state.service.loader
+    looked: list[str | None] = []
+    game_and_seat = loader.game_and_seat
+
+    def counted(game_id: str, token: str | None) -> Any:
+        looked.append(token)
+        return game_and_seat(game_id, token)
+
+    monkeypatch.setattr(loader, "game_and_seat", counted)
+    from websockets.sync.client import connect
+
+    with connect(f"{server.ts.ws_url}/ws/{gid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": "t" * 129}))
+        assert json.loads(ws.recv(timeout=5)) == {
+            "type": "error",
+            "message": "token is at most 128 characters",
+            "fatal": True,
+        }
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=5)
+    assert looked == []
+    watcher = server.connect(gid, "t" * 128)  # at the limit: looked up (a key of no seat: watching)
+    assert watcher.seat is None and watcher.messages[0]["message"].startswith("this link's key does not belong")
+    assert looked == ["t" * 128]

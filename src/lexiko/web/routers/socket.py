@@ -241,6 +241,10 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     if hello is None:
         return
     token = hello.get("token")
+    too_big = over_limit({"type": "hello", "token": token}) if isinstance(token, str) else None
+    if too_big is not None:  # no lookup for a key no seat can have
+        await refuse(ws, too_big, 4400)
+        return
     # again: an idle game may have been let go meanwhile; and as the database has it
     # (its copy here may not have heard yet of a seat or a move made on another process)
     found = await _load(ws, game_id, svc.loader.game_and_seat(game_id, token))
