@@ -544,6 +544,35 @@ def test_flag_fall_ends_the_game_on_time(tmp_path: Path) -> None:
         srv.close()
 
 
+@pytest.mark.slow
+def test_a_timed_game_let_go_from_memory_is_swept_back_and_its_flag_falls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one process, a timed game nobody watches is let go when idle; the sweep
+    loads it back so that its clock runs (before: the flag fell only when someone
+    opened the game)."""
+    from lexiko.web.services import clocks
+    from lexiko.web.store import Store
+
+    monkeypatch.setattr(clocks, "SWEEP_SECONDS", 0.1)
+    srv = Server(f"sqlite:///{tmp_path / 'g.db'}", allow_seeds=True, clock_interval=0.05, idle_seconds=0.1)
+    store = Store(srv.db_url)
+    try:
+        gid, _ = new_game(srv.http, options={"time_minutes": 0.01, "max_overtime": 0.005})  # 0.6 s, then 0.3 s
+        stored = store.load_game(gid)
+        assert stored is not None and (stored.status, stored.actions) == ("active", [])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and stored.status == "active":
+            time.sleep(0.1)
+            stored = store.load_game(gid)
+            assert stored is not None
+        assert stored.status == "over"
+        assert [a.text for a in stored.actions] == ["flag"]
+    finally:
+        store.close()
+        srv.close()
+
+
 # -- persistence --------------------------------------------------------------------------------------
 
 

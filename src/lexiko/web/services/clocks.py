@@ -2,9 +2,10 @@
 clocks (a player whose flag falls loses on time even without moving; a duplicate round
 whose time is up closes), games nobody joined deleted, games abandoned ended, and games
 nobody watches let go from memory. In shared mode only the process holding a game's
-lease watches its clock, and it takes over the bots of a process that is gone; a sweep
-claims the games whose lease nobody holds (their process died, and nobody has opened
-them since), so that clocks and bots run with nobody watching.
+lease watches its clock, and it takes over the bots of a process that is gone. A sweep
+claims the games whose lease nobody holds (their process died, or, with one process,
+they were let go from memory when idle, and nobody has opened them since), so that
+clocks and bots run with nobody watching.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ BEAT_SECONDS = 2.0
 """How often the server records that it is up."""
 
 SWEEP_SECONDS = 3.0
-"""How often a process (shared mode) looks for games in progress that no process holds."""
+"""How often a process looks for games in progress that no process holds (with one
+process: games in progress let go from memory)."""
 
 
 class Clocks:
@@ -108,7 +110,7 @@ class Clocks:
             if time.monotonic() - self._last_expiry > min(600.0, settings.expire_hours * 1800):
                 await self.expire()
             self._evict_idle()
-            if self.core.bus.shared and time.monotonic() - self._last_sweep >= SWEEP_SECONDS:
+            if time.monotonic() - self._last_sweep >= SWEEP_SECONDS:  # one process: it holds every lease
                 await self.sweep()
             games = self.core.games
             ours = await self.core.bus.claim(g.id for g in games.values() if g.status == "active")
