@@ -186,3 +186,17 @@ def test_two_accounts_on_one_address_are_not_rated(server: Server, caplog: pytes
     assert st["rated"] is False and st["rating_note"] == "Not rated: both players played from the same address"
     assert ratings(server) == []
     assert any("played from the same address (203.0.113.5)" in r.getMessage() for r in caplog.records)
+
+
+def test_why_a_finished_game_was_not_rated_outlives_a_restart(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    note = "Not rated: a game counts once each player has made 3 plays or exchanges, one of them a play (Ann made 0, Bob made 0)"
+    with Server(url) as first:
+        ca, cb = game_between(first)
+        cb.act({"type": "resign"})
+        st = ca.wait_state(lambda s: s["status"] == "over" and "rating_note" in s)
+        assert (st["rated"], st["rating_note"]) == (False, note)
+        gid, token = st["game_id"], ca.token
+    with Server(url) as second:  # a new process: the game is read from the database
+        st = second.connect(gid, token).state
+        assert (st["status"], st["rated"], st["rating_note"]) == ("over", False, note)

@@ -155,6 +155,8 @@ class GameRow(Base):
     generator: Mapped[str] = mapped_column(String(16), default="lexiko", server_default="python")
     #: True once the game's result has changed its players' ratings (it is done once).
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    #: Why a finished game between two accounts was not rated (None: rated, or not to be).
+    rating_note: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: Wall-clock time (epoch seconds) when the game started: its first turn's clock.
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: Scores as JSON after the last action (for listings; the actions are the truth).
@@ -327,6 +329,8 @@ class StoredGame:
     open_invite: str | None = None
     #: The generator that shuffles it (``python``: stored before `lexiko.rng`).
     generator: Generator = "lexiko"
+    #: Why the finished game was not rated, if it was to be and was not.
+    rating_note: str | None = None
 
 
 DB_THREADS = 8
@@ -757,6 +761,11 @@ class Store:
                 )
             return True
 
+    def note_unrated(self, game_id: str, note: str) -> None:
+        """Store why a finished game was not rated (its state says so after a restart)."""
+        with self._sessions.begin() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(rating_note=note))
+
     def rated_between(self, a: int, b: int, since: datetime) -> int:
         """How many rated games accounts ``a`` and ``b`` played against each other that
         ended (last changed) at ``since`` or later.
@@ -884,6 +893,7 @@ class Store:
                 submissions=[SubmissionData(x.round, x.seat, x.text, float(x.at), x.count) for x in subs],
                 open_invite=row.open_invite,
                 generator="python" if row.generator == "python" else "lexiko",
+                rating_note=row.rating_note,
             )
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:

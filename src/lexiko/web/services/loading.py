@@ -79,6 +79,7 @@ class Loader:
             open_invite=stored.open_invite,
             generator=stored.generator,
         )
+        live.rating_note = stored.rating_note
         if stored.started_at is not None:
             try:
                 live.start(stored.started_at)

@@ -17,7 +17,8 @@ people counts only when
   game is logged and not rated. The addresses are those seen by this process: in
   shared mode a player connected only to another process is not compared.
 
-The page shows why a game is not rated (the state's ``rating_note``).
+The page shows why a game is not rated (the state's ``rating_note``); the reason a
+finished game was not rated is stored with it, so a restart keeps it.
 """
 
 from __future__ import annotations
@@ -180,6 +181,7 @@ class Ratings:
                 log.info("game %s is not rated: %s", live.id, reason)
                 live.rating_note = reason
                 live.view_cache.clear()
+                await db(store.note_unrated, live.id, reason)
                 return
             accounts = await db(store.accounts, [a_id, b_id])
             a, b = accounts[a_id], accounts[b_id]
