@@ -323,7 +323,7 @@ def test_the_lobby_lists_open_and_live_games_and_mine(browser: Any, server: Serv
         other.close()
 
 
-def test_two_signed_in_players_play_a_rated_game(browser: Any, server: Server) -> None:
+def test_two_signed_in_players_and_a_game_resigned_at_once_is_not_rated(browser: Any, server: Server) -> None:
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True) for _ in range(2)]
     try:
         ann, bob = (c.new_page() for c in contexts)
@@ -349,11 +349,12 @@ def test_two_signed_in_players_play_a_rated_game(browser: Any, server: Server) -
             page.locator(".player .rating").nth(1).wait_for()
         assert ann.locator(".player .name").all_inner_texts() == ["Ann (you) 1500", "Bob 1500"]
         bob.on("dialog", lambda d: d.accept())
-        bob.click("#resign")
-        ann.locator(".player .name", has_text="Ann (you) 1662").wait_for()
+        bob.click("#resign")  # before either has played: rating it would let ratings be farmed
+        ann.locator("#status", has_text="Not rated: a game counts once each player has made 3 plays").wait_for()
+        assert ann.locator(".player .name").all_inner_texts() == ["Ann (you) 1500", "Bob 1500"]
         ann.goto(server.url + "/")
-        ann.locator("#account-rating", has_text="rating 1662, 1 rated game").wait_for()
-        ann.locator("#ratings li", has_text="Bob").wait_for()
+        ann.locator("#account-rating", has_text="rating 1500, 0 rated games").wait_for()
+        assert ann.locator("#ratings li").all_inner_texts() == ["no rated games yet"]
     finally:
         for c in contexts:
             c.close()

@@ -19,6 +19,7 @@ from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import preset
 from lexiko.tiles import BLANK, LETTER_MASK
+from lexiko.web.limits import Limits
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,7 +34,9 @@ def lex() -> Lexicon:
 
 @pytest.fixture
 def app_options() -> dict[str, Any]:
-    return {"allow_seeds": True}  # the lobby's seed option
+    # the lobby's seed option; a test's client plays a game against a bot as fast as a
+    # program can, more moves a second than a person's budget
+    return {"allow_seeds": True, "limits": Limits(messages="1000/second")}
 
 
 def seed_with_a_blank_first() -> int:
