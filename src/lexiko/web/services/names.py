@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from lexiko.web.errors import ActionError
+from lexiko.web.identity import name_skeleton
 
 __all__ = ["clean_name", "names_alike", "check_names"]
 
@@ -36,16 +37,14 @@ def clean_name(name: object) -> str:
 
 
 def names_alike(a: str, b: str) -> bool:
-    """True when two names would be taken for one another: the same but for case, or
-    confusable by Unicode's table (UTS #39), such as Latin "Ann" and Cyrillic "Аnn".
+    """True when two names would be taken for one another: they have one skeleton
+    (`lexiko.web.identity.name_skeleton`: case, accents, look-alike letters of other
+    scripts by Unicode's confusables table), as two accounts' names may not.
 
     >>> names_alike("Ann", "ANN"), names_alike("Ann", "\u0410nn"), names_alike("Ann", "Bob")
     (True, True, False)
     """
-    from confusables import is_confusable
-
-    x, y = a.casefold(), b.casefold()
-    return x == y or bool(is_confusable(x, y))
+    return name_skeleton(a) == name_skeleton(b)
 
 
 def check_names(names: Sequence[str], new: int = 0) -> None:
