@@ -201,6 +201,44 @@ def test_a_language_without_the_vowel_rule_keeps_words_without_vowels() -> None:
     assert game_words(["vlk", "krk", "prst", "km"], ENGLISH) == ["VLK", "KRK", "PRST", "KM"]
 
 
+def test_czech_and_slovak_keep_words_whose_syllable_is_r_or_l() -> None:
+    """Czech VLK, KRK, PRST have no vowel: R or L inside carries the syllable. An entry
+    with no vowel and no R or L inside it (KM, TZV, XML with its L last) is an
+    abbreviation, but for the interjections (HM, PST)."""
+    from lexiko.tiles import tile_set
+
+    czech = ["vlk", "krk", "prst", "čtvrt", "km", "kg", "tzv", "xml", "cfr", "hm", "pst"]
+    assert game_words(czech, tile_set("czech")) == ["VLK", "KRK", "PRST", "ČTVRT", "HM", "PST"]
+    slovak = ["vĺn", "tŕň", "smrť", "km", "ml", "šš", "psst"]
+    assert game_words(slovak, tile_set("slovak")) == ["VĹN", "TŔŇ", "SMRŤ", "ŠŠ", "PSST"]
+
+
+@pytest.mark.parametrize(
+    ("tiles", "entries", "kept"),
+    [
+        (
+            "dutch",
+            ["kg", "btw", "brr", "hm", "pst", "aug", "okt", "sept", "hbo", "augurk"],
+            ["BRR", "HM", "PST", "HBO", "AUGURK"],
+        ),
+        ("danish", ["kg", "pc", "hm", "pst", "atm", "efg", "edb", "ånd"], ["HM", "PST", "EDB", "ÅND"]),
+        ("norwegian", ["kg", "nr", "hm", "mhm", "osv", "etc", "jul", "des", "øl"], ["HM", "MHM", "JUL", "DES", "ØL"]),
+        ("swedish", ["pc", "hm", "öl", "å"], ["HM", "ÖL"]),
+        ("portuguese", ["cm", "sr", "etc", "sra", "xx", "iv", "vi", "xi", "pão"], ["VI", "XI", "PAO"]),
+        ("italian", ["kg", "sud", "est"], ["SUD", "EST"]),
+        ("romanian", ["cm", "html", "hm", "mâr"], ["HM", "MAR"]),
+        ("bulgarian", ["км", "хм", "ъгъл"], ["ХМ", "ЪГЪЛ"]),
+        ("ukrainian", ["грн", "км", "їжак"], ["ЇЖАК"]),
+        ("russian", ["км", "млн", "гм", "хм", "тсс", "шт", "съел"], ["ГМ", "ХМ", "ТСС", "СЪЕЛ"]),
+        ("greek", ["κλπ", "χλμ", "χμ", "ωμος"], ["ΧΜ", "ΩΜΟΣ"]),
+    ],
+)
+def test_abbreviations_of_the_newer_languages(tiles: str, entries: list[str], kept: list[str]) -> None:
+    from lexiko.tiles import tile_set
+
+    assert game_words(entries, tile_set(tiles)) == kept
+
+
 def test_what_each_abbreviation_filter_removes_is_counted() -> None:
     dropped: dict[str, list[str]] = {}
     kept = game_words(

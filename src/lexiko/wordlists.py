@@ -54,7 +54,7 @@ __all__ = [
     "FILTER_VERSION",
 ]
 
-FILTER_VERSION = 2
+FILTER_VERSION = 3
 """The version of `game_words`' rules: raise it whenever they keep other words from
 the same list (the compiled caches of Debian lists are found by it and the file's identity)."""
 
