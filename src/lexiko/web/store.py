@@ -54,7 +54,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, aliased, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from lexiko.rng import Generator
@@ -66,6 +66,7 @@ __all__ = [
     "SeatRow",
     "ActionRow",
     "MetaRow",
+    "EventRow",
     "AccountRow",
     "SessionRow",
     "Account",
@@ -167,6 +168,8 @@ class GameRow(Base):
     duplicate_round: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     #: The key of the game's open link (whoever opens it takes the next open seat), if any.
     open_invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: The event whose pairing this game is (`EventRow`), if any.
+    event_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -253,6 +256,32 @@ class SubmissionRow(Base):
     count: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
 
+class EventRow(Base):
+    """An event (``lexiko.web.services.events``): the library's JSON event file, what
+    the app adds to it (players' keys, each pairing's game), and a version that grows
+    with each change: a change is stored only on the version it was computed from."""
+
+    __tablename__ = "events"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    #: ``registering``, ``running`` or ``over``.
+    status: Mapped[str] = mapped_column(String(16), default="registering", index=True)
+    #: SHA-256 of the director's secret token.
+    director_hash: Mapped[str] = mapped_column(String(64))
+    #: The key of the registration link.
+    register_key: Mapped[str] = mapped_column(String(64))
+    #: The `lexiko.rules.Rules` of its games as JSON.
+    rules: Mapped[str] = mapped_column(Text)
+    #: The event as `lexiko.tournament.files.event_to_json` writes it.
+    data: Mapped[str] = mapped_column(Text)
+    #: The app's part as JSON: players' seats, each pairing's game, pause and automatic pairing.
+    web: Mapped[str] = mapped_column(Text)
+
+
 class MetaRow(Base):
     """Facts about the server itself: ``heartbeat``, the last wall-clock time it was up."""
 
@@ -331,6 +360,8 @@ class StoredGame:
     generator: Generator = "lexiko"
     #: Why the finished game was not rated, if it was to be and was not.
     rating_note: str | None = None
+    #: The event whose pairing the game is, if any.
+    event_id: str | None = None
 
 
 DB_THREADS = 8
@@ -391,6 +422,11 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        """The session factory (``with store.sessions.begin() as s:`` for a transaction)."""
+        return self._sessions
 
     @property
     def dialect(self) -> str:
@@ -894,6 +930,7 @@ class Store:
                 open_invite=row.open_invite,
                 generator="python" if row.generator == "python" else "lexiko",
                 rating_note=row.rating_note,
+                event_id=row.event_id,
             )
 
     def list_games(self, status: str | None = None, limit: int = 50) -> list[tuple[str, str, str | None]]:
