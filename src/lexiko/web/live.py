@@ -151,6 +151,8 @@ class LiveGame:
     watchers: int = 0
     #: The key of the game's open link (whoever opens it takes the next open seat), if any.
     open_invite: str | None = None
+    #: The event whose pairing the game is, if any (`lexiko.web.services.events`).
+    event_id: str | None = None
     _sub_total: int = 0
 
     @property
@@ -367,7 +369,7 @@ class LiveGame:
         if text == ABORT:
             if self.status != "active":
                 raise GameStateError("only a game in progress can be aborted")
-            if self.actions:
+            if self.actions and seat != SERVER_SEAT:  # the server calls off an event's game at any time
                 raise GameStateError("a game can be aborted only before its first move")
             self.status = "aborted"
         else:

@@ -206,6 +206,8 @@ class GameInfo(Model):
     rules: str
     public: bool
     seed: int | None = None
+    #: The event whose pairing the game is (its page: ``/event/ID``).
+    event_id: str | None = None
     seats: list[SeatRow]
     seat_count: int
     seats_taken: int
@@ -452,6 +454,8 @@ class State(Model):
     #: pairing, one address); absent when it counts.
     rating_note: str | None = None
     seed: int | None = None
+    #: The event whose pairing the game is (its page: ``/event/ID``).
+    event_id: str | None = None
     rules: StateRules
     tiles: TileInfo
     layout: Layout

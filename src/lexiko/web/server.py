@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from lexiko.web.errors import ActionError, status_of
 from lexiko.web.limits import BodyLimit, Limits, RateLimits
-from lexiko.web.routers import accounts, duplicate, games, pages, review, socket
+from lexiko.web.routers import accounts, duplicate, events, games, pages, review, socket
 from lexiko.web.routers.pages import STATIC
 from lexiko.web.service import GameService
 from lexiko.web.store import Store
@@ -35,7 +35,7 @@ __all__ = ["create_app", "STATIC", "ROUTERS"]
 
 log = logging.getLogger("lexiko.web")
 
-ROUTERS = tuple(module.router for module in (pages, accounts, games, duplicate, review, socket))
+ROUTERS = tuple(module.router for module in (pages, accounts, games, duplicate, events, review, socket))
 """The routers of the app, in the order they are included."""
 
 _CSP = (
@@ -56,7 +56,7 @@ class _SecurityHeaders:
             await self.app(scope, receive, send)
             return
         path: str = scope.get("path", "")
-        page = path == "/" or path.startswith(("/game/", "/join/"))
+        page = path == "/" or path.startswith(("/game/", "/join/", "/event/"))
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":

@@ -29,6 +29,7 @@ from lexiko.web.services.chat import Chat
 from lexiko.web.services.clocks import Clocks
 from lexiko.web.services.core import Core, Settings
 from lexiko.web.services.duplicate import Rounds
+from lexiko.web.services.events import Events
 from lexiko.web.services.games import Games, SeatRequest
 from lexiko.web.services.journal import Journal
 from lexiko.web.services.loading import Loader
@@ -90,6 +91,7 @@ class GameService:
         self.clocks = Clocks(core, self.loader, self.journal, self.rounds, self.bots)
         self.lobby = Lobby(core, self.loader)
         self.review = Review(core)
+        self.events = Events(core, self.loader, self.journal)
 
     @property
     def store(self) -> Store:
@@ -113,11 +115,13 @@ class GameService:
         await self.core.bus.start(self._on_version, self.chat.on_chat, self.rounds.on_submission)
         self.clocks.start()
         self.catchup.start()
+        self.events.start_sweep()
 
     async def close(self) -> None:
         """Stop the background tasks and close the database."""
         await self.clocks.stop()
         await self.catchup.stop()
+        await self.events.stop_sweep()
         if self.core.tasks:  # the news of the last moves still on their way
             await asyncio.wait(list(self.core.tasks), timeout=2)
         with contextlib.suppress(Exception):

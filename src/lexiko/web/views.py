@@ -192,6 +192,7 @@ def lobby_info(live: LiveGame) -> dict[str, Any]:
         "rules": live.rules.describe(),
         "public": live.listed,
         **({"seed": live.seed} if live.seeded else {}),
+        **({"event_id": live.event_id} if live.event_id else {}),
         **_seats(live, None),
     }
 
@@ -287,8 +288,10 @@ def _can(live: LiveGame, g: Game, seat: int | None, is_player: bool, over: bool)
         "challenge": bool(can_challenge),
         "accept": bool(can_accept),
         "resign": bool(is_player and not over),
-        "abort": bool(is_player and not over and not live.actions),
-        "rematch": bool(is_player and g.is_over and live.status != "aborted" and live.rematch is None),
+        "abort": bool(is_player and not over and not live.actions and live.event_id is None),
+        "rematch": bool(
+            is_player and g.is_over and live.status != "aborted" and live.rematch is None and live.event_id is None
+        ),
     }
 
 
@@ -327,6 +330,7 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         "rated": live.rated and live.rating_note is None,
         **({"rating_note": live.rating_note} if live.rated and live.rating_note else {}),
         **({"seed": live.seed} if live.seeded else {}),
+        **({"event_id": live.event_id} if live.event_id else {}),
         **_static(live),
         **_seats(live, seat),
     }
@@ -374,7 +378,9 @@ def state_for(live: LiveGame, seat: int | None) -> dict[str, Any]:
         can=_can(live, g, seat, is_player, over),
     )
     if aborted:
-        msg["status_text"] = "Game aborted before the first move"
+        msg["status_text"] = (
+            "Game called off by the event's director" if live.event_id else "Game aborted before the first move"
+        )
         msg["turn"] = None
     elif g.is_over:
         msg["result"], msg["status_text"] = _result(g, bool(r.teams))

@@ -35,6 +35,21 @@ async def join_page(game_id: str, invite: str) -> FileResponse:
     return FileResponse(STATIC / "join.html", media_type="text/html")
 
 
+@router.get("/event/new", include_in_schema=False)
+async def new_event_page() -> FileResponse:
+    return FileResponse(STATIC / "event_new.html", media_type="text/html")
+
+
+@router.get("/event/{event_id}", include_in_schema=False)
+async def event_page(event_id: str) -> FileResponse:
+    return FileResponse(STATIC / "event.html", media_type="text/html")
+
+
+@router.get("/event/{event_id}/register/{key}", include_in_schema=False)
+async def register_page(event_id: str, key: str) -> FileResponse:
+    return FileResponse(STATIC / "event_register.html", media_type="text/html")
+
+
 @router.get("/favicon.ico", include_in_schema=False)
 async def favicon() -> FileResponse:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

@@ -64,6 +64,8 @@ class Core:
         self._lexicon_lock = asyncio.Lock()
         #: Called with a game let go from memory (each service drops what it kept of it).
         self.on_forget: list[Callable[[LiveGame], None]] = []
+        #: Called with a game whose end was just stored here (its event takes the result).
+        self.on_over: list[Callable[[LiveGame], None]] = []
         # SQLite takes one writer at a time (others sleep and retry): one database thread
         # keeps writes in line without that; PostgreSQL takes a few at once
         workers = 1 if store.dialect == "sqlite" else DB_THREADS

@@ -319,6 +319,10 @@ class Games:
         if not 0 <= seat < len(live.seats) or live.seats[seat].is_bot:
             raise ActionError("you are not a player of this game")
         kind = message.get("type")
+        if kind in ("abort", "rematch") and live.event_id is not None:
+            raise ActionError(
+                "a game of an event is not called off nor played again by its players: the event's director decides"
+            )
         if kind in ("abort", "rematch"):
             await (self._abort(live, seat) if kind == "abort" else self._rematch(live, seat))
             return

@@ -34,6 +34,9 @@ class Journal:
         await self.save_action(live)
         if live.status == "over" and live.rated and live.game is not None:
             await self.ratings.rate(live)
+        if live.status == "over":
+            for then in self.core.on_over:
+                then(live)
 
     async def save_action(self, live: LiveGame) -> None:
         """Store the game's last action and tell the other processes."""

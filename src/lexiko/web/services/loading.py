@@ -80,6 +80,7 @@ class Loader:
             generator=stored.generator,
         )
         live.rating_note = stored.rating_note
+        live.event_id = stored.event_id
         if stored.started_at is not None:
             try:
                 live.start(stored.started_at)
