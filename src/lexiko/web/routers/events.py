@@ -120,11 +120,15 @@ async def version(event_id: str, svc: Service) -> dict[str, Any]:
     return {"version": await svc.events.version(event_id)}
 
 
-@router.get("/events/{event_id}/file", response_class=PlainTextResponse, responses=text_response("application/json"))
+EVENT_FILE = "application/vnd.lexiko.event+json"
+"""The media type of an event file (JSON, but not an answer of the API's models)."""
+
+
+@router.get("/events/{event_id}/file", response_class=PlainTextResponse, responses=text_response(EVENT_FILE))
 async def event_file(event_id: str, svc: Service) -> PlainTextResponse:
     """The event as the library's JSON event file (``lexiko tournament`` reads it)."""
     _, text = await svc.events.file(event_id)
-    return attachment(text, "application/json; charset=utf-8", f"lexiko-event-{event_id}.json")
+    return attachment(text, f"{EVENT_FILE}; charset=utf-8", f"lexiko-event-{event_id}.json")
 
 
 @router.post("/events/{event_id}/register", response_model=models.Registered, response_model_exclude_unset=True)
