@@ -985,6 +985,8 @@
     if (!st) return;
     $("status").textContent = st.status_text + (G.seat !== null && st.turn === G.seat ? " — your turn" : "") +
       (st.rating_note ? ` (${st.rating_note})` : "");
+    $("event-link").hidden = !st.event_id;
+    if (st.event_id) $("event-link").href = `/event/${st.event_id}`;
     $("rules").textContent = `Rules: ${st.rules.summary}; lexicon ${st.rules.lexicon}` + (isDuplicate()
       ? `; ${st.rules.duplicate_seconds ? st.rules.duplicate_seconds + " seconds a round" : "a round ends when everybody has played"}.`
       : `; challenges: ${st.rules.challenge_rule}.`) + (st.seed !== undefined ? ` Seed ${st.seed}: every draw follows from it.` : "");
