@@ -6,7 +6,8 @@ Pages: ``/`` (create a game), ``/join/{id}/{invite}`` (take an invited seat),
 ``/api/games/{id}``, ``POST /api/games/{id}/join``, ``POST /api/games/{id}/start`` (a
 duplicate game's creator starts it with the players who have joined), ``/api/games/{id}/gcg``,
 ``/api/games/{id}/review``, ``/api/games/{id}/duplicate`` (a duplicate game's record);
-accounts and sessions under ``/api/accounts``, ``/api/session``, ``/api/me``. Play: the
+accounts and sessions under ``/api/accounts``, ``/api/session``, ``/api/me``; events under
+``/api/events`` (pages ``/event/new``, ``/event/{id}``, ``/event/{id}/register/{key}``). Play: the
 WebSocket ``/ws/{id}`` (its protocol: `lexiko.web.routers.socket`). Every answer's shape
 is a model of `lexiko.web.models`; every refusal is ``{"error": ...}`` with a 4xx status.
 """

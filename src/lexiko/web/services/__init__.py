@@ -9,6 +9,8 @@
 - `loading`: games found in memory or rebuilt from the database; a token's seat.
 - `games`: creating, joining, starting, and acting on a game.
 - `duplicate`: the rounds of a duplicate game (submissions, the close).
+- `events`: tournaments run in the app (registration, rounds paired by
+  `lexiko.tournament`, results from the games, the director's decisions).
 - `journal`: storing each action (and rating the game it ends).
 - `bots`: computer players and the tasks that let them act.
 - `clocks`: the heartbeat, flags falling, rounds timing out, expiry, idle games let go.
