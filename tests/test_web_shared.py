@@ -677,3 +677,51 @@ def test_a_move_whose_news_redis_lost_reaches_the_other_process(pg_url: str, lex
         a.stop()
         b.stop()
         cache.stop()
+
+
+def test_an_event_runs_on_three_processes(servers: list[ServerProcess]) -> None:
+    """An event created on one process, players registered on all three at once, its
+    games ended on others: every process shows the same event, with each result."""
+    clients = [httpx.Client(base_url=p.url, timeout=20) for p in servers]
+    try:
+        made = (
+            clients[0]
+            .post("/api/events", json={"name": "Shared", "divisions": [{"name": "A", "rounds": 2}], "options": {}})
+            .json()
+        )
+        event_id, key = made["event_id"], made["register_path"].rsplit("/", 1)[1]
+        auth = {"Authorization": "Bearer " + made["token"]}
+        tokens: dict[int, str] = {}
+
+        def register(i: int) -> None:
+            r = clients[i % 3].post(
+                f"/api/events/{event_id}/register", json={"key": key, "name": f"P{i}", "rating": 1000 + i}
+            )
+            assert r.status_code == 200, r.text
+            tokens[r.json()["number"]] = r.json()["token"]
+
+        with ThreadPoolExecutor(6) as pool:
+            list(pool.map(register, range(6)))
+        assert sorted(tokens) == [1, 2, 3, 4, 5, 6]
+        assert clients[1].post(f"/api/events/{event_id}/start", headers=auth).status_code == 200
+        for r in (1, 2):
+            deadline = time.monotonic() + 30
+            while len(view := clients[2].get(f"/api/events/{event_id}").json()["divisions"][0]["paired"]) < r:
+                assert time.monotonic() < deadline, "the round was not paired"
+                time.sleep(0.2)
+            for k, p in enumerate(view[r - 1]["pairings"]):  # each game ended on another process
+                proc = servers[(k + r) % 3]
+                conn = Connection(proc.ws_url, p["game_id"], tokens[p["second"]])
+                assert conn.act({"type": "resign"})["type"] == "state"
+                conn.close()
+        deadline = time.monotonic() + 30
+        while (views := [c.get(f"/api/events/{event_id}").json() for c in clients])[0]["status"] != "over":
+            assert time.monotonic() < deadline, f"the event did not end: {views[0]}"
+            time.sleep(0.2)
+        assert views[1] == views[0] and views[2] == views[0]
+        scores = [p["scores"] for rnd in views[0]["divisions"][0]["paired"] for p in rnd["pairings"]]
+        assert scores == [[50, 0]] * 6
+        assert views[0]["version"] == 6 + 1 + 3 + 3  # 6 registered, round 1, 3 results (the last pairs round 2), 3
+    finally:
+        for c in clients:
+            c.close()
