@@ -150,3 +150,69 @@ def test_team_standings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     status, out = lexiko(capsys, "standings", e, "--teams")
     north = next(line for line in out.splitlines() if "North" in line)
     assert status == 0 and north.split("│")[1:7] == [" 1 ", " North ", "       2 ", "    2 ", "      0 ", "    +60 "]
+
+
+def test_a_festival_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = str(tmp_path / "summer.json")
+    assert lexiko(capsys, "festival", f, "--name", "Summer", "--game", "1000", "Ann=950", "Bo=900", "Cy=700")[0] == 0
+    status, out = lexiko(capsys, "festival", f, "--game", "800", "Ann=700", "Bo=790", "--by", "percent")
+    rows = [line.split("│")[1:-1] for line in out.splitlines() if line.startswith("│")]
+    assert status == 0 and [[c.strip() for c in r] for r in rows] == [
+        ["1", "Bo", "1690", "1800", "93.89", "2"],
+        ["2", "Ann", "1650", "1800", "91.67", "2"],
+        ["3", "Cy", "700", "1000", "70.00", "1"],
+    ]
+    assert "Summer, 2 games, by percent" in out
+    before = Path(f).read_text()
+    assert before == (
+        '{"format": "lexiko-festival", "version": 1, "name": "Summer",\n'
+        ' "tops": [1000, 800],\n'
+        ' "scores": {\n  "Ann": [950, 700],\n  "Bo": [900, 790],\n  "Cy": [700, null]\n }}\n'
+    )
+    assert lexiko(capsys, "festival", f, "--game", "800", "Ann=900") == (
+        2,
+        "error: Ann's score 900 is not between 0 and the top, 800\n",
+    )
+    assert lexiko(capsys, "festival", f, "--game", "800", "Ann:900") == (
+        2,
+        "error: --game takes each player's score as NAME=SCORE, not 'Ann:900'\n",
+    )
+    assert Path(f).read_text() == before  # refused: the file as it was
+    (tmp_path / "club.json").write_text('{"format": "lexiko-tournament"}')
+    assert lexiko(capsys, "festival", str(tmp_path / "club.json")) == (
+        2,
+        f"error: {tmp_path / 'club.json'}: not a festival file: its format is not 'lexiko-festival'\n",
+    )
+
+
+@pytest.mark.slow
+def test_a_festival_of_duplicate_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lexiko import duplicate
+    from lexiko.bots import make_player
+    from lexiko.lexicon import Lexicon
+    from lexiko.tournament.festival import Festival, festival_from_json
+
+    lex = Lexicon.load("TWL06")
+    games = []
+    for seed in (3, 4):
+        bots = {"Ann": make_player("greedy", lex, name="Ann"), "Bo": make_player("random", lex, seed=seed, name="Bo")}
+        games.append(duplicate.autoplay(bots, seed=seed, lexicon=lex))
+        (tmp_path / f"game{seed}.dup").write_text(duplicate.dumps(games[-1]))
+    f = tmp_path / "summer.json"
+    status, out = lexiko(capsys, "festival", str(f), "--add", str(tmp_path / "game3.dup"), str(tmp_path / "game4.dup"))
+    assert status == 0, out
+    expected = Festival("summer")
+    for g in games:
+        expected.add_game(g.top_total, dict(g.totals))
+    assert festival_from_json(f.read_text()) == expected
+    assert expected.tops == [g.top_total for g in games] and expected.by_total()[0].name == "Ann"
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in out.splitlines() if line.startswith("│")]
+    assert rows == [
+        [str(x.rank), x.name, str(x.total), str(x.top), f"{x.percent:.2f}", str(x.games)] for x in expected.by_total()
+    ]
+    unfinished = "\n".join(duplicate.dumps(games[0]).splitlines()[:12]) + "\n"
+    (tmp_path / "half.dup").write_text(unfinished)
+    status, out = lexiko(capsys, "festival", str(f), "--add", str(tmp_path / "half.dup"))
+    assert status == 2 and out.startswith(
+        f"error: {tmp_path / 'half.dup'}: the game is not over (its record stops after round"
+    )

@@ -34,6 +34,12 @@ standings or write a report. A director's evening:
   lexiko tournament standings club.json
   lexiko tournament report club.json --out report/               HTML page and CSV files
 
+A duplicate festival (several duplicate games ranked by total and by percentage of the
+top) is a file of its own:
+
+  lexiko tournament festival summer.json --add game1.dup game2.dup
+  lexiko tournament festival summer.json --by percent
+
 Players are named by their number (as 'pair' prints it) or their name. An event with
 several divisions takes --division on every action. Bad input (a result for a game that
 is not paired, entered twice, a round paired before the last is complete) is refused
@@ -163,6 +169,26 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     rp.add_argument("--out", "-o", required=True, metavar="FOLDER", help="the folder to write into")
     rp.add_argument("--tsh", action="store_true", help="also write each division as DIVISION.t")
+
+    fe: argparse.ArgumentParser = actions.add_parser(
+        "festival",
+        help="a duplicate festival: add games, rank by total and by percentage of the top",
+        description="A duplicate festival in its own file (created when it does not exist): add finished "
+        "duplicate games from their records (lexiko's duplicate record, as the web app downloads it) or by "
+        "hand, and print the ranking by total score or by percentage of the top (a missed game counts 0 "
+        "in the total and is left out of the percentage).\n\n"
+        "  lexiko tournament festival summer.json --add game1.dup game2.dup\n"
+        "  lexiko tournament festival summer.json --game 1000 Ann=950 Bo=900 --by percent",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    fe.add_argument("festival", metavar="FESTIVAL.json", help="the festival file")
+    fe.add_argument("--name", help="the festival's name when the file is created (default: the file's name)")
+    fe.add_argument("--add", nargs="+", default=[], metavar="RECORD.dup", help="finished duplicate games to add")
+    fe.add_argument(
+        "--game", nargs="+", metavar="TOP NAME=SCORE", help="a game by hand: its top, then each player's score"
+    )
+    fe.add_argument("--by", choices=("total", "percent"), default="total", help="how to rank (default: total)")
+    fe.set_defaults(func=_festival)
     return t
 
 
@@ -320,6 +346,74 @@ def _pair(args: argparse.Namespace, event: Event, division: Division, path: Path
     print(f"round {number} of division {division.name}:")
     print("\n".join(_pairing_lines(division, number)))
     assert rnd is division.rounds[-1]
+    return 0
+
+
+def _duplicate_game(path: str, lexicons: dict[tuple[str, str], Any]) -> Any:
+    """The finished duplicate game of a record file, replayed with its word list."""
+    from lexiko import duplicate
+    from lexiko.lexicon import Lexicon
+    from lexiko.rules import DUPLICATE
+
+    text = Path(path).read_text(encoding="utf-8")
+    rules = DUPLICATE
+    for line in text.splitlines()[1:]:
+        if not line.startswith("#"):
+            break
+        key, _, value = line[1:].partition(" ")
+        if key == "lexicon":
+            rules = rules.replace(lexicon=value.strip())
+        elif key == "tile-distribution":
+            rules = rules.replace(tiles=value.strip())
+    which = (rules.lexicon, rules.tile_set.name)
+    if which not in lexicons:
+        lexicons[which] = Lexicon.load(rules.lexicon, rules.tile_set)
+    try:
+        game = duplicate.loads(text, lexicons[which])
+    except LexikoError as e:
+        raise LexikoError(f"{path}: {e}") from None
+    if not game.over:
+        raise LexikoError(f"{path}: the game is not over (its record stops after round {len(game.rounds)})")
+    return game
+
+
+def _festival(args: argparse.Namespace, console: Console) -> int:
+    """Add games to a festival file (created when missing) and print its ranking."""
+    from lexiko.tournament.festival import Festival, festival_from_json, festival_to_json
+
+    path = Path(args.festival)
+    if path.exists():
+        try:
+            festival = festival_from_json(path.read_text(encoding="utf-8"))
+        except (LexikoError, UnicodeDecodeError) as e:
+            raise LexikoError(f"{path}: {e}") from None
+    elif not path.parent.is_dir():
+        raise LexikoError(f"no such folder {path.parent}")
+    else:
+        festival = Festival(args.name or path.stem)
+    lexicons: dict[tuple[str, str], Any] = {}
+    for record in args.add:
+        festival.add_duplicate(_duplicate_game(record, lexicons))
+    if args.game:
+        top, *entries = args.game
+        if not top.isdigit():
+            raise LexikoError(f"--game starts with the game's top (a whole number), not {top!r}")
+        scores: dict[str, int] = {}
+        for entry in entries:
+            name, sep, score = entry.rpartition("=")
+            if not sep or not name.strip() or not score.strip().lstrip("-").isdigit():
+                raise LexikoError(f"--game takes each player's score as NAME=SCORE, not {entry!r}")
+            scores[name.strip()] = int(score)
+        festival.add_game(int(top), scores)
+    if args.add or args.game or not path.exists():
+        _write(path, festival_to_json(festival))
+    lines = festival.by_total() if args.by == "total" else festival.by_percent()
+    table = Table(title=f"{festival.name}, {len(festival.tops)} games, by {args.by}")
+    for head in ("#", "Player", "Total", "Top", "%", "Games"):
+        table.add_column(head, justify="left" if head == "Player" else "right")
+    for x in lines:
+        table.add_row(str(x.rank), x.name, str(x.total), str(x.top), f"{x.percent:.2f}", str(x.games))
+    console.print(table)
     return 0
 
 
