@@ -351,3 +351,46 @@ def test_bots_fill_seats_and_play_their_games(server: Server) -> None:
             state = server.http.get(f"/api/games/{p['game_id']}/state").json()
             assert state["status"] == "over" and p["scores"] == state["result"]["scores"]
     assert shown_standings(view) == library_standings(view)
+
+
+def test_signed_in_players_register_as_their_accounts_and_their_games_are_rated(server: Server) -> None:
+    ev = Director(server.http, rounds=1)
+    for name in ("Ann", "Bob"):
+        http = server.client()
+        assert http.post("/api/accounts", json={"name": name, "password": "correct horse"}).status_code == 200
+        csrf = http.get("/api/me").json()["csrf"]
+        r = http.post(
+            f"/api/events/{ev.id}/register",
+            json={"key": ev.key, "name": "someone else", "rating": 2500},
+            headers={"X-CSRF-Token": csrf},
+        )
+        assert r.status_code == 200, r.text
+        ev.tokens[name] = r.json()["token"]
+        again = http.post(
+            f"/api/events/{ev.id}/register", json={"key": ev.key, "name": "x"}, headers={"X-CSRF-Token": csrf}
+        )
+        assert again.json() == {"error": "you are already registered in division A"}
+    players = ev.division()["players"]
+    assert [(p["name"], p["rating"], p["kind"]) for p in players] == [("Ann", 1500, "human"), ("Bob", 1500, "human")]
+    game_id = ev.post("start")["divisions"][0]["paired"][0]["pairings"][0]["game_id"]
+    conn = server.connect(game_id, ev.tokens["Ann"])
+    assert conn.state["rated"] is True  # two signed-in people: the game counts for their ratings
+    conn.close()
+
+
+@pytest.mark.slow
+def test_the_sweep_enters_a_result_nobody_entered(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A process that stored a game's end and died before entering its result: another
+    process's sweep enters it (here the hook that enters it at once is off)."""
+    from lexiko.web.services.events import Events
+
+    monkeypatch.setattr(Events, "on_over", lambda self, live: None)
+    with Server(f"sqlite:///{tmp_path / 'events.db'}") as server:
+        ev = Director(server.http, rounds=1)
+        for name, rating in PEOPLE[:2]:
+            ev.register(name, rating)
+        game_id = ev.post("start")["divisions"][0]["paired"][0]["pairings"][0]["game_id"]
+        resign(server, game_id, ev.tokens["Bo"])
+        assert ev.division()["paired"][0]["pairings"][0]["scores"] is None
+        view = wait_for(ev, lambda v: v["status"] == "over", timeout=10)
+        assert view["divisions"][0]["paired"][0]["pairings"][0]["scores"] == [50, 0]

@@ -441,7 +441,10 @@ class Events:
         if not state.web["paused"] and state.web["auto"]:
             for d, division in enumerate(state.event.divisions):
                 if self._next_due(division):
-                    self._pair(state, d)
+                    try:
+                        self._pair(state, d)
+                    except (TournamentError, ActionError) as e:  # the result stands; the director pairs
+                        log.warning("event %s: division %s cannot be paired: %s", state.stored.id, division.name, e)
         if all(self._finished(d) for d in state.event.divisions):
             state.status = "over"
             state.changed = True
