@@ -337,7 +337,7 @@ class Events:
             raise ActionError("a rating is a whole number from 0 to 4000")
 
         def change(state: _State) -> dict[str, Any]:
-            if not hmac.compare_digest(key, state.stored.register_key):
+            if not hmac.compare_digest(key.encode(), state.stored.register_key.encode()):
                 raise ActionError("this registration link is not the event's")
             if state.status == "over":
                 raise ActionError("the event is over")
