@@ -132,6 +132,8 @@ class Events:
         self.store = EventStore(core.store)
         self._locks: dict[str, asyncio.Lock] = {}
         self._task: asyncio.Task[None] | None = None
+        self._ended: dict[str, set[str]] = {}  # games ended here whose results are to enter, by event
+        self._entering: dict[str, asyncio.Task[None]] = {}  # the task entering them, by event
         core.on_over.append(self.on_over)
 
     # -- the background sweep -----------------------------------------------------------
@@ -165,6 +167,7 @@ class Events:
         for event_id in await self.core.db(self.store.running):
             statuses = await self.core.db(self.store.game_statuses, event_id)
             state = await self._load(event_id)
+            over: list[str] = []
             for d in range(len(state.event.divisions)):
                 division = state.event.divisions[d]
                 for r, gids in enumerate(state.games_of(d)):
@@ -173,10 +176,12 @@ class Events:
                             continue
                         status = statuses.get(gid)
                         if status == "over":
-                            await self.record_game(event_id, gid)
+                            over.append(gid)
                         elif status == "waiting":
                             await self.loader.get(gid)  # starts it
-            if self._due(state):
+            if over:
+                await self.record_games(event_id, over)
+            elif self._due(state):
                 await self._change(event_id, lambda s: self._advance(s))
 
     def on_over(self, live: LiveGame) -> None:
@@ -184,15 +189,27 @@ class Events:
         the game's lock is held)."""
         if live.event_id is None:
             return
-        task = asyncio.get_running_loop().create_task(self._record_soon(live.event_id, live.id))
+        event_id = live.event_id
+        self._ended.setdefault(event_id, set()).add(live.id)
+        if event_id in self._entering:
+            return  # the task entering this event's results takes it too
+        task = asyncio.get_running_loop().create_task(self._enter_ended(event_id))
+        self._entering[event_id] = task
         self.core.tasks.add(task)
         task.add_done_callback(self.core.tasks.discard)
 
-    async def _record_soon(self, event_id: str, game_id: str) -> None:
+    async def _enter_ended(self, event_id: str) -> None:
+        """Enter the results of the event's games that ended here, those that end
+        meanwhile in the same change (a round's games ending together: one change,
+        not one each)."""
         try:
-            await self.record_game(event_id, game_id)
-        except Exception:  # the sweep will try again
-            log.exception("could not enter the result of game %s in event %s", game_id, event_id)
+            while ended := self._ended.pop(event_id, None):
+                try:
+                    await self.record_games(event_id, sorted(ended))
+                except Exception:  # the sweep will try again
+                    log.exception("could not enter the results of games %s in event %s", sorted(ended), event_id)
+        finally:
+            del self._entering[event_id]
 
     # -- reading and changing ---------------------------------------------------------
 
@@ -511,33 +528,34 @@ class Events:
 
     # -- results and the director's other decisions ---------------------------------------
 
-    async def record_game(self, event_id: str, game_id: str) -> None:
-        """Enter a finished game's result in its event (nothing when it has one)."""
-        live = await self.loader.get(game_id)
-        g = live.game
-        if g is None or not g.is_over:
-            return
-        how, a, b = result_of(g.scores, g.winners())
+    async def record_games(self, event_id: str, game_ids: list[str]) -> None:
+        """Enter finished games' results in their event, in one change (nothing for a
+        game not over here, or whose pairing has a result)."""
+        results: dict[str, tuple[str, int, int]] = {}
+        for game_id in game_ids:
+            live = await self.loader.get(game_id)
+            g = live.game
+            if g is not None and g.is_over:
+                results[game_id] = result_of(g.scores, g.winners())
 
         def change(state: _State) -> None:
             for d, division in enumerate(state.event.divisions):
                 for r, gids in enumerate(state.games_of(d)):
-                    if game_id not in gids:
-                        continue
-                    i = gids.index(game_id)
-                    if division.rounds[r].results[i] is not None:
-                        return
-                    p = division.rounds[r].pairings[i]
-                    assert p.second is not None
-                    if how == "forfeit":
-                        division.forfeit(r + 1, p.first if a == 0 else p.second)
-                    else:
-                        division.record(r + 1, p.first, a, p.second, b)
-                    state.changed = True
-                    self._advance(state)
-                    return
+                    for i, gid in enumerate(gids):
+                        if gid not in results or division.rounds[r].results[i] is not None:
+                            continue
+                        how, a, b = results[gid]
+                        p = division.rounds[r].pairings[i]
+                        assert p.second is not None
+                        if how == "forfeit":
+                            division.forfeit(r + 1, p.first if a == 0 else p.second)
+                        else:
+                            division.record(r + 1, p.first, a, p.second, b)
+                        state.changed = True
+            self._advance(state)
 
-        await self._change(event_id, change)
+        if results:
+            await self._change(event_id, change)
 
     async def enter_result(
         self,
