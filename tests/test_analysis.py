@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -214,7 +215,7 @@ def test_cli_analyze_sim_cgp_and_rack() -> None:
 
 @needs_shared
 def test_cli_review_and_endgame() -> None:
-    status, out = run(["analyze", str(GAME), "--review"])
+    status, out = run(["analyze", str(GAME), "--review", "--static"])
     assert status == 0 and "Josh_Sokol: 14 moves" in out
     status, out = run(["endgame", str(SHARED / "gcg" / "MAGPIE-DATA__out_in_many.gcg"), "--turn", "26", "--no-board"])
     assert status == 0
@@ -244,6 +245,36 @@ def test_cli_review_and_endgame() -> None:
 def test_cli_errors(argv: list[str], message: str) -> None:
     status, out = run(argv)
     assert status == 2 and out.startswith(message), out
+
+
+def test_cli_review_by_simulation(tmp_path: Path, twl06: Lexicon, game_factory: Callable[..., Game]) -> None:
+    g = game_factory(["DINNVWY", "AEEGRST"], lexicon=twl06, seed=5)
+    g.play("8D WINDY")
+    g.play("F2 GREATE(N)S")
+    path = tmp_path / "two.gcg"
+    gcg.write(g, path)
+    status, out = run(["analyze", str(path), "--review", "--iterations", "10", "--top", "3"])
+    assert status == 0
+    assert [line.rstrip() for line in out.splitlines()] == [
+        "# player rack    played        pts best     pts win % lost value lost",
+        "1 P1     DINNVWY 8D WINDY       32 8H WINDY  32  60.4  4.4        6.6 inaccuracy",
+        "2 P2     AEEGRST F2 GREATE(N)S  65 =             67.2",
+        "P1: accuracy 74.6%; 1 moves: 0 best, 0 good, 1 inaccurate, 0 mistakes, 0 blunders",
+        "  inaccuracy at turn 1: 8D WINDY, win chance -4.4, value -6.6 (best 8H WINDY)",
+        "P2: accuracy 100.0%; 1 moves: 1 best, 0 good, 0 inaccurate, 0 mistakes, 0 blunders",
+    ]
+    for argv, message in [
+        (["--static"], "error: --static weighs a review's moves: add --review"),
+        (["--review", "--sim"], "error: --review simulates every move itself: leave out --sim, --prune, --infer"),
+        (
+            ["--turn", "1", "--endgame-time", "2"],
+            "error: --endgame-time is the time of each endgame of --preendgame or",
+        ),
+    ]:
+        status, out = run(["analyze", str(path), *argv])
+        assert status == 2 and out.startswith(message), out
+    status, out = run(["analyze", str(tmp_path / "none.gcg"), "--review"])
+    assert (status, out) == (2, f"error: cannot read {tmp_path / 'none.gcg'}: No such file or directory")
 
 
 def test_review_finds_an_opening_played_down(twl06: Lexicon) -> None:

@@ -107,7 +107,7 @@ def test_review_plot_and_its_spread(tmp_path: Path, capsys: pytest.CaptureFixtur
     spreads = plots.review_series(game.history)
     assert len(spreads) == 22 and spreads[-1] == game.scores[0] - game.scores[1]
     out = tmp_path / "review.svg"
-    assert main(["analyze", str(GAME), "--review", "--plot", str(out)]) == 0
+    assert main(["analyze", str(GAME), "--review", "--static", "--plot", str(out)]) == 0
     assert capsys.readouterr().out.endswith(f"plot written to {out}\n")
     assert out.read_text().startswith("<?xml")
     assert main(["analyze", str(GAME), "--plot", str(out)]) == 2

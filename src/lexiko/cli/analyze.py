@@ -31,8 +31,9 @@ from lexiko.errors import LexikoError
 from lexiko.executors import make_executor
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
+from lexiko.review import DEFAULT_DEPTH, GameReview, ReviewDepth, review_game
 
-__all__ = ["add_parser", "run", "review_table", "PREENDGAME_ENDGAME_SECONDS"]
+__all__ = ["add_parser", "run", "review_table", "simulated_review_table", "PREENDGAME_ENDGAME_SECONDS"]
 
 PREENDGAME_ENDGAME_SECONDS = 1.0
 """Seconds ``lexiko analyze --preendgame`` gives each endgame it reaches, by default."""
@@ -44,7 +45,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     >>> p = argparse.ArgumentParser(prog="lexiko"); _ = add_parser(p.add_subparsers())
     >>> a = p.parse_args(["analyze", "game.gcg", "--turn", "12", "--sim"])
     >>> a.turn, a.sim, a.iterations, a.top
-    (12, True, 200, 10)
+    (12, True, None, None)
     """
     a: argparse.ArgumentParser = subparsers.add_parser(
         "analyze",
@@ -63,11 +64,20 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_position_options(a)
-    a.add_argument("--top", type=positive_int, default=10, metavar="N", help="moves to list (default: 10)")
+    a.add_argument(
+        "--top",
+        type=positive_int,
+        metavar="N",
+        help="moves to list (default: 10); with --review, moves simulated a turn "
+        f"(default: {DEFAULT_DEPTH.candidates})",
+    )
     a.add_argument("--sort", choices=["equity", "score"], default="equity", help="order of the list (default: equity)")
     a.add_argument("--sim", action="store_true", help="simulate the top moves")
     a.add_argument(
-        "--iterations", type=positive_int, default=200, metavar="N", help="play-outs per move (default: 200)"
+        "--iterations",
+        type=positive_int,
+        metavar="N",
+        help=f"play-outs per move (default: 200; with --review {DEFAULT_DEPTH.iterations})",
     )
     a.add_argument("--plies", type=positive_int, default=2, help="turns played out after each move (default: 2)")
     a.add_argument(
@@ -92,7 +102,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_executor_options(a)
     a.add_argument("--seed", type=int, help="seed of the simulation, to repeat it")
     a.add_argument("--leaves", metavar="FILE", help="leave table file, or 'none' for the score alone")
-    a.add_argument("--review", action="store_true", help="review every move of the game in FILE.gcg")
+    a.add_argument(
+        "--review",
+        action="store_true",
+        help="review every move of the game in FILE.gcg: the best moves simulated with the move played, "
+        "win chances, mistakes and blunders, each player's accuracy; the endgame solved",
+    )
+    a.add_argument(
+        "--static", action="store_true", help="with --review: weigh moves by static equity alone (fast, no simulation)"
+    )
     a.add_argument(
         "--plot",
         metavar="FILE",
@@ -111,7 +129,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--endgame-time",
         type=positive_float,
         metavar="S",
-        help=f"with --preendgame: seconds for each endgame reached (default: {PREENDGAME_ENDGAME_SECONDS:g})",
+        help=f"with --preendgame: seconds for each endgame reached (default: {PREENDGAME_ENDGAME_SECONDS:g}); "
+        f"with --review: for each endgame solve (default: {DEFAULT_DEPTH.endgame_time:g})",
     )
     a.add_argument(
         "--time-limit", type=positive_float, metavar="S", help="seconds for --endgame, --sim or --preendgame"
@@ -125,18 +144,18 @@ def run(args: argparse.Namespace, console: Console) -> int:
     """The table of best moves, a review, a pre-endgame or an endgame."""
     if args.plot and not args.review:
         raise LexikoError("--plot draws a game's review: add --review")
-    if args.endgame_time is not None and not args.preendgame:
-        raise LexikoError("--endgame-time is the time of each endgame of --preendgame: give --preendgame too")
+    if args.endgame_time is not None and not (args.preendgame or args.review):
+        raise LexikoError("--endgame-time is the time of each endgame of --preendgame or --review: give one of them")
+    if args.static and not args.review:
+        raise LexikoError("--static weighs a review's moves: add --review")
     if args.review:
         return _review(args, console)
     if args.endgame:
         return endgame.run(args, console)
     if args.preendgame:
         return _preendgame(args, console)
-    if args.top < 1:
-        raise LexikoError("--top must be at least 1")
-    if args.iterations < 1:
-        raise LexikoError("--iterations must be at least 1")
+    args.top = 10 if args.top is None else args.top
+    args.iterations = 200 if args.iterations is None else args.iterations
     if args.prune is not None and not args.sim:
         raise LexikoError("--prune stops a simulation early: give --sim too")
     if args.infer and not args.sim:
@@ -258,6 +277,75 @@ def review_table(turns: Sequence[TurnReview], width: int = 80) -> Table:
     return t
 
 
+def simulated_review_table(review: GameReview, width: int = 80) -> Table:
+    """A simulated review as a table that fits ``width`` columns: per move the rack,
+    the move played and the best, the win chance after the move played, the win chance
+    and value it lost, and the verdict (scores and the value lost from 100 columns).
+
+    >>> import io
+    >>> from lexiko.review import Line, ReviewTurn
+    >>> played, best = Line("8G QI", 22, "AETTU", 22.0, 20.0, 0.5), Line("8D QUIET", 28, "AT", 30.5, 31.0, 0.6)
+    >>> turn = ReviewTurn(1, 0, "Ann", "AEIQTTU", (0, 0), 86, played, (best, played), 2, 11.0, 0.1, "mistake", 51.3)
+    >>> review = GameReview(("Ann", "Bob"), (turn,), (), DEFAULT_DEPTH)
+    >>> console = Console(record=True, width=80, color_system=None, file=io.StringIO())
+    >>> console.print(simulated_review_table(review, 80))
+    >>> print(console.export_text().splitlines()[1])
+    1 Ann    AEIQTTU 8G QI  8D QUIET  50.0 10.0 mistake
+    """
+    wide = width >= 100
+    t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1, 0, 0), pad_edge=False)
+    t.add_column("#", justify="right")
+    t.add_column("player", max_width=12 if wide else 8, no_wrap=True, overflow="ellipsis")
+    t.add_column("rack", no_wrap=True)
+    t.add_column("played", no_wrap=True)
+    if wide:
+        t.add_column("pts", justify="right", no_wrap=True)
+    t.add_column("best", no_wrap=True)
+    if wide:
+        t.add_column("pts", justify="right", no_wrap=True)
+    t.add_column("win %", justify="right", no_wrap=True)
+    t.add_column("lost", justify="right", no_wrap=True)
+    if wide:
+        t.add_column("value lost", justify="right", no_wrap=True)
+    t.add_column("", no_wrap=True)
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+    for r in review.turns:
+        best = r.best.move if r.rank != 1 else "="
+        row = [str(r.turn), r.name, r.rack, r.played.move]
+        if wide:
+            row.append(str(r.played.score))
+        row.append(best + ("" if r.method == "simulation" else " (solved)" if r.exact else " (endgame)"))
+        if wide:
+            row.append(str(r.best.score) if r.rank != 1 else "")
+        row += [f"{100 * r.played.win:.1f}", f"{100 * r.win_lost:.1f}" if r.win_lost else ""]
+        if wide:
+            row.append(f"{r.value_lost:.1f}" if r.value_lost else "")
+        verdict = r.verdict if r.verdict not in ("best", "good") else ""
+        row.append(f"[{styles[verdict]}]{verdict}[/]" if verdict else "")
+        t.add_row(*row)
+    return t
+
+
+def _review_summary(review: GameReview, console: Console) -> None:
+    """The mistakes of each player and their accuracy, under the table."""
+    for p, s in enumerate(review.summaries):
+        if not s.moves:
+            continue
+        console.print(
+            f"{s.name}: accuracy {s.accuracy:.1f}%; {s.moves} moves: {s.best} best, {s.good} good, "
+            f"{s.inaccuracies} inaccurate, {s.mistakes} mistakes, {s.blunders} blunders",
+            highlight=False,
+            markup=False,
+        )
+        for t in review.mistakes(p):
+            console.print(
+                f"  {t.verdict} at turn {t.turn}: {t.played.move}, win chance -{100 * t.win_lost:.1f}, "
+                f"value -{t.value_lost:.1f} (best {t.best.move})",
+                highlight=False,
+                markup=False,
+            )
+
+
 def _review(args: argparse.Namespace, console: Console) -> int:
     from lexiko import gcg
 
@@ -268,9 +356,54 @@ def _review(args: argparse.Namespace, console: Console) -> int:
         from lexiko import plots
 
         plots.check_output(args.plot)
+    if args.sim or args.prune is not None or args.infer or args.rank != "value":
+        raise LexikoError("--review simulates every move itself: leave out --sim, --prune, --infer and --rank")
     game = gcg.load(path)
     lexicon = lexicon_for(args, game, console)
     leaves = leaves_from_args(args, game.tiles)
+    if args.static:
+        return _static_review(game, lexicon, leaves, args, console)
+    depth = ReviewDepth(
+        candidates=args.top if args.top is not None else DEFAULT_DEPTH.candidates,
+        iterations=args.iterations if args.iterations is not None else DEFAULT_DEPTH.iterations,
+        plies=args.plies,
+        endgame_time=args.endgame_time if args.endgame_time is not None else DEFAULT_DEPTH.endgame_time,
+        seed=args.seed if args.seed is not None else DEFAULT_DEPTH.seed,
+    )
+    err = Console(stderr=True)
+    executor, release = make_executor(args.executor, args.address, max(1, args.jobs))
+    try:
+        with WorkProgress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
+            result = review_game(
+                game, lexicon, depth, leaves=leaves, jobs=max(1, args.jobs), executor=executor, progress=bar.report
+            )
+    finally:
+        if release is not None:
+            release()
+    console.print(simulated_review_table(result, console.width))
+    _review_summary(result, console)
+    if args.plot:
+        _plot(game, [(r.player, r.value_lost) for r in result.turns], args.plot, console)
+    return 0
+
+
+def _plot(game: Game, lost: list[tuple[int, float]], path: str, console: Console) -> None:
+    from lexiko import plots
+
+    fig = plots.review_figure(game.players, plots.review_series(game.history), lost)
+    plots.save(fig, path)
+    console.print(f"plot written to {path}", highlight=False, soft_wrap=True)
+
+
+def _static_review(game: Game, lexicon: Lexicon, leaves: LeavesArg, args: argparse.Namespace, console: Console) -> int:
+    """``--review --static``: every move against the best by static equity."""
     turns = review(game, lexicon, leaves)
     console.print(review_table(turns, console.width))
     if console.width < 90 and any(r.withdrawn for r in turns):
@@ -285,13 +418,7 @@ def _review(args: argparse.Namespace, console: Console) -> int:
                 highlight=False,
             )
     if args.plot:
-        from lexiko import plots
-
-        fig = plots.review_figure(
-            game.players, plots.review_series(game.history), [(r.player, r.equity_lost) for r in turns]
-        )
-        plots.save(fig, args.plot)
-        console.print(f"plot written to {args.plot}", highlight=False, soft_wrap=True)
+        _plot(game, [(r.player, r.equity_lost) for r in turns], args.plot, console)
     return 0
 
 
@@ -324,7 +451,7 @@ def _preendgame(args: argparse.Namespace, console: Console) -> int:
         results = preendgame(
             game,
             lexicon,
-            candidates=args.top,
+            candidates=10 if args.top is None else args.top,
             leaves=leaves,
             endgame_time=args.endgame_time if args.endgame_time is not None else PREENDGAME_ENDGAME_SECONDS,
             time_limit=args.time_limit,
