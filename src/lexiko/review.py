@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
@@ -100,13 +100,13 @@ class ReviewDepth:
     ``seed`` seeds the play-outs.
 
     >>> ReviewDepth()
-    ReviewDepth(candidates=8, iterations=300, plies=2, finish=0, endgame_time=10.0, seed=0)
+    ReviewDepth(candidates=8, iterations=300, plies=2, finish=7, endgame_time=10.0, seed=0)
     """
 
     candidates: int = 8
     iterations: int = 300
     plies: int = 2
-    finish: int = 0
+    finish: int = 7
     endgame_time: float | None = 10.0
     seed: int = 0
 
@@ -122,7 +122,8 @@ class ReviewDepth:
 
 
 DEFAULT_DEPTH = ReviewDepth()
-"""The depth a review has unless told: 8 candidates, 300 play-outs of 2 turns each."""
+"""The depth a review has unless told: 8 candidates, 300 play-outs of 2 turns each (to the
+end with 1 to 7 tiles in the bag), 10 s an endgame solve."""
 
 
 @dataclass(frozen=True)
@@ -502,6 +503,11 @@ def _turns(game: Game, depth: ReviewDepth) -> list[_Turn]:
     return out
 
 
+def _solved(turn: _Turn) -> bool:
+    """Whether the turn's position is an endgame to solve (the bag empty, two players)."""
+    return turn.position.bag_count == 0 and len(turn.position.scores) == 2
+
+
 def _weigh(
     turn: _Turn, game: Game, lexicon: Lexicon, leaves: LeavesArg, depth: ReviewDepth, executor: Executor | None
 ) -> ReviewTurn:
@@ -509,7 +515,7 @@ def _weigh(
     tiles = pos.board.tiles
     method: Literal["simulation", "endgame"] = "simulation"
     exact = False
-    if pos.bag_count == 0 and len(pos.scores) == 2:
+    if _solved(turn):
         method = "endgame"
         lines, played, rank, exact = _by_endgame(turn, lexicon, leaves, depth)
     else:
@@ -575,16 +581,34 @@ def review_game(
     turns = _turns(game, depth)
     if progress is not None:
         progress("turns", 0, len(turns))
+    parallel = executor is not None or jobs > 1
     own: ProcessPoolExecutor | None = None
     if executor is None and jobs > 1:
         own = executor = ProcessPoolExecutor(jobs)
-    out: list[ReviewTurn] = []
+    # endgame solves run in threads (the kernel's search lets go of the interpreter)
+    # beside the simulations, whose play-outs run on the executor
+    solver = ThreadPoolExecutor(max(2, jobs), thread_name_prefix="lexiko-review") if parallel else None
+    done: dict[int, ReviewTurn] = {}
     try:
-        for turn in turns:
-            out.append(_weigh(turn, game, lex, leaves, depth, executor))
+        solves: dict[int, Future[ReviewTurn]] = {}
+        if solver is not None:
+            for k, turn in enumerate(turns):
+                if _solved(turn):
+                    solves[k] = solver.submit(_weigh, turn, game, lex, leaves, depth, None)
+        for k, turn in enumerate(turns):
+            if k in solves:
+                continue
+            done[k] = _weigh(turn, game, lex, leaves, depth, executor)
             if progress is not None:
-                progress("turns", len(out), len(turns))
+                progress("turns", len(done), len(turns))
+        for k, future in solves.items():
+            done[k] = future.result()
+            if progress is not None:
+                progress("turns", len(done), len(turns))
     finally:
+        if solver is not None:
+            solver.shutdown(cancel_futures=True)
         if own is not None:
             own.shutdown(cancel_futures=True)
+    out = [done[k] for k in range(len(turns))]
     return GameReview(tuple(game.players), tuple(out), _summaries(game.players, out), depth)
