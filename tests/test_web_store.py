@@ -46,9 +46,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     assert store.current_revision() is None
     store.upgrade()
-    assert store.current_revision() == "0010"
+    assert store.current_revision() == "0011"
     store.upgrade()  # running again changes nothing
-    store.downgrade("0001")  # each revision goes back too (0010 to 0002)
+    store.downgrade("0001")  # each revision goes back too (0011 to 0002)
     assert "server_meta" not in inspect(store.engine).get_table_names()
     store.upgrade()
     store.downgrade("base")
@@ -82,9 +82,13 @@ def test_store_round_trip_and_conflicts(store: Store) -> None:
         (0, 0, "8D WINDY", 1_700_000_010.5),
         (1, 1, "challenge", 1_700_000_011.25),
     ]
+    assert store.load_review("g1") is None
     store.save_review("g1", '{"turns": []}')
-    reviewed = store.load_game("g1")
-    assert reviewed is not None and reviewed.review == '{"turns": []}'
+    assert store.load_review("g1") == (None, '{"turns": []}')
+    store.save_review("gcg-1", None, source="#player1 A A")  # a record sent, its review to come
+    assert store.load_review("gcg-1") == ("#player1 A A", None)
+    store.save_review("gcg-1", '{"turns": [1]}')
+    assert store.load_review("gcg-1") == ("#player1 A A", '{"turns": [1]}')
     assert store.load_game("nope") is None
     assert store.game_ids("active") == ["g1"]
     assert store.list_games()[0][0] == "g1"
@@ -229,8 +233,8 @@ def test_processes_starting_together_on_an_empty_database_all_migrate(store: Sto
     url = store.engine.url.render_as_string(hide_password=False)
     with multiprocessing.get_context("spawn").Pool(8) as pool:
         revisions = pool.map(_upgrade_in_a_process, [url] * 8)
-    assert revisions == ["0010"] * 8
-    assert store.current_revision() == "0010"
+    assert revisions == ["0011"] * 8
+    assert store.current_revision() == "0011"
 
 
 def test_no_two_accounts_look_alike_and_older_ones_keep_working(store: Store) -> None:

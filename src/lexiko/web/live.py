@@ -120,7 +120,6 @@ class LiveGame:
     clock: WallClock = field(default_factory=WallClock)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Any] = field(default_factory=set)
-    review_json: str | None = None
     bot_task: asyncio.Task[None] | None = None
     #: The task that will send a duplicate round's progress (see ``PROGRESS_SECONDS``).
     progress_task: asyncio.Task[None] | None = None

@@ -38,6 +38,8 @@ __all__ = [
     "LobbyGame",
     "Lookup",
     "Review",
+    "ReviewProgress",
+    "ReviewUpload",
     "State",
     "ServerMessage",
     "ClientMessage",
@@ -243,11 +245,17 @@ class Lookup(Model):
 
 
 class ReviewMove(Model):
-    """A move of the review: played, or one of the best found."""
+    """A move of the review: played, or one of the best found. ``value``: simulated
+    (mean spread change plus the value of the tiles kept) or, in a solved endgame, the
+    exact spread it gains to the end; ``win``: the mover's chance to win after it, in
+    percent; ``iterations``: its play-outs (0: solved)."""
 
     move: str
     score: int
     equity: Number | None = None
+    value: Number | None = None
+    win: Number | None = None
+    iterations: int | None = None
     leave: str | None = None
     words: list[str] | None = None
     valid: bool | None = None
@@ -256,7 +264,10 @@ class ReviewMove(Model):
 
 
 class ReviewTurn(Model):
-    """One turn of a finished game, with the best moves of its position."""
+    """One turn of a game weighed (`lexiko.review.ReviewTurn`): the position, the
+    move played and the best, what it lost, its verdict. ``scores``, ``spread`` (first
+    player minus second) and ``win`` (the first player's chance in percent) are those
+    after the turn."""
 
     turn: int
     player: int
@@ -266,23 +277,74 @@ class ReviewTurn(Model):
     bag_count: int
     played: ReviewMove
     best: list[ReviewMove]
-    moves_found: int
     scores: list[int]
     spread: int | None = None
     win: Number | None = None
-    equity_lost: Number | None
+    value_lost: Number
+    win_lost: Number
+    verdict: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+    accuracy: Number
+    method: Literal["simulation", "endgame"]
+    exact: bool
     after: list[str]
 
 
-class Review(Model):
-    """``/api/games/{id}/review``: every turn of a finished game analysed."""
+class ReviewPlayer(Model):
+    """A player's moves in a review (`lexiko.review.PlayerSummary`)."""
 
+    name: str
+    moves: int
+    best: int
+    good: int
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    value_lost: Number
+    accuracy: Number | None
+
+
+class ReviewDepth(Model):
+    """How hard the review looked (`lexiko.review.ReviewDepth`)."""
+
+    candidates: int
+    iterations: int
+    plies: int
+    finish: int
+    endgame_time: Number | None
+    seed: int
+
+
+class Review(Model):
+    """``/api/games/{id}/review``, ``/api/reviews/{id}``: every turn of a game weighed
+    by simulation, the endgame solved, each player's accuracy."""
+
+    status: Literal["done"]
     players: list[str]
     scores: list[int]
     turns: list[ReviewTurn]
-    equity_lost: dict[str, Number]
+    summaries: list[ReviewPlayer]
+    depth: ReviewDepth
     leaves: bool
     lexicon: str
+
+
+class ReviewProgress(Model):
+    """A review still being computed: ``queued`` behind others (``ahead`` of it), or
+    ``running`` with ``done`` of ``total`` turns weighed. Ask again for the rest."""
+
+    status: Literal["queued", "running"]
+    done: int
+    total: int | None = None
+    ahead: int = 0
+
+
+class ReviewUpload(Model):
+    """``POST /api/reviews``: the record's review id, the page that shows it, and the
+    review or how far it has got."""
+
+    id: str
+    path: str
+    review: Review | ReviewProgress
 
 
 # -- the state of a game (the socket's ``state`` message, and ``/api/games/{id}/state``) --

@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from lexiko.review import DEFAULT_DEPTH, ReviewDepth
 from lexiko.web.errors import ActionError, status_of
 from lexiko.web.limits import BodyLimit, Limits, RateLimits
 from lexiko.web.routers import accounts, duplicate, events, games, pages, review, socket
@@ -110,6 +111,8 @@ def create_app(
     expire_hours: float = 24.0,
     abandon_days: float = 7.0,
     redis_url: str | None = None,
+    review_depth: ReviewDepth = DEFAULT_DEPTH,
+    review_jobs: int = 1,
 ) -> FastAPI:
     """The web app on a database (SQLite path or URL, ``postgresql://...``). The schema is
     migrated at startup. ``lexicons`` are the word lists games may use (the first is the
@@ -122,7 +125,9 @@ def create_app(
     ``abandon_days`` ends with the player on turn losing; ``redis_url`` turns on shared
     mode (several processes on one PostgreSQL database, see `lexiko.web.bus`);
     ``api_docs`` serves the interactive API documentation at ``/api/docs`` (its page
-    loads scripts from a CDN, so it is off by default)."""
+    loads scripts from a CDN, so it is off by default); ``review_depth`` is how hard a
+    game review looks and ``review_jobs`` the worker processes of its play-outs (0: none,
+    in the review's thread)."""
     rates = RateLimits(limits, redis_url=redis_url)  # counts per address in Redis when shared
 
     @asynccontextmanager
@@ -141,6 +146,8 @@ def create_app(
             expire_hours=expire_hours,
             abandon_days=abandon_days,
             bus=bus,
+            review_depth=review_depth,
+            review_jobs=review_jobs,
         )
         await service.open()
         app.state.service = service

@@ -19,6 +19,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from lexiko.review import DEFAULT_DEPTH, ReviewDepth
 from lexiko.web.bus import Bus
 from lexiko.web.errors import ActionError, NotFoundError
 from lexiko.web.live import LiveGame
@@ -68,6 +69,8 @@ class GameService:
         expire_hours: float = 24.0,
         abandon_days: float = 7.0,
         bus: Bus | None = None,
+        review_depth: ReviewDepth = DEFAULT_DEPTH,
+        review_jobs: int = 1,
     ) -> None:
         settings = Settings(
             lexicons=lexicons,
@@ -77,6 +80,8 @@ class GameService:
             allow_seeds=allow_seeds,
             expire_hours=expire_hours,
             abandon_days=abandon_days,
+            review_depth=review_depth,
+            review_jobs=review_jobs,
         )
         core = self.core = Core(store, settings, bus)
         self.ratings = Ratings(core)
@@ -129,6 +134,7 @@ class GameService:
         with contextlib.suppress(Exception):
             self.core.store.beat(time.time())  # the clocks stop from now until the next start
         self.accounts.close()
+        self.review.close()
         self.core.close()
 
     async def _on_version(self, game_id: str, version: int) -> None:

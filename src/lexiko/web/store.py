@@ -162,8 +162,6 @@ class GameRow(Base):
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: Scores as JSON after the last action (for listings; the actions are the truth).
     scores: Mapped[str | None] = mapped_column(Text, nullable=True)
-    #: The analysis of a finished game as JSON, computed once.
-    review: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: The round a duplicate game is in: submissions are taken for this round only.
     duplicate_round: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     #: The key of the game's open link (whoever opens it takes the next open seat), if any.
@@ -282,6 +280,20 @@ class EventRow(Base):
     web: Mapped[str] = mapped_column(Text)
 
 
+class ReviewRow(Base):
+    """A game review by simulation (`lexiko.review`), computed once: of a finished game
+    (``key`` its id) or of a record sent to be reviewed (``key`` ``gcg-`` and the start of
+    the SHA-256 of its text, the text in ``source``). ``result`` is the review as JSON,
+    None while it is being computed."""
+
+    __tablename__ = "reviews"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    source: Mapped[str | None] = mapped_column(Text, nullable=True)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
 class MetaRow(Base):
     """Facts about the server itself: ``heartbeat``, the last wall-clock time it was up."""
 
@@ -348,7 +360,6 @@ class StoredGame:
     started_at: float | None
     seats: list[SeatSpec]
     actions: list[ActionData]
-    review: str | None
     created_at: datetime
     seeded: bool = False
     listed: bool = False
@@ -894,10 +905,29 @@ class Store:
             row = s.get(MetaRow, "heartbeat")
             return float(row.value) if row is not None else None
 
-    def save_review(self, game_id: str, review_json: str) -> None:
-        """Keep the analysis of a finished game."""
-        with self._sessions.begin() as s:
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(review=review_json))
+    def save_review(self, key: str, result: str | None, source: str | None = None) -> None:
+        """Keep a review (``result`` None: only the record to review, ``source``), or
+        replace what is kept under ``key``. Two processes storing the same key at once
+        store the same thing: the second insert is let go."""
+        try:
+            with self._sessions.begin() as s:
+                row = s.get(ReviewRow, key)
+                if row is None:
+                    s.add(ReviewRow(key=key, source=source, result=result))
+                else:
+                    row.result = result if result is not None else row.result
+                    row.source = source if source is not None else row.source
+        except IntegrityError:
+            if result is not None:
+                with self._sessions.begin() as s:
+                    s.execute(update(ReviewRow).where(ReviewRow.key == key).values(result=result))
+
+    def load_review(self, key: str) -> tuple[str | None, str | None] | None:
+        """The record and the review kept under ``key`` (each None when there is none),
+        or None when nothing is kept there."""
+        with self._sessions() as s:
+            row = s.get(ReviewRow, key)
+            return None if row is None else (row.source, row.result)
 
     # -- reading -----------------------------------------------------------------
 
@@ -922,7 +952,6 @@ class Store:
                 started_at=row.started_at,
                 seats=[SeatSpec(x.seat, x.kind, x.name, x.token_hash, x.invite, x.account_id) for x in seats],
                 actions=[ActionData(a.seq, a.seat, a.text, float(a.at)) for a in acts],
-                review=row.review,
                 created_at=row.created_at,
                 seeded=bool(row.seeded),
                 listed=bool(row.listed),

@@ -1,6 +1,7 @@
 """The pages of the front end (plain HTML, CSS and JavaScript, no build step) and the
 health check. ``/`` creates a game, ``/join/{id}/{invite}`` takes an invited seat,
-``/game/{id}`` plays, watches and reviews one."""
+``/game/{id}`` plays, watches and reviews one, ``/review/{id}`` shows the review of a
+GCG record sent from the lobby."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ async def event_page(event_id: str) -> FileResponse:
 @router.get("/event/{event_id}/register/{key}", include_in_schema=False)
 async def register_page(event_id: str, key: str) -> FileResponse:
     return FileResponse(STATIC / "event_register.html", media_type="text/html")
+
+
+@router.get("/review/{review_id}", include_in_schema=False)
+async def review_page(review_id: str) -> FileResponse:
+    return FileResponse(STATIC / "review.html", media_type="text/html")
 
 
 @router.get("/favicon.ico", include_in_schema=False)

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from lexiko.errors import LexikoError
 from lexiko.lexicon import BUILTIN, Lexicon
+from lexiko.review import DEFAULT_DEPTH, ReviewDepth
 from lexiko.rules import Rules
 from lexiko.web.bus import Bus
 from lexiko.web.errors import ActionError
@@ -48,6 +49,10 @@ class Settings:
     allow_seeds: bool = False
     expire_hours: float = 24.0
     abandon_days: float = 7.0
+    #: How hard a game review looks (`lexiko.review.ReviewDepth`), and the worker
+    #: processes of its play-outs (0: in the review's own thread).
+    review_depth: ReviewDepth = DEFAULT_DEPTH
+    review_jobs: int = 1
 
 
 class Core:

@@ -73,7 +73,6 @@ class Loader:
             stored.seed,
             seats,
             lexicon,
-            review_json=stored.review,
             seeded=stored.seeded,
             listed=stored.listed,
             open_invite=stored.open_invite,

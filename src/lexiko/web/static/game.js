@@ -1013,7 +1013,8 @@
     btn.disabled = true;
     btn.textContent = "Analysing…";
     try {
-      G.review = await Lx.api(`/api/games/${encodeURIComponent(gameId)}/review`);
+      G.review = await Lx.review(`/api/games/${encodeURIComponent(gameId)}/review`,
+        (answer) => { btn.textContent = Lx.reviewProgressText(answer); });
       btn.hidden = true;
     } catch (e) {
       showMessage(e.message);
@@ -1029,68 +1030,31 @@
     render();
   }
 
-  // the spread (first player minus second) and the first player's chance to win, turn by turn
-  function reviewChart(rv) {
-    const turns = rv.turns.filter((t) => t.spread !== undefined);
-    if (!turns.length) return null;
-    const NS = "http://www.w3.org/2000/svg";
-    const W = 320, H = 140, pad = 22;
-    const n = turns.length;
-    const most = Math.max(20, ...turns.map((t) => Math.abs(t.spread)));
-    const x = (i) => pad + (W - 2 * pad) * (n === 1 ? 0.5 : i / (n - 1));
-    const ySpread = (v) => H / 2 - (H / 2 - 12) * (v / most);
-    const yWin = (p) => H - 12 - (H - 24) * (p / 100);
-    const svg = document.createElementNS(NS, "svg");
-    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    svg.setAttribute("class", "review-chart");
-    svg.setAttribute("role", "img");
-    const last = turns[n - 1];
-    svg.setAttribute("aria-label", `spread and win chance by turn: ${rv.players[0]} ends ${last.spread >= 0 ? "+" : ""}${last.spread}`);
-    const add = (tag, attrs) => {
-      const e = document.createElementNS(NS, tag);
-      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-      svg.append(e);
-      return e;
-    };
-    add("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "axis" });
-    add("polyline", { points: turns.map((t, i) => `${x(i)},${yWin(t.win)}`).join(" "), class: "win" });
-    add("polyline", { points: turns.map((t, i) => `${x(i)},${ySpread(t.spread)}`).join(" "), class: "spread" });
-    turns.forEach((t, i) => {
-      const dot = add("circle", { cx: x(i), cy: ySpread(t.spread), r: 3, class: "dot" });
-      const title = document.createElementNS(NS, "title");
-      title.textContent = `turn ${t.turn}: ${t.name} ${t.played.move}; spread ${t.spread >= 0 ? "+" : ""}${t.spread}, ${rv.players[0]} wins ${t.win}%`;
-      dot.append(title);
-    });
-    add("text", { x: 2, y: 10, class: "legend spread-legend" }).textContent = `spread (${rv.players[0]} − ${rv.players[1]})`;
-    add("text", { x: W - 2, y: 10, class: "legend win-legend", "text-anchor": "end" }).textContent = `${rv.players[0]}'s win chance`;
-    return svg;
-  }
-
   function renderReview() {
     const body = $("review-body");
     if (!G.review) { body.replaceChildren(); return; }
     const rv = G.review;
     const items = [];
-    const chart = reviewChart(rv);
+    const chart = Lx.reviewChart(rv, (i) => showTurn(i));
     if (chart) items.push(chart);
-    const measure = rv.leaves ? "Equity given away (score + value of the tiles kept, best minus played): "
-      : "Points given away (best score minus score played): ";
-    items.push(Lx.el("p", { class: "muted small", text: measure +
-      Object.entries(rv.equity_lost).map(([n, v]) => `${n} ${v}`).join(", ") }));
+    items.push(Lx.reviewSummary(rv));
+    items.push(Lx.el("p", { class: "muted small", text:
+      `Each turn's ${rv.depth.candidates} best moves and the move played, simulated ${rv.depth.iterations} times each; ` +
+      "the endgame solved. Win chance lost: inaccuracy from 3%, mistake from 7%, blunder from 15%." }));
     items.push(Lx.el("button", { type: "button", class: "small", text: "Final position", onclick: () => showTurn(null) }));
     const list = Lx.el("ol", { class: "review-turns" });
     rv.turns.forEach((t, i) => {
-      const rank = t.played.rank ? `#${t.played.rank} of ${t.moves_found}` : "not a valid move";
-      const li = Lx.el("li", { class: "review-turn" + (G.reviewTurn === i ? " current" : ""), onclick: () => showTurn(i) },
+      const li = Lx.el("li", { class: `review-turn verdict-${t.verdict}` + (G.reviewTurn === i ? " current" : ""), onclick: () => showTurn(i) },
         Lx.el("div", {}, Lx.el("b", { text: t.name }), ` ${t.rack}: `, Lx.el("span", { class: "played", text: `${t.played.move} ${t.played.score}` }),
-          Lx.el("span", { class: "muted", text: ` (${rank}${t.equity_lost ? ", −" + t.equity_lost : ""})` })));
+          Lx.el("span", { class: "muted", text: ` (${Lx.reviewVerdict(t)})` })));
       if (G.reviewTurn === i) {
         const best = Lx.el("ol", { class: "review-best" });
         t.best.forEach((b, j) => best.append(Lx.el("li", {
           class: G.reviewPick === j ? "current" : "",
           onclick: (ev) => { ev.stopPropagation(); showTurn(i, j); },
-        }, `${b.move} ${b.score}`, Lx.el("span", { class: "muted", text: b.leave ? ` keep ${b.leave}` : "" }))));
+        }, Lx.reviewLine(b), Lx.el("span", { class: "muted", text: b.leave ? ` keep ${b.leave}` : "" }))));
         li.append(best);
+        if (t.method === "endgame") li.append(Lx.el("div", { class: "muted small", text: t.exact ? "endgame solved exactly" : "endgame searched as deep as time allowed" }));
         if (t.after.length) li.append(Lx.el("div", { class: "muted small", text: t.after.join("; ") }));
       }
       list.append(li);

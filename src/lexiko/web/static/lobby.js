@@ -282,6 +282,25 @@
     } catch (e) { /* */ }
   }
 
+  // a game record to review: sent, then its page shows the review as it is computed
+  document.getElementById("review-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = document.getElementById("review-error");
+    const file = document.getElementById("review-file").files[0];
+    err.textContent = "";
+    if (!file) return;
+    if (file.size > 64000) { err.textContent = "a record to review is at most 64 KB"; return; }
+    const btn = document.getElementById("review-button");
+    btn.disabled = true;
+    try {
+      const sent = await Lx.api("/api/reviews", { json: { gcg: await file.text() } });
+      location.href = sent.path;
+    } catch (e) {
+      err.textContent = e.message;
+      btn.disabled = false;
+    }
+  });
+
   Lx.me().then(showAccount);
   init();
   loadLists();
