@@ -17,6 +17,7 @@ from lexiko import movegen
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
+from lexiko.review import ReviewDepth
 from lexiko.rules import preset
 from lexiko.tiles import BLANK, LETTER_MASK
 from lexiko.web.limits import Limits
@@ -36,7 +37,13 @@ def lex() -> Lexicon:
 def app_options() -> dict[str, Any]:
     # the lobby's seed option; a test's client plays a game against a bot as fast as a
     # program can, more moves a second than a person's budget
-    return {"allow_seeds": True, "limits": Limits(messages="1000/second")}
+    # (reviews small: 2 moves simulated 4 times a turn, in the review's own thread)
+    return {
+        "allow_seeds": True,
+        "limits": Limits(messages="1000/second"),
+        "review_depth": ReviewDepth(candidates=2, iterations=4),
+        "review_jobs": 0,
+    }
 
 
 def seed_with_a_blank_first() -> int:
@@ -260,11 +267,18 @@ def test_review_of_a_finished_game(browser: Any, server: Server, artifacts: Path
         ann.page.goto(f"{server.url}/game/{gid}#t={tokens[0]}")
         ann.page.locator("#result h2").wait_for()
         ann.page.click("#review-load")
-        ann.page.locator(".review-turn").first.wait_for()
+        ann.page.locator(".review-turn").first.wait_for(timeout=60_000)
         n = ann.page.locator(".review-turn").count()
         points = ann.page.locator(".review-chart polyline.spread").get_attribute("points") or ""
         assert len(points.split()) == n  # the chart: one point of spread per turn
         assert n >= 10
+        # its axes say what they show: turns along the bottom, the spread and the win chance
+        titles = ann.page.locator(".review-chart .axis-title").all_text_contents()
+        assert titles == ["turn", "spread (Ann − Computer)", "Ann's win chance"]
+        ticks = ann.page.locator(".review-chart .tick").all_text_contents()
+        assert ticks[0] == "1" and "0%" in ticks and "100%" in ticks
+        accuracy = ann.page.locator(".review-summary tbody tr").first.locator("td").all_text_contents()
+        assert accuracy[0] == "Ann" and accuracy[1].endswith("%")
         ann.page.locator(".review-turn").nth(4).click()
         ann.page.locator(".review-best li").first.click()
         ann.page.locator("#board .tile.review-best").first.wait_for()
@@ -413,3 +427,28 @@ def test_a_duplicate_event_by_one_link_started_by_its_creator(browser: Any, serv
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_a_record_sent_from_the_lobby_is_reviewed(
+    browser: Any, server: Server, artifacts: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "short.gcg"
+    record.write_text(
+        "#player1 Ann Ann\n#player2 Bob Bob\n>Ann: DINNVWY 8D WINDY +32 32\n>Bob: AEEGRST F2 GREATE.S +65 65\n"
+    )
+    ctx = browser.new_context(viewport={"width": 1360, "height": 900}, bypass_csp=True)
+    ann = Player(ctx.new_page(), "Ann", artifacts)
+    try:
+        ann.page.goto(server.url)
+        ann.page.set_input_files("#review-file", str(record))
+        ann.page.click("#review-button")
+        ann.page.wait_for_url("**/review/gcg-*")
+        ann.page.locator(".review-turn").nth(1).wait_for(timeout=60_000)
+        assert ann.page.locator(".review-turn .played").all_text_contents() == ["8D WINDY 32", "F2 GREATE(N)S 65"]
+        assert ann.page.locator(".review-chart .axis-title").first.text_content() == "turn"
+        ann.page.locator(".review-turn").first.click()
+        assert ann.page.locator(".review-best li").count() >= 2
+        ann.shot("09-review-of-a-record", full=True)
+        assert ann.errors == []
+    finally:
+        ctx.close()

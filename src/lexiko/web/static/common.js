@@ -140,7 +140,8 @@ const Lx = {
     add("line", { x1: L, x2: W - R, y1: ySpread(0), y2: ySpread(0), class: "axis" });
     const step = n <= 12 ? 1 : n <= 30 ? 5 : 10;
     turns.forEach((t, i) => {
-      if (i === 0 || i === n - 1 || t.turn % step === 0) {
+      const roomy = n - 1 - i >= Math.max(1, step / 2);  // no label crowding the last one
+      if (i === 0 || i === n - 1 || (t.turn % step === 0 && roomy)) {
         add("line", { x1: x(i), x2: x(i), y1: H - B, y2: H - B + 3, class: "frame" });
         add("text", { x: x(i), y: H - B + 12, class: "tick", "text-anchor": "middle" }, String(t.turn));
       }
@@ -155,7 +156,7 @@ const Lx = {
     const mid = (T + H - B) / 2;
     add("text", { x: 10, y: mid, class: "axis-title spread-legend", "text-anchor": "middle", transform: `rotate(-90 10 ${mid})` },
       `spread (${rv.players[0]} − ${rv.players[1]})`);
-    add("text", { x: W - 8, y: mid, class: "axis-title win-legend", "text-anchor": "middle", transform: `rotate(90 ${W - 8} ${mid})` },
+    add("text", { x: W - 14, y: mid, class: "axis-title win-legend", "text-anchor": "middle", transform: `rotate(90 ${W - 14} ${mid})` },
       `${rv.players[0]}'s win chance`);
     if (turns.every((t) => t.win !== undefined && t.win !== null)) {
       add("polyline", { points: turns.map((t, i) => `${x(i)},${yWin(t.win)}`).join(" "), class: "win" });
@@ -175,7 +176,10 @@ const Lx = {
 
   /** Each player's accuracy and mistakes, as a small table. */
   reviewSummary(rv) {
-    const head = Lx.el("tr", {}, ...["player", "accuracy", "best", "inaccuracies", "mistakes", "blunders"].map((h) => Lx.el("th", { text: h })));
+    const heads = [["player", "player"], ["accuracy", "accuracy: 100 × e^(−win chance lost / 15%), the mean of the moves'"],
+      ["best", "moves the review ranks first"], ["?!", "inaccuracies: 3 to 7% of win chance lost"],
+      ["?", "mistakes: 7 to 15% of win chance lost"], ["??", "blunders: 15% of win chance lost or more"]];
+    const head = Lx.el("tr", {}, ...heads.map(([h, title]) => Lx.el("th", { text: h, title })));
     const rows = rv.summaries.filter((s) => s.moves).map((s) => Lx.el("tr", {},
       Lx.el("td", { text: s.name }), Lx.el("td", { text: s.accuracy === null ? "" : `${s.accuracy}%` }),
       Lx.el("td", { text: `${s.best} of ${s.moves}` }), Lx.el("td", { text: String(s.inaccuracies) }),
@@ -185,7 +189,7 @@ const Lx = {
 
   /** One line of a weighed move: its score, win chance and value. */
   reviewLine(m) {
-    const value = m.value === undefined || m.value === null ? "" : `, value ${m.value >= 0 ? "+" : ""}${m.value}`;
+    const value = m.value === undefined || m.value === null ? "" : `, value ${m.value >= 0 ? "+" : ""}${m.value.toFixed(1)}`;
     const win = m.win === undefined || m.win === null ? "" : `, wins ${m.win}%`;
     return `${m.move} ${m.score}${win}${value}`;
   },
@@ -193,8 +197,8 @@ const Lx = {
   /** What the move played lost, and its verdict. */
   reviewVerdict(t) {
     if (t.verdict === "best") return "best";
-    const lost = t.win_lost ? `−${t.win_lost}% win chance, ` : "";
-    return `${t.verdict}: ${lost}−${t.value_lost} value`;
+    const lost = t.win_lost ? `−${t.win_lost.toFixed(1)}% win chance, ` : "";
+    return `${t.verdict}: ${lost}−${t.value_lost.toFixed(1)} value`;
   },
 
   copyButton(text) {
