@@ -33,7 +33,7 @@ def test_review_of_a_game_with_a_withdrawn_phony(twl06: Lexicon) -> None:
     )
     # MAZEY was challenged off: what it came to is a pass, against 58 for MAIZE
     phony = r.turns[4]
-    assert phony.withdrawn and phony.rank == 5 and phony.scores == (110, 164) and phony.bag == 62
+    assert phony.withdrawn and not phony.valid and phony.rank == 5 and phony.scores == (110, 164) and phony.bag == 62
     assert phony.top[0] == Line("H11 MAIZE", 58, "PY", 58.83, 54.384, 0.5029, 20)
     assert phony.played == Line("H11 MAZEY (withdrawn)", 0, "AEIMPYZ", 6.813, 11.338, 0.2248, 20)
     assert (phony.value_lost, phony.win_lost, phony.accuracy) == (43.046, 0.2781, 15.7)
@@ -88,3 +88,14 @@ def test_a_depth_is_checked(kw: dict[str, object], message: str) -> None:
     with pytest.raises(LexikoError) as e:
         ReviewDepth(**kw)  # type: ignore[arg-type]
     assert str(e.value) == message
+
+
+def test_a_phony_that_stood_is_weighed_and_marked(twl06: Lexicon, game_factory: Callable[..., Game]) -> None:
+    g = game_factory(["QIAELNT", "AEINRST"], lexicon=None, seed=3)  # nobody judges the words
+    g.play("8D QANLIT")
+    g.pass_turn()
+    phony, passed = review_game(g, twl06, SMALL).turns
+    # QANLIT is no word, but it stood: 50 points the opponent let through
+    assert (phony.played.move, phony.played.score, phony.valid, phony.withdrawn) == ("8D QANLIT", 50, False, False)
+    assert phony.played.iterations == 20 and phony.rank is not None
+    assert passed.valid and passed.played.move == "-" and passed.verdict == "blunder"

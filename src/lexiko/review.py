@@ -154,7 +154,9 @@ class ReviewTurn:
     ``played`` the move played weighed the same way; ``rank`` its place in ``top`` (1:
     the best); ``value_lost`` and ``win_lost`` what it gave away against the best (0
     or more); ``verdict`` and ``accuracy`` as the module says; ``method``
-    ``"simulation"`` or ``"endgame"`` (``exact``: every solve finished).
+    ``"simulation"`` or ``"endgame"`` (``exact``: every solve finished); ``withdrawn``:
+    a play challenged off, weighed as the pass it came to; ``valid``: False for a move
+    the lexicon does not allow (a phony, withdrawn or not).
 
     >>> t = ReviewTurn(3, 0, "Ann", "AEIQTTU", (10, 0), 80, Line("8G QI", 22, "AETTU", 22.0, 20.0, 0.5),
     ...     (Line("8D QUIET", 28, "AT", 30.5, 31.0, 0.6),), None, 11.0, 0.1, "mistake", 51.3)
@@ -180,6 +182,7 @@ class ReviewTurn:
     method: Literal["simulation", "endgame"] = "simulation"
     exact: bool = False
     withdrawn: bool = False
+    valid: bool = True
 
     @property
     def best(self) -> Line:
@@ -315,19 +318,21 @@ def _used(move: Move) -> tuple[int, ...]:
     return ()
 
 
-def _played_candidate(turn: _Turn, lexicon: Lexicon, lv: LeaveValue | None, top: list[Candidate]) -> Candidate:
-    """The move played as a candidate: from the generator's list when it is there, else
-    scored here (a phony that stood)."""
+def _played_candidate(
+    turn: _Turn, lexicon: Lexicon, lv: LeaveValue | None, top: list[Candidate]
+) -> tuple[Candidate, bool]:
+    """The move played as a candidate, and whether the generator lists it: from its list
+    when it is there, else scored here (a phony that stood)."""
     pos = turn.position
     for c in top:
         if same_move(c.move, turn.move, pos.board):
-            return c
+            return c, True
     every = generate(
         pos.board, pos.rack, lexicon, pos.rules, bag_count=pos.bag_count, leaves=lv, down_openings=pos.board.is_empty
     )
     for c in every:
         if same_move(c.move, turn.move, pos.board):
-            return c
+            return c, True
     move = turn.move
     leave = pos.board.tiles.rack_sort(_take(pos.rack, _used(move)))
     points = 0
@@ -336,7 +341,7 @@ def _played_candidate(turn: _Turn, lexicon: Lexicon, lv: LeaveValue | None, top:
             points = score_play(pos.board, move.normalized(pos.board), pos.rules)
         except (LexikoError, ValueError, IndexError):
             points = turn.event.score
-    return Candidate(move, points, points + (float(lv(leave)) if lv is not None else 0.0), leave)
+    return Candidate(move, points, points + (float(lv(leave)) if lv is not None else 0.0), leave), False
 
 
 def _line(c: Candidate, board: Board, tiles: TileSet, value: float, win: float, iterations: int) -> Line:
@@ -357,12 +362,12 @@ def _by_simulation(
     leaves: LeavesArg,
     depth: ReviewDepth,
     executor: Executor | None,
-) -> tuple[list[Line], Line, int | None]:
+) -> tuple[list[Line], Line, int | None, bool]:
     pos = turn.position
     tiles = pos.board.tiles
     lv = _leave_function(pos, leaves)
     top = generate(pos.board, pos.rack, lexicon, pos.rules, bag_count=pos.bag_count, best=depth.candidates, leaves=lv)
-    played = _played_candidate(turn, lexicon, lv, top)
+    played, valid = _played_candidate(turn, lexicon, lv, top)
     cands = list(top)
     if not any(c.move == played.move for c in cands):
         cands.append(played)
@@ -379,7 +384,7 @@ def _by_simulation(
     )
     lines = [_line(r.candidate, pos.board, tiles, r.mean, r.win_rate, r.iterations) for r in results]
     k = next(i for i, r in enumerate(results) if r.candidate.move == played.move)
-    return lines, lines[k], k + 1
+    return lines, lines[k], k + 1, valid
 
 
 def _win(spread: int) -> float:
@@ -392,8 +397,9 @@ def _endgame_line(c: Candidate, board: Board, tiles: TileSet, value: int, spread
 
 def _by_endgame(
     turn: _Turn, lexicon: Lexicon, leaves: LeavesArg, depth: ReviewDepth
-) -> tuple[list[Line], Line, int | None, bool]:
-    """The best move and the move played, each solved to the end of the game."""
+) -> tuple[list[Line], Line, int | None, bool, bool]:
+    """The best move and the move played, each solved to the end of the game; whether
+    both solves finished, and whether the move played is one the lexicon allows."""
     pos = turn.position
     board, rules, tiles = pos.board, pos.rules, pos.board.tiles
     p = pos.player
@@ -414,13 +420,13 @@ def _by_endgame(
     if best_c is None:  # the solver's pass
         best_c = Candidate(Pass(), 0, float(lv(pos.rack)) if lv is not None else 0.0, tuple(pos.rack))
     best_line = _endgame_line(best_c, board, tiles, best.value, best.spread)
-    played = _played_candidate(turn, lexicon, lv, every)
+    played, valid = _played_candidate(turn, lexicon, lv, every)
     if same_move(played.move, best_c.move, board):
-        return [best_line], best_line, 1, best.complete
+        return [best_line], best_line, 1, best.complete, valid
     value, complete = _after(played, pos, lexicon, depth)
     played_line = _endgame_line(played, board, tiles, value, mine - theirs + value)
     lines = sorted([best_line, played_line], key=lambda ln: -ln.value)
-    return lines, played_line, lines.index(played_line) + 1, best.complete and complete
+    return lines, played_line, lines.index(played_line) + 1, best.complete and complete, valid
 
 
 def _after(played: Candidate, pos: Position, lexicon: Lexicon, depth: ReviewDepth) -> tuple[int, bool]:
@@ -517,9 +523,9 @@ def _weigh(
     exact = False
     if _solved(turn):
         method = "endgame"
-        lines, played, rank, exact = _by_endgame(turn, lexicon, leaves, depth)
+        lines, played, rank, exact, valid = _by_endgame(turn, lexicon, leaves, depth)
     else:
-        lines, played, rank = _by_simulation(turn, lexicon, leaves, depth, executor)
+        lines, played, rank, valid = _by_simulation(turn, lexicon, leaves, depth, executor)
     if turn.withdrawn:
         notation = turn.event.move.notation(tiles, pos.board) if turn.event.move is not None else "-"
         played = Line(
@@ -545,6 +551,7 @@ def _weigh(
         method=method,
         exact=exact,
         withdrawn=turn.withdrawn,
+        valid=valid and not turn.withdrawn,
     )
 
 

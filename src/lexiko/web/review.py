@@ -120,7 +120,7 @@ def review_answer(game: Game, review: GameReview, *, lexicon: str, leaves: bool)
             last = None
             if t is not None:
                 played = _move(t.played, tiles, board)
-                played.update(words=list(ev.words), valid=not t.withdrawn, rank=t.rank)
+                played.update(words=list(ev.words), valid=t.valid, rank=t.rank)
                 last = {
                     "turn": t.turn,
                     "player": t.player,
