@@ -54,6 +54,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from lexiko import kernel
 from lexiko import kwg as _kwg
 from lexiko.board import Board
 from lexiko.lexicon import Lexicon
@@ -78,6 +79,10 @@ def _alphagram_keys(lexicon: Lexicon) -> Iterator[bytes]:
         yield bytes(sorted(w))
 
 
+def _alphagram_dawg(keys: list[bytes]) -> array[int]:
+    return kernel.build_kwg(keys, dawg_only=True) if kernel.available() else _kwg.build_dawg(keys)
+
+
 def alphagram_kwg(lexicon: Lexicon) -> array[int]:
     """The alphagram automaton of a lexicon: a DAWG (no GADDAG) of every word with its
     letters sorted by code, in the format of `lexiko.kwg`. Built once per lexicon
@@ -92,7 +97,7 @@ def alphagram_kwg(lexicon: Lexicon) -> array[int]:
     src = lexicon.kwg
     hit = _kwg_cache.get(id(src))
     if hit is None or hit[0] is not src:
-        hit = (src, _kwg.build_dawg(_alphagram_keys(lexicon)))
+        hit = (src, _alphagram_dawg(list(_alphagram_keys(lexicon))))
         if len(_kwg_cache) >= _CACHE_SIZE:
             _kwg_cache.clear()
         _kwg_cache[id(src)] = hit

@@ -8,11 +8,18 @@ The automaton is one ``array('I')`` of unsigned 32-bit words (native byte order,
 little-endian on disk). Each word is an *arc*:
 
 =========  ==================================================================
-bits 0-21  index of the first arc of the child node (0: no child)
+bits 0-21  low 22 bits of the index of the first arc of the child node (0: no child)
 bit 22     *end*: this arc is the last arc of its node
 bit 23     *accepts*: a word ends after following this arc
-bits 24-31 tile: a letter code 1..63, or 0 for the GADDAG separator
+bits 24-29 tile: a letter code 1..63, or 0 for the GADDAG separator
+bits 30-31 bits 22-23 of the child's index
 =========  ==================================================================
+
+Two layouts share this reading. The *narrow* one, of at most 2**22 arcs (every English
+list: TWL06 has 830,481), never sets bits 30-31, so its arcs are those of the first
+format, tile in bits 24-31. The *wide* one, of up to 2**24 arcs (Polish: 4.9 million),
+keeps the child's two high bits in bits 30-31. `layout` names the layout of an
+array; `arc_child` and `arc_tile` read both, and so does the kernel.
 
 A *node* is a contiguous run of arcs whose last arc has the end bit; a node is
 named by the index of its first arc. The arcs of a node are sorted by tile,
@@ -29,8 +36,11 @@ path ``reverse(c1..cn)`` with no separator. The *accepts* bit marks the arc of t
 tile of each path. CARE gives ``C.ARE``, ``AC.RE``, ``RAC.E`` and ``ERAC``.
 
 Both automata are minimal and share nodes: the node under the separator arc of
-``reverse(c1..ci)`` is the DAWG node reached by ``c1..ci``. With at most 2**22 arcs, the
-array of the largest English lists takes a few megabytes.
+``reverse(c1..ci)`` is the DAWG node reached by ``c1..ci``. The array of the largest
+English lists takes a few megabytes, Polish's some 20.
+
+The compiled kernel builds the same array in seconds (`lexiko.kernel.build_kwg`); the
+builder here is the readable reference the tests compare it with.
 
 Words are 2 to 21 letters long (the super board is 21 squares wide).
 
@@ -58,11 +68,14 @@ __all__ = [
     "ACCEPTS",
     "SEPARATOR",
     "MAX_ARCS",
+    "NARROW_ARCS",
+    "layout",
     "MIN_WORD",
     "MAX_WORD",
     "Progress",
     "arc_tile",
     "arc_child",
+    "child_bits",
     "arc_accepts",
     "arc_is_end",
     "find_arc",
@@ -77,16 +90,21 @@ __all__ = [
 ]
 
 CHILD_MASK = 0x3FFFFF
-"""Bits of an arc holding the index of the child node."""
+"""Bits of an arc holding the low 22 bits of the index of the child node (`arc_child`
+reads the whole index)."""
 END = 1 << 22
 """Bit set on the last arc of a node."""
 ACCEPTS = 1 << 23
 """Bit set on an arc after which a word (or GADDAG path) ends."""
 TILE_SHIFT = 24
+TILE_MASK = 0x3F
+HIGH_SHIFT = 30  # where the child's bits 22-23 are kept
 SEPARATOR = 0
 """Tile of the GADDAG separator arc."""
-MAX_ARCS = CHILD_MASK + 1
-"""Most arcs an automaton can hold: child indexes have 22 bits."""
+NARROW_ARCS = CHILD_MASK + 1
+"""Most arcs of the narrow layout (22-bit child indexes)."""
+MAX_ARCS = 1 << 24
+"""Most arcs an automaton can hold: the wide layout's child indexes have 24 bits."""
 MIN_WORD = 2
 MAX_WORD = 21
 MAX_KEY = 24  # longest key the builder handles (a word, or a reversed prefix)
@@ -102,15 +120,38 @@ phase is ``"dawg"`` or ``"gaddag"``."""
 def arc_tile(a: int) -> int:
     """Tile code of an arc (0 for the separator).
 
-    >>> arc_tile(0x05C00000 | 7)
-    5
+    >>> arc_tile(0x05C00000 | 7), arc_tile(0xC5C00000 | 7)
+    (5, 5)
     """
-    return a >> TILE_SHIFT
+    return (a >> TILE_SHIFT) & TILE_MASK
 
 
 def arc_child(a: int) -> int:
-    """Index of the first arc of the child node, 0 if none."""
-    return a & CHILD_MASK
+    """Index of the first arc of the child node, 0 if none (either layout).
+
+    >>> arc_child(0x05C00000 | 7), arc_child(0xC5C00000 | 7)
+    (7, 12582919)
+    """
+    return (a & CHILD_MASK) | (a >> HIGH_SHIFT << 22)
+
+
+def child_bits(node: int) -> int:
+    """The bits of an arc that name ``node`` as its child (the inverse of `arc_child`).
+
+    >>> hex(child_bits(12582919))
+    '0xc0000007'
+    """
+    return (node & CHILD_MASK) | (node >> 22 << HIGH_SHIFT)
+
+
+def layout(kwg: Sequence[int]) -> str:
+    """``"narrow"`` for an automaton of at most 2**22 arcs (whose arcs never use bits
+    30-31), ``"wide"`` for a larger one.
+
+    >>> layout(build_kwg([(1, 2)]))
+    'narrow'
+    """
+    return "narrow" if len(kwg) <= NARROW_ARCS else "wide"
 
 
 def arc_accepts(a: int) -> bool:
@@ -130,12 +171,12 @@ automaton (the longest word of any list is far shorter)."""
 
 def dawg_root(kwg: Sequence[int]) -> int:
     """Node of the DAWG root (0 for an empty lexicon)."""
-    return kwg[0] & CHILD_MASK
+    return arc_child(kwg[0])
 
 
 def gaddag_root(kwg: Sequence[int]) -> int:
     """Node of the GADDAG root (0 for an empty lexicon)."""
-    return kwg[1] & CHILD_MASK
+    return arc_child(kwg[1])
 
 
 def find_arc(kwg: Sequence[int], node: int, tile: int) -> int:
@@ -150,7 +191,7 @@ def find_arc(kwg: Sequence[int], node: int, tile: int) -> int:
     i = node
     while True:
         a = kwg[i]
-        t = a >> TILE_SHIFT
+        t = (a >> TILE_SHIFT) & TILE_MASK
         if t == tile:
             return i
         if t > tile or a & END:
@@ -181,7 +222,7 @@ def accepts(kwg: Sequence[int], node: int, tiles: Sequence[int]) -> bool:
         if i < 0:
             return False
         a = kwg[i]
-        node = a & CHILD_MASK
+        node = (a & CHILD_MASK) | (a >> HIGH_SHIFT << 22)
     return bool(a & ACCEPTS)
 
 
@@ -194,12 +235,12 @@ def iter_words(kwg: Sequence[int], node: int) -> Iterator[tuple[int, ...]]:
         i = stack[-1]
         a = kwg[i]
         if len(path) == len(stack):
-            path[-1] = a >> TILE_SHIFT
+            path[-1] = (a >> TILE_SHIFT) & TILE_MASK
         else:
-            path.append(a >> TILE_SHIFT)
+            path.append((a >> TILE_SHIFT) & TILE_MASK)
         if a & ACCEPTS:
             yield tuple(path)
-        child = a & CHILD_MASK
+        child = (a & CHILD_MASK) | (a >> HIGH_SHIFT << 22)
         if child:
             if len(stack) >= MAX_PATH:
                 raise IndexError(f"a path of more than {MAX_PATH} arcs: the automaton loops")
@@ -301,9 +342,9 @@ class _Packer:
                     off = 0
                 if record is not None:
                     record[prev[:d]] = off
-                stack[-1][-1] |= off
+                stack[-1][-1] |= (off & CHILD_MASK) | (off >> 22 << HIGH_SHIFT)
             if len(out) > limit:
-                raise _too_big(len(out))
+                raise too_big(len(out))
             # new arcs for the rest of the key
             for d in range(k, len(key)):
                 stack[d].append(key[d] << TILE_SHIFT)
@@ -311,7 +352,7 @@ class _Packer:
             if accept is None or accept[n]:
                 stack[-2][-1] |= ACCEPTS
             if tails is not None and tails[n]:
-                stack[-1].append(tails[n])
+                stack[-1].append(child_bits(tails[n]))
             prev = key
         for d in range(len(prev), -1, -1):
             arcs = stack.pop()
@@ -331,19 +372,20 @@ class _Packer:
             if d:
                 if record is not None:
                     record[prev[:d]] = off
-                stack[-1][-1] |= off
+                stack[-1][-1] |= child_bits(off)
             else:
                 root = off
         if len(out) > limit:
-            raise _too_big(len(out))
+            raise too_big(len(out))
         if progress is not None:
             progress(phase, total, total)
         return root
 
 
-def _too_big(n: int) -> LexiconError:
+def too_big(n: int) -> LexiconError:
+    """The error of a word list whose automaton needs ``n`` arcs, more than `MAX_ARCS`."""
     return LexiconError(
-        f"the word list needs at least {n:,} arcs; the automaton format addresses at most {MAX_ARCS:,} (22-bit indexes)"
+        f"the word list needs at least {n:,} arcs; the automaton format addresses at most {MAX_ARCS:,} (24-bit indexes)"
     )
 
 
@@ -376,8 +418,8 @@ def _build_minimal(words: set[bytes], progress: Progress | None) -> array[int]:
     del rev
     gaddag = packer.minimize(gkeys, flags, tails, None, progress, "gaddag")
     out = packer.out
-    out[0] = END | dawg
-    out[1] = END | gaddag
+    out[0] = END | child_bits(dawg)
+    out[1] = END | child_bits(gaddag)
     return out
 
 
@@ -386,7 +428,7 @@ def build_kwg(words: Iterable[Sequence[int]], progress: Progress | None = None) 
 
     Words shorter than 2 or longer than 21 letters are ignored, duplicates collapse.
     Raises ValueError for a code outside 1..63 and LexiconError when the automaton
-    would not fit the 22-bit indexes. ``progress(phase, done, total)`` is called from
+    would not fit the 24-bit indexes of the wide layout. ``progress(phase, done, total)`` is called from
     time to time.
 
     >>> len(build_kwg([(1,), (1, 2), (1, 2), (2, 1)]))   # AB, BA: 2 pointers, 4 DAWG arcs, 6 GADDAG
@@ -427,7 +469,7 @@ def build_dawg(words: Iterable[Sequence[int]], progress: Progress | None = None)
         packer = _Packer()
         root = packer.minimize(sorted(checked), None, None, None, progress, "dawg")
         out = packer.out
-        out[0] = END | root
+        out[0] = END | child_bits(root)
         out[1] = END
         return out
     finally:

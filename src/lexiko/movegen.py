@@ -618,7 +618,7 @@ class _Reference:
             res = []
             for i in _kwg.node_arcs(kwg, node):
                 a = kwg[i]
-                res.append((a >> 24, a & _kwg.CHILD_MASK, bool(a & _kwg.ACCEPTS)))
+                res.append((_kwg.arc_tile(a), _kwg.arc_child(a), bool(a & _kwg.ACCEPTS)))
             self._arcs[node] = res
         return res
 

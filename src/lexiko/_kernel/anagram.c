@@ -87,7 +87,7 @@ long long dawg_words(const uint32_t *kwg, uint32_t nk, uint64_t *table, uint64_t
 {
     if (nk < 1)
         return 0;
-    uint32_t root = kwg[0] & CHILD_MASK;
+    uint32_t root = ARC_CHILD(kwg[0]);
     if (!root || root >= nk)
         return 0;
     size_t cap = 256, sp = 0;
@@ -103,7 +103,7 @@ long long dawg_words(const uint32_t *kwg, uint32_t nk, uint64_t *table, uint64_t
             return -2;
         }
         uint32_t a = kwg[f.arc];
-        uint32_t t = a >> 24;
+        uint32_t t = ARC_TILE(a);
         uint64_t h = f.h + letter_hash[t & 63];
         *alphabet |= (uint64_t)1 << (t & 63);
         if (sp + 2 > cap) {
@@ -117,7 +117,7 @@ long long dawg_words(const uint32_t *kwg, uint32_t nk, uint64_t *table, uint64_t
         }
         if (!(a & END_BIT))
             st[sp++] = (WordFrame){f.arc + 1, f.len, f.h};
-        uint32_t child = a & CHILD_MASK;
+        uint32_t child = ARC_CHILD(a);
         if (child)
             st[sp++] = (WordFrame){child, f.len + 1, h};
         if (a & ACC_BIT) {

@@ -1,7 +1,7 @@
 /*
  * lexiko._kernel, bindings.c: the Python module lexiko._kernel: its method table and
  * PyInit, the helpers the bindings share (bindings.h), and the bindings of the
- * lexicon's indexes: depths(), anagrams(), wordmap(). The other functions' bindings are
+ * lexicon's automaton and indexes: build_kwg(), depths(), anagrams(), wordmap(). The other functions' bindings are
  * in bindings_movegen.c, bindings_leaves.c, bindings_playout.c, bindings_endgame.c and
  * bindings_rl.c.
  */
@@ -9,8 +9,41 @@
 
 #include "anagram.h"
 #include "depths.h"
+#include "kwg_build.h"
 #include "leaves.h"
 #include "wordmap.h"
+
+/* build_kwg(words, dawg_only) -> bytes: the automaton of the words (letter codes 1..63,
+ * each word followed by a 0 byte) as native uint32 arcs, as lexiko.kwg.build_kwg (or,
+ * with dawg_only, build_dawg) builds it. ValueError for a code above 63 or a last word
+ * without its 0 byte, OverflowError past the format's 2**24 arcs (the message gives the
+ * count needed). The GIL is held: the sort's comparators share the words' buffer. */
+PyObject *k_build_kwg(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer words;
+    int dawg_only;
+    if (!PyArg_ParseTuple(args, "y*p:build_kwg", &words, &dawg_only))
+        return NULL;
+    uint32_t *arcs = NULL;
+    size_t n = 0;
+    PyObject *result = NULL;
+    int err = kwg_build((const uint8_t *)words.buf, (size_t)words.len, dawg_only, &arcs, &n);
+    if (err == 0)
+        result = PyBytes_FromStringAndSize((const char *)arcs, (Py_ssize_t)(n * sizeof *arcs));
+    else if (err == -1)
+        PyErr_NoMemory();
+    else if (err == -2)
+        PyErr_Format(PyExc_OverflowError, "%zu", n);
+    else if (n < (size_t)words.len)
+        PyErr_Format(PyExc_ValueError, "letter codes are 1..63, not %d (at byte %zu)",
+                     ((const uint8_t *)words.buf)[n], n);
+    else
+        PyErr_SetString(PyExc_ValueError, "the last word does not end with a 0 byte");
+    free(arcs);
+    PyBuffer_Release(&words);
+    return result;
+}
 
 /* depths(kwg) -> bytes: for every arc index i, in the low 4 bits the most letters on a
  * path from the arcs of index i onwards (to the end of their node) to a word's end, in
@@ -286,6 +319,8 @@ static PyMethodDef methods[] = {
      "wordmap(kwg) -> bytes: the words by letter multiset, and the letters a blank may complete (for generate)."},
     {"anagrams", k_anagrams, METH_VARARGS,
      "anagrams(kwg) -> bytes: a hash set of the words' letter multisets (for generate)."},
+    {"build_kwg", k_build_kwg, METH_VARARGS,
+     "build_kwg(words, dawg_only) -> bytes: the automaton of words (codes, each word ended by 0), uint32 arcs."},
     {"depths", k_depths, METH_VARARGS,
      "depths(kwg) -> bytes: per arc index, the most letters left on a path to a word's end (for generate)."},
     {"generate", k_generate, METH_VARARGS,
@@ -311,7 +346,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 10) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 11) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -54,6 +54,7 @@ void po_board_buffers(PlayOut *po, int size, const Py_buffer *cells, const Py_bu
                       int start_c, int first_dirs);
 
 /* The module's functions, by unit. */
+PyObject *k_build_kwg(PyObject *self, PyObject *args);
 PyObject *k_depths(PyObject *self, PyObject *args);
 PyObject *k_anagrams(PyObject *self, PyObject *args);
 PyObject *k_wordmap(PyObject *self, PyObject *args);

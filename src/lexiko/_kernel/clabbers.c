@@ -24,7 +24,7 @@ static void alpha_cross_walk(const Gen *g, uint32_t node, const uint8_t *m, int 
 {
     for (uint32_t j = node; node && j < g->nk; j++) {
         uint32_t a = g->kwg[j];
-        uint32_t t = a >> 24;
+        uint32_t t = ARC_TILE(a);
         if (i < nm && t > m[i])
             break; /* m[i] can no longer come */
         if (t) {
@@ -185,7 +185,7 @@ static void clab_walk(Gen *g, uint32_t node, int bi, int k, uint8_t prev)
     int nbl = g->cl_nbl, ne = g->cl_ne;
     for (uint32_t j = node; node && j < g->nk && !g->oom; j++) {
         uint32_t a = g->kwg[j];
-        uint32_t t = a >> 24;
+        uint32_t t = ARC_TILE(a);
         if (bi < nbl && t > g->cl_bl[bi])
             break;
         uint32_t child = child_of(g, a);

@@ -15,9 +15,13 @@
  * child_of, ana_key, set_line, the word map's look-ups, the endgame's rack sums); the
  * build links with -flto, so calls between units are inlined as within one.
  *
- * Arc format (lexiko/kwg.py): bits 0-21 child node, bit 22 END (last arc of its node),
- * bit 23 ACCEPTS, bits 24-31 tile (0: GADDAG separator). kwg[1] points at the GADDAG
- * root, kwg[0] at the DAWG root.
+ * Arc format (lexiko/kwg.py): bits 0-21 the low 22 bits of the child node, bit 22 END
+ * (last arc of its node), bit 23 ACCEPTS, bits 24-29 tile (0: GADDAG separator), bits
+ * 30-31 the child's bits 22-23. An automaton of at most 2**22 arcs (the narrow layout,
+ * every English list) has bits 30-31 clear, so its arcs read as they always did; a
+ * larger one (the wide layout, up to 2**24 arcs: Polish) sets them. Read arcs with
+ * ARC_TILE and ARC_CHILD, which read both (CHILD_BITS writes a child). kwg[1] points at the GADDAG root, kwg[0] at
+ * the DAWG root.
  */
 #ifndef LEXIKO_KERNEL_COMMON_H
 #define LEXIKO_KERNEL_COMMON_H
@@ -29,7 +33,11 @@
 #include <string.h>
 
 #define MAXN 32 /* largest board side handled */
-#define CHILD_MASK 0x3FFFFFu
+#define CHILD_MASK 0x3FFFFFu /* the child's low bits; ARC_CHILD reads all of them */
+#define MAX_ARCS (1u << 24)  /* the most arcs an automaton has (child indexes of 24 bits) */
+#define ARC_TILE(a) (((a) >> 24) & 0x3Fu)
+#define ARC_CHILD(a) (((a) & CHILD_MASK) | (((a) >> 30) << 22))
+#define CHILD_BITS(n) (((n) & CHILD_MASK) | (((n) >> 22) << 30)) /* an arc's bits naming child n */
 #define END_BIT (1u << 22)
 #define ACC_BIT (1u << 23)
 #define BLANK_FLAG 0x40
@@ -196,7 +204,7 @@ static inline uint32_t find_arc(const Gen *g, uint32_t node, uint32_t t)
         return 0;
     for (uint32_t i = node; i < g->nk; i++) {
         uint32_t a = g->kwg[i];
-        uint32_t at = a >> 24;
+        uint32_t at = ARC_TILE(a);
         if (at == t)
             return i;
         if (at > t || (a & END_BIT))
@@ -207,7 +215,7 @@ static inline uint32_t find_arc(const Gen *g, uint32_t node, uint32_t t)
 
 static inline uint32_t child_of(const Gen *g, uint32_t a)
 {
-    uint32_t c = a & CHILD_MASK;
+    uint32_t c = ARC_CHILD(a);
     return c < g->nk ? c : 0;
 }
 

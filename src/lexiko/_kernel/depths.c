@@ -69,12 +69,12 @@ static int depth_fill(const uint32_t *kwg, uint32_t nk, int16_t *memo, int16_t *
             f->after = memo[j];
             f->lafter = lmemo[j];
         } else {
-            uint32_t a = kwg[j], child = a & CHILD_MASK;
+            uint32_t a = kwg[j], child = ARC_CHILD(a);
             if (child && child < nk && memo[child] == DEPTH_UNKNOWN) {
                 push = child; /* do the child first, then come back to this arc */
                 continue;
             }
-            int letters = (a >> 24) ? 1 : 0;
+            int letters = ARC_TILE(a) ? 1 : 0;
             int best = (a & ACC_BIT) ? letters : DEPTH_NONE;
             int lbest = best; /* a separator ends the letters before it */
             if (child && child < nk) {

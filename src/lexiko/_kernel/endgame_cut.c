@@ -60,16 +60,16 @@ static uint32_t eg_cut_node(EgCut *x, uint32_t node, int depth)
         x->oom = 1;
     for (uint32_t i = node; i < x->nk && !x->oom; i++) {
         uint32_t a = x->kwg[i];
-        uint32_t t = a >> 24;
+        uint32_t t = ARC_TILE(a);
         int ok = 1;
         if (t)
             ok = eg_cut_letter(x, (int)t, 1);
         if (ok) {
-            uint32_t c = a & CHILD_MASK, nc = 0;
+            uint32_t c = ARC_CHILD(a), nc = 0;
             if (c && c < x->nk)
                 nc = eg_cut_node(x, c, depth + 1);
             if ((nc || (a & ACC_BIT)) && nkeep < 64)
-                keep[nkeep++] = (t << 24) | (a & ACC_BIT) | nc;
+                keep[nkeep++] = (t << 24) | (a & ACC_BIT) | CHILD_BITS(nc);
         }
         if (t)
             eg_cut_letter(x, (int)t, -1);
@@ -78,7 +78,7 @@ static uint32_t eg_cut_node(EgCut *x, uint32_t node, int depth)
     }
     if (!nkeep || x->oom)
         return 0;
-    if (x->nout + (size_t)nkeep > CHILD_MASK) {
+    if (x->nout + (size_t)nkeep > MAX_ARCS) {
         x->oom = 1;
         return 0;
     }
@@ -131,10 +131,10 @@ uint32_t *eg_cut_lexicon(const uint32_t *kwg, uint32_t nk, const uint8_t *cells,
         x->out[0] = 0;
         x->out[1] = 0;
         x->nout = 2;
-        uint32_t root = kwg[1] & CHILD_MASK;
+        uint32_t root = ARC_CHILD(kwg[1]);
         uint32_t r = root && root < nk ? eg_cut_node(x, root, 0) : 0;
         if (!x->oom) {
-            x->out[1] = r; /* the GADDAG root: tile 0, no flags, its arcs */
+            x->out[1] = CHILD_BITS(r); /* the GADDAG root: tile 0, no flags, its arcs */
             res = x->out;
             *nk_out = (uint32_t)x->nout;
             x->out = NULL;

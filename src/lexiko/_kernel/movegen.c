@@ -379,7 +379,7 @@ static inline void store(Gen *g, int start, int end, int main, int mult, int cro
  * belong to another walk of the same anchor). */
 static inline __attribute__((always_inline)) void after_left(Gen *g, int pos, uint32_t a, int prune, WALK_ARGS)
 {
-    uint32_t child = a & CHILD_MASK;
+    uint32_t child = ARC_CHILD(a);
     int left_empty = pos <= g->walk_anchor && (pos == 0 || !g->lc[pos - 1]);
     if ((a & ACC_BIT) && left_empty && (!prune || ((g->kmask >> placed) & 1 && g->turn >= g->anchor_pos)))
         store(g, pos, g->turn, main, mult, cross, placed, leave);
@@ -393,8 +393,8 @@ static inline __attribute__((always_inline)) void after_left(Gen *g, int pos, ui
     }
     if (left_empty && g->turn + 1 < g->n) {
         uint32_t s = g->kwg[child];
-        if ((s >> 24) == 0) {
-            uint32_t sc = s & CHILD_MASK;
+        if (ARC_TILE(s) == 0) {
+            uint32_t sc = ARC_CHILD(s);
             if (sc && sc < g->nk) {
                 g->start = pos;
                 if (prune) {
@@ -411,7 +411,7 @@ static inline __attribute__((always_inline)) void after_left(Gen *g, int pos, ui
 /* After the tile at pos, read through arc a going right: record, go on right. */
 static inline __attribute__((always_inline)) void after_right(Gen *g, int pos, uint32_t a, int prune, WALK_ARGS)
 {
-    uint32_t child = a & CHILD_MASK;
+    uint32_t child = ARC_CHILD(a);
     int right_empty = pos == g->n - 1 || !g->lc[pos + 1];
     if ((a & ACC_BIT) && right_empty && (!prune || ((g->kmask >> placed) & 1 && pos >= g->anchor_pos)))
         store(g, g->start, pos, main, mult, cross, placed, leave);
@@ -446,7 +446,7 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
         uint32_t want = c & LETTER_MASK;
         for (uint32_t i = node; i < nk; i++) {
             uint32_t a = kwg[i];
-            uint32_t t = a >> 24;
+            uint32_t t = ARC_TILE(a);
             if (t == want) {
                 int v = g->values[c];
                 g->word[pos] = 0;
@@ -467,7 +467,7 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
     int xs = g->lxs[pos];
     for (uint32_t i = node; i < nk; i++) {
         uint32_t a = kwg[i];
-        uint32_t t = a >> 24;
+        uint32_t t = ARC_TILE(a);
         if (t > top)
             break;
         if ((cand >> t) & 1) {
@@ -575,7 +575,7 @@ uint64_t cross_set(const Gen *g, const uint8_t *cells, int r, int c, int dr, int
         node = child_of(g, g->kwg[i]);
         for (uint32_t j = node; node && j < g->nk; j++) {
             uint32_t a = g->kwg[j];
-            uint32_t t = a >> 24;
+            uint32_t t = ARC_TILE(a);
             if (t) {
                 uint32_t b = a;
                 int ok = 1;
@@ -603,7 +603,7 @@ uint64_t cross_set(const Gen *g, const uint8_t *cells, int r, int c, int dr, int
         }
         for (uint32_t j = node; node && j < g->nk; j++) {
             uint32_t a = g->kwg[j];
-            uint32_t t = a >> 24;
+            uint32_t t = ARC_TILE(a);
             if (t && t < 64 && (a & ACC_BIT)) /* a tile above 63 is no letter (a malformed kwg) */
                 out |= (uint64_t)1 << t;
             if (a & END_BIT)

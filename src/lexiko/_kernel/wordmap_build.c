@@ -13,7 +13,7 @@
 static void wmp_dfs(WmpBuild *b, uint32_t node, int len, uint64_t h)
 {
     for (uint32_t i = node; i < b->nk && !b->err; i++) {
-        uint32_t a = b->kwg[i], t = (a >> 24) & LETTER_MASK, child = a & CHILD_MASK;
+        uint32_t a = b->kwg[i], t = ARC_TILE(a) & LETTER_MASK, child = ARC_CHILD(a);
         if (++b->steps > (1LL << 28) || len >= 63) {
             b->err = -2;
             return;
@@ -80,7 +80,7 @@ int wmp_build_scan(WmpBuild *b, const uint32_t *kwg, uint32_t nk)
     b->kwg = kwg;
     b->nk = nk;
     if (b->nk >= 1) {
-        uint32_t root = b->kwg[0] & CHILD_MASK;
+        uint32_t root = ARC_CHILD(b->kwg[0]);
         if (root && root < b->nk)
             wmp_dfs(b, root, 0, 0);
     }
