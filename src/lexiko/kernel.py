@@ -981,10 +981,10 @@ def build_kwg(words: Iterable[Sequence[int]], *, dawg_only: bool = False) -> arr
     True
     """
     k = _module()
-    coded = [w if isinstance(w, bytes) else _codes_bytes(w) for w in words]
+    coded = [w if isinstance(w, bytes) else _codes_bytes(w) for w in words if _kwg.MIN_WORD <= len(w) <= _kwg.MAX_WORD]
     buf = b"\0".join(coded) + b"\0" if coded else b""
     if buf.count(0) != len(coded):  # a code 0 inside a word
-        bad = next(w for w in coded if 0 in w and _kwg.MIN_WORD <= len(w) <= _kwg.MAX_WORD)
+        bad = next(w for w in coded if 0 in w)
         raise ValueError(f"letter codes are 1..63, not {tuple(bad)}")
     try:
         raw = k.build_kwg(buf, dawg_only)

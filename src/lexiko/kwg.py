@@ -423,6 +423,18 @@ def _build_minimal(words: set[bytes], progress: Progress | None) -> array[int]:
     return out
 
 
+def _checked(words: Iterable[Sequence[int]]) -> set[bytes]:
+    """The distinct words of 2 to 21 letters, as bytes; ValueError for a code outside 1..63."""
+    checked: set[bytes] = set()
+    for w in words:
+        if not MIN_WORD <= len(w) <= MAX_WORD:
+            continue
+        if not all(1 <= c <= 63 for c in w):
+            raise ValueError(f"letter codes are 1..63, not {tuple(w)}")
+        checked.add(w if isinstance(w, bytes) else bytes(w))
+    return checked
+
+
 def build_kwg(words: Iterable[Sequence[int]], progress: Progress | None = None) -> array[int]:
     """Build the automaton of ``words`` (sequences of letter codes 1..63).
 
@@ -434,15 +446,7 @@ def build_kwg(words: Iterable[Sequence[int]], progress: Progress | None = None) 
     >>> len(build_kwg([(1,), (1, 2), (1, 2), (2, 1)]))   # AB, BA: 2 pointers, 4 DAWG arcs, 6 GADDAG
     12
     """
-    checked: set[bytes] = set()
-    for w in words:
-        if not MIN_WORD <= len(w) <= MAX_WORD:
-            continue
-        b = w if isinstance(w, bytes) else bytes(w)
-        if min(b) < 1 or max(b) > 63:
-            raise ValueError(f"letter codes are 1..63, not {tuple(w)}")
-        checked.add(b)
-    return _build(checked, progress)
+    return _build(_checked(words), progress)
 
 
 def build_dawg(words: Iterable[Sequence[int]], progress: Progress | None = None) -> array[int]:
@@ -455,14 +459,7 @@ def build_dawg(words: Iterable[Sequence[int]], progress: Progress | None = None)
     >>> accepts(kwg, dawg_root(kwg), (1, 2)), arc_child(kwg[1])
     (True, 0)
     """
-    checked: set[bytes] = set()
-    for w in words:
-        if not MIN_WORD <= len(w) <= MAX_WORD:
-            continue
-        b = w if isinstance(w, bytes) else bytes(w)
-        if min(b) < 1 or max(b) > 63:
-            raise ValueError(f"letter codes are 1..63, not {tuple(w)}")
-        checked.add(b)
+    checked = _checked(words)
     was_enabled = gc.isenabled()
     gc.disable()
     try:

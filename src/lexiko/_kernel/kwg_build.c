@@ -16,6 +16,8 @@
  */
 #include "kwg_build.h"
 
+#include <stdint.h>
+
 #define KEY_MAX 24 /* the longest key handled (words have at most 21 letters) */
 #define WORD_MIN 2
 #define WORD_MAX 21
@@ -243,22 +245,25 @@ static int cmp_reversed(const void *a, const void *b)
 }
 
 /* The offsets of the words to keep (2..21 letters), sorted, duplicates dropped: their
- * count, -1 out of memory, -3 a code above 63 (*bad: its offset). */
+ * count, -1 out of memory, -3 a code above 63 in a word kept (*bad: its offset). */
 static long long sorted_words(const uint8_t *buf, size_t len, uint32_t **order, size_t *bad)
 {
-    size_t cap = 1024, n = 0, start = 0;
+    size_t cap = 1024, n = 0, start = 0, high = SIZE_MAX; /* high: a code above 63 in this word */
     uint32_t *o = malloc(cap * sizeof *o);
     if (!o)
         return -1;
     for (size_t i = 0; i < len; i++) {
-        if (buf[i] > 63) {
-            free(o);
-            *bad = i;
-            return -3;
-        }
+        if (buf[i] > 63 && high == SIZE_MAX)
+            high = i;
         if (buf[i])
             continue;
         size_t wl = i - start;
+        if (wl >= WORD_MIN && wl <= WORD_MAX && high != SIZE_MAX) {
+            free(o);
+            *bad = high;
+            return -3;
+        }
+        high = SIZE_MAX;
         if (wl >= WORD_MIN && wl <= WORD_MAX) {
             if (n == cap) {
                 uint32_t *grown = realloc(o, (cap *= 2) * sizeof *o);
