@@ -99,7 +99,7 @@ def abbreviation(entry: str, spelt: str, language: str) -> str | None:
     >>> abbreviation("km", "KM", "czech-like") is None  # a language without the vowel rule
     True
     """
-    if sum(ch.isupper() for ch in entry) > 1:
+    if not entry.islower() and sum(ch.isupper() for ch in entry) > 1:
         return "capitals"
     if entry in KNOWN.get(language, ()):
         return "known"

@@ -175,7 +175,7 @@ def _split_words(text: bytes, source: str) -> list[str]:
         if not line:
             continue
         word = line.split()[0].upper()
-        if any(unicodedata.category(ch)[0] == "C" for ch in word):
+        if not word.isprintable() and any(unicodedata.category(ch)[0] == "C" for ch in word):
             raise LexiconError(f"{source} is not a word list: line {i} holds control characters (a binary file?)")
         words.append(word)
     if not words:

@@ -116,9 +116,12 @@ def dict_dir() -> Path:
     return Path(os.environ.get("LEXIKO_DICT_DIR", "/usr/share/dict"))
 
 
-def _fold(word: str, letters: frozenset[str], keep: frozenset[str]) -> str:
+def _fold(word: str, letters: frozenset[str], keep: frozenset[str], plain: dict[int, None] | None = None) -> str:
+    up = word.upper()
+    if plain is not None and not up.translate(plain):  # every letter is the set's (plain: them, deleted)
+        return up
     out = []
-    for ch in word.upper():
+    for ch in up:
         if ch in letters or ch in keep:
             out.append(ch)
         elif ch == "ß" or ch == "ẞ":
@@ -151,6 +154,7 @@ def game_words(
     # characters that appear only inside a tile of several letters (Catalan's middle dot)
     keep = frozenset(ch for face in tiles.letters if len(face) > 1 for ch in face) - letters
     keep |= frozenset(face for face in letters if not face.isalpha())  # the Ukrainian apostrophe
+    plain: dict[int, None] = dict.fromkeys(map(ord, letters | keep))
     seen: set[str] = set()
     gone: set[str] = set()  # spellings dropped as abbreviations (counted once)
     out = []
@@ -160,7 +164,7 @@ def game_words(
             continue
         if w[0].isupper() and not capitalized_nouns and sum(ch.isupper() for ch in w) == 1:
             continue  # a proper noun
-        folded = _fold(w, letters, keep)
+        folded = _fold(w, letters, keep, plain)
         try:
             codes = tiles.parse(folded)
         except NotationError:
