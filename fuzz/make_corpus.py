@@ -128,6 +128,14 @@ def kwg_seeds() -> None:
         lex._write_cache(path)
 
 
+def kwg_build_seeds() -> None:
+    # the first byte: its low bit asks for the DAWG alone (fuzz_kwg_build.py); then words of codes ended by 0
+    codes = [bytes(ENGLISH.parse(w)) + b"\0" for w in WORDS]
+    seed("kwg_build", "small", b"\x00" + b"".join(codes))
+    seed("kwg_build", "small-dawg", b"\x01" + b"".join(codes))
+    seed("kwg_build", "long-and-high", b"\x00" + bytes([1] * 21) + b"\0" + bytes([1] * 22) + b"\0\x3f\x3f\0")
+
+
 def wordmap_seeds() -> None:
     lex = Lexicon.from_words(WORDS)
     depths, anagrams = prune_data(lex.kwg)
@@ -157,6 +165,7 @@ TARGETS = {
     "leave_formats": leave_format_seeds,
     "leave_map": leave_map_seeds,
     "kwg": kwg_seeds,
+    "kwg_build": kwg_build_seeds,
     "wordmap": wordmap_seeds,
     "wordlist": wordlist_seeds,
 }

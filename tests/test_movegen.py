@@ -421,11 +421,14 @@ print([str(c.move) for c in movegen.generate(Board.empty(), rack, lex, best=2)])
 
 
 @needs_kernel
-def test_a_tile_code_above_63_in_the_automaton_is_no_letter_of_a_cross_check() -> None:
-    """Found by fuzzing the kernel with malformed automata (UndefinedBehaviorSanitizer: a
-    shift by the tile code): a tile of 65 in place of A on the GADDAG path T-A made the
-    cross-checks of the squares beside a T take it for A (65 mod 64), so that A could be
-    put there. A code above 63 is no letter: no tile goes beside the T."""
+def test_an_arc_whose_child_lies_past_the_automaton_leads_nowhere() -> None:
+    """Found by fuzzing the kernel with malformed automata as a tile code above 63
+    (UndefinedBehaviorSanitizer: a shift by the tile code), when the tile had 8 bits. Now
+    the tile has 6 and the byte's top two bits are the child's bits 22-23 (the wide
+    layout, `lexiko.kwg`): a byte of 65 is A with a child 2**22 arcs further, past the
+    end of this small automaton. The kernel takes that arc as leading nowhere and reads
+    nothing outside the array; the A still ends the word AT (T-A read from its end),
+    whose node had no arc anyway, so the moves are those of the intact automaton."""
     from lexiko import kernel
     from lexiko import kwg as _kwg
 
@@ -436,10 +439,13 @@ def test_a_tile_code_above_63_in_the_automaton_is_no_letter_of_a_cross_check() -
     arcs = lex.kwg
     after_t = _kwg.arc_child(arcs[_kwg.find_arc(arcs, _kwg.gaddag_root(arcs), 20)])
     a = _kwg.find_arc(arcs, after_t, 1)
-    arcs[a] = arcs[a] & 0xFFFFFF | 65 << 24  # the A of T-A (AT read from its end) becomes tile 65
+    assert _kwg.arc_child(arcs[a]) == 0
+    arcs[a] = arcs[a] & 0xFFFFFF | 65 << 24  # the A of T-A, its child now 2**22
+    assert (_kwg.arc_tile(arcs[a]), _kwg.arc_child(arcs[a])) == (1, 1 << 22)
     kernel._prune_cache.clear()
     kernel._wordmap_cache.clear()
-    assert generate(board, ENGLISH.parse("AA"), lex, placements_only=True, backend="c") == []
+    after = sorted(str(c.move) for c in generate(board, ENGLISH.parse("AA"), lex, placements_only=True, backend="c"))
+    assert after == moves
 
 
 @pytest.mark.slow

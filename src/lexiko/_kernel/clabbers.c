@@ -41,7 +41,7 @@ static void alpha_cross_walk(const Gen *g, uint32_t node, const uint8_t *m, int 
             }
             if (!ins && (i == nm || t <= m[i])) {
                 if (i == nm) {
-                    if ((a & ACC_BIT) && t < 64) /* a tile above 63 is no letter (a malformed kwg) */
+                    if (a & ACC_BIT) /* ARC_TILE has 6 bits: t is a letter */
                         *out |= (uint64_t)1 << t;
                 } else {
                     alpha_cross_walk(g, child, m, nm, i, t, out);

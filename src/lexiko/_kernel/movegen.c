@@ -587,7 +587,7 @@ uint64_t cross_set(const Gen *g, const uint8_t *cells, int r, int c, int dr, int
                     }
                     b = g->kwg[x];
                 }
-                if (ok && (b & ACC_BIT) && t < 64) /* a tile above 63 is no letter (a malformed kwg) */
+                if (ok && (b & ACC_BIT)) /* ARC_TILE has 6 bits: t is a letter */
                     out |= (uint64_t)1 << t;
             }
             if (a & END_BIT)
@@ -604,7 +604,7 @@ uint64_t cross_set(const Gen *g, const uint8_t *cells, int r, int c, int dr, int
         for (uint32_t j = node; node && j < g->nk; j++) {
             uint32_t a = g->kwg[j];
             uint32_t t = ARC_TILE(a);
-            if (t && t < 64 && (a & ACC_BIT)) /* a tile above 63 is no letter (a malformed kwg) */
+            if (t && (a & ACC_BIT))
                 out |= (uint64_t)1 << t;
             if (a & END_BIT)
                 break;
