@@ -359,10 +359,28 @@ static inline int branch_dead(Gen *g, int pos, uint32_t node, int left, int plac
 #define WALK_ARGS int main, int mult, int cross, int placed, uint32_t leave, uint64_t have
 #define WALK_PASS main, mult, cross, placed, leave, have
 
+/* The walk comes in four copies, by the constants prune (best mode's pruning) and wide
+ * (the automaton's layout, common.h): a narrow automaton's arcs are read as they were
+ * before the wide layout, without the two operations that gather a wide child's high
+ * bits, so TWL06 loses no speed to Polish. */
 static void gen_left(Gen *g, int pos, uint32_t node, WALK_ARGS);
 static void gen_right(Gen *g, int pos, uint32_t node, WALK_ARGS);
 static void gen_left_p(Gen *g, int pos, uint32_t node, WALK_ARGS);
 static void gen_right_p(Gen *g, int pos, uint32_t node, WALK_ARGS);
+static void gen_left_w(Gen *g, int pos, uint32_t node, WALK_ARGS);
+static void gen_right_w(Gen *g, int pos, uint32_t node, WALK_ARGS);
+static void gen_left_pw(Gen *g, int pos, uint32_t node, WALK_ARGS);
+static void gen_right_pw(Gen *g, int pos, uint32_t node, WALK_ARGS);
+
+/* An arc's child and tile in layout wide (a constant where used: the branch folds). */
+#define WALK_CHILD(a, wide) ((wide) ? ARC_CHILD(a) : ((a) & CHILD_MASK))
+#define WALK_TILE(a, wide) ((wide) ? ARC_TILE(a) : ((a) >> 24))
+#define GEN_LEFT(prune, wide, ...)                                                                                     \
+    ((prune) ? ((wide) ? gen_left_pw(__VA_ARGS__) : gen_left_p(__VA_ARGS__))                                           \
+             : ((wide) ? gen_left_w(__VA_ARGS__) : gen_left(__VA_ARGS__)))
+#define GEN_RIGHT(prune, wide, ...)                                                                                    \
+    ((prune) ? ((wide) ? gen_right_pw(__VA_ARGS__) : gen_right_p(__VA_ARGS__))                                         \
+             : ((wide) ? gen_right_w(__VA_ARGS__) : gen_right(__VA_ARGS__)))
 
 static inline void store(Gen *g, int start, int end, int main, int mult, int cross, int placed, uint32_t leave)
 {
@@ -377,63 +395,54 @@ static inline void store(Gen *g, int start, int end, int main, int mult, int cro
  * (only once the anchor's tile is down: the walk may start on the tiles after it).
  * With pruning, only plays of a number of tiles in g->kmask are recorded (the others
  * belong to another walk of the same anchor). */
-static inline __attribute__((always_inline)) void after_left(Gen *g, int pos, uint32_t a, int prune, WALK_ARGS)
+static inline __attribute__((always_inline)) void after_left(Gen *g, int pos, uint32_t a, int prune, int wide,
+                                                             WALK_ARGS)
 {
-    uint32_t child = ARC_CHILD(a);
+    uint32_t child = WALK_CHILD(a, wide);
     int left_empty = pos <= g->walk_anchor && (pos == 0 || !g->lc[pos - 1]);
     if ((a & ACC_BIT) && left_empty && (!prune || ((g->kmask >> placed) & 1 && g->turn >= g->anchor_pos)))
         store(g, pos, g->turn, main, mult, cross, placed, leave);
     if (!child || child >= g->nk)
         return;
-    if (pos - 1 > g->left_limit) {
-        if (prune)
-            gen_left_p(g, pos - 1, child, WALK_PASS);
-        else
-            gen_left(g, pos - 1, child, WALK_PASS);
-    }
+    if (pos - 1 > g->left_limit)
+        GEN_LEFT(prune, wide, g, pos - 1, child, WALK_PASS);
     if (left_empty && g->turn + 1 < g->n) {
         uint32_t s = g->kwg[child];
-        if (ARC_TILE(s) == 0) {
-            uint32_t sc = ARC_CHILD(s);
+        if (WALK_TILE(s, wide) == 0) {
+            uint32_t sc = WALK_CHILD(s, wide);
             if (sc && sc < g->nk) {
                 g->start = pos;
-                if (prune) {
+                if (prune)
                     g->cur_fi = g->run_left ? 0 : pos - g->f0;
-                    gen_right_p(g, g->turn + 1, sc, WALK_PASS);
-                } else {
-                    gen_right(g, g->turn + 1, sc, WALK_PASS);
-                }
+                GEN_RIGHT(prune, wide, g, g->turn + 1, sc, WALK_PASS);
             }
         }
     }
 }
 
 /* After the tile at pos, read through arc a going right: record, go on right. */
-static inline __attribute__((always_inline)) void after_right(Gen *g, int pos, uint32_t a, int prune, WALK_ARGS)
+static inline __attribute__((always_inline)) void after_right(Gen *g, int pos, uint32_t a, int prune, int wide,
+                                                              WALK_ARGS)
 {
-    uint32_t child = ARC_CHILD(a);
+    uint32_t child = WALK_CHILD(a, wide);
     int right_empty = pos == g->n - 1 || !g->lc[pos + 1];
     if ((a & ACC_BIT) && right_empty && (!prune || ((g->kmask >> placed) & 1 && pos >= g->anchor_pos)))
         store(g, g->start, pos, main, mult, cross, placed, leave);
-    if (child && child < g->nk && pos + 1 < g->n) {
-        if (prune)
-            gen_right_p(g, pos + 1, child, WALK_PASS);
-        else
-            gen_right(g, pos + 1, child, WALK_PASS);
-    }
+    if (child && child < g->nk && pos + 1 < g->n)
+        GEN_RIGHT(prune, wide, g, pos + 1, child, WALK_PASS);
 }
 
 #define AFTER(pos_, a_, ...)                                                                                           \
     do {                                                                                                               \
         if (left)                                                                                                      \
-            after_left(g, pos_, a_, prune, __VA_ARGS__);                                                               \
+            after_left(g, pos_, a_, prune, wide, __VA_ARGS__);                                                               \
         else                                                                                                           \
-            after_right(g, pos_, a_, prune, __VA_ARGS__);                                                              \
+            after_right(g, pos_, a_, prune, wide, __VA_ARGS__);                                                              \
     } while (0)
 
 /* The tile at pos from node: the one on the board, or each one the rack allows. */
 static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32_t node, int left, int prune,
-                                                         WALK_ARGS)
+                                                         int wide, WALK_ARGS)
 {
     const uint32_t *kwg = g->kwg;
     uint32_t nk = g->nk;
@@ -446,7 +455,7 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
         uint32_t want = c & LETTER_MASK;
         for (uint32_t i = node; i < nk; i++) {
             uint32_t a = kwg[i];
-            uint32_t t = ARC_TILE(a);
+            uint32_t t = WALK_TILE(a, wide);
             if (t == want) {
                 int v = g->values[c];
                 g->word[pos] = 0;
@@ -467,7 +476,7 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
     int xs = g->lxs[pos];
     for (uint32_t i = node; i < nk; i++) {
         uint32_t a = kwg[i];
-        uint32_t t = ARC_TILE(a);
+        uint32_t t = WALK_TILE(a, wide);
         if (t > top)
             break;
         if ((cand >> t) & 1) {
@@ -498,22 +507,42 @@ static inline __attribute__((always_inline)) void gen_at(Gen *g, int pos, uint32
 
 static void gen_left(Gen *g, int pos, uint32_t node, WALK_ARGS)
 {
-    gen_at(g, pos, node, 1, 0, WALK_PASS);
+    gen_at(g, pos, node, 1, 0, 0, WALK_PASS);
+}
+
+static void gen_left_w(Gen *g, int pos, uint32_t node, WALK_ARGS)
+{
+    gen_at(g, pos, node, 1, 0, 1, WALK_PASS);
 }
 
 static void gen_right(Gen *g, int pos, uint32_t node, WALK_ARGS)
 {
-    gen_at(g, pos, node, 0, 0, WALK_PASS);
+    gen_at(g, pos, node, 0, 0, 0, WALK_PASS);
+}
+
+static void gen_right_w(Gen *g, int pos, uint32_t node, WALK_ARGS)
+{
+    gen_at(g, pos, node, 0, 0, 1, WALK_PASS);
 }
 
 static void gen_left_p(Gen *g, int pos, uint32_t node, WALK_ARGS)
 {
-    gen_at(g, pos, node, 1, 1, WALK_PASS);
+    gen_at(g, pos, node, 1, 1, 0, WALK_PASS);
+}
+
+static void gen_left_pw(Gen *g, int pos, uint32_t node, WALK_ARGS)
+{
+    gen_at(g, pos, node, 1, 1, 1, WALK_PASS);
 }
 
 static void gen_right_p(Gen *g, int pos, uint32_t node, WALK_ARGS)
 {
-    gen_at(g, pos, node, 0, 1, WALK_PASS);
+    gen_at(g, pos, node, 0, 1, 0, WALK_PASS);
+}
+
+static void gen_right_pw(Gen *g, int pos, uint32_t node, WALK_ARGS)
+{
+    gen_at(g, pos, node, 0, 1, 1, WALK_PASS);
 }
 
 /* Where the walk of the current anchor starts. With tiles just after the anchor, every
@@ -953,7 +982,7 @@ static void run_best(Gen *g, uint32_t root, uint64_t have)
         update_masks(g);
         if (!g->alive_l[g->turn][g->wcap])
             continue;
-        gen_left_p(g, g->turn, root, 0, 1, 0, 0, g->full_leave, have);
+        GEN_LEFT(1, g->nk > (1u << 22), g, g->turn, root, 0, 1, 0, 0, g->full_leave, have);
     }
     free(list);
     free(wbs);
@@ -1082,7 +1111,7 @@ void run(Gen *g)
                 g->left_limit = prev;
                 g->single_skip = dir == 1 && g->lxs[pos] >= 0;
                 set_turn(g);
-                gen_left(g, g->turn, root, 0, 1, 0, 0, g->full_leave, have);
+                GEN_LEFT(0, g->nk > (1u << 22), g, g->turn, root, 0, 1, 0, 0, g->full_leave, have);
                 prev = pos;
             }
         }
