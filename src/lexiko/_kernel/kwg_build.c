@@ -11,8 +11,8 @@
  *    the DAWG node of p (when p has one). It is built by the same pass.
  *
  * Memory: the words, the arcs, the register (a hash set of node offsets, at most half
- * full) and one record of 12 bytes per prefix: for Polish's 3.3 million words some
- * 300 MB at the peak, where the Python builder needs gigabytes.
+ * full) and one record of 12 bytes per prefix: for Polish's 3.3 million words (40 MB of
+ * codes) some 140 MB more at the peak, and 11 seconds of processor time.
  */
 #include "kwg_build.h"
 
