@@ -138,7 +138,7 @@ def test_the_endgame_time_is_refused_without_the_pre_endgame(capsys: pytest.Capt
     record = str(DATA / "gcg" / "corpus" / "phony_challenged_off.gcg")
     assert main(["analyze", record, "--turn", "22", "--endgame-time", "3"]) != 0
     assert (
-        "error: --endgame-time is the time of each endgame of --preendgame: give --preendgame too"
+        "error: --endgame-time is the time of each endgame of --preendgame or --review: give one of them"
         in capsys.readouterr().out
     )
 
