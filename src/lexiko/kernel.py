@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Final, Literal, NamedTuple, NewType, Protocol,
 from lexiko import kwg as _kwg
 from lexiko.board import Board
 from lexiko.layouts import Layout
-from lexiko.lexicon import Lexicon, cache_dir, write_cache_file
+from lexiko.lexicon import Lexicon, arcs_digest, cache_dir, write_cache_file
 from lexiko.rules import Rules
 from lexiko.tiles import TileSet
 
@@ -433,7 +433,8 @@ def _disk_cached(kwg: Sequence[int], kind: str, build: Callable[[], bytes]) -> B
         return build()
     if len(raw) < 4 * _DISK_MIN_ARCS:
         return build()
-    key = hashlib.blake2b(raw, digest_size=12).hexdigest()
+    # the lexicon's digest, computed once (or read with its cache file), not once a kind
+    key = arcs_digest(kwg).hex() if isinstance(kwg, array) else hashlib.blake2b(raw, digest_size=16).hexdigest()
     path = cache_dir() / f"{kind}-abi{ABI}-{key}.bin"
     try:
         with open(path, "rb") as f:

@@ -123,6 +123,26 @@ def _arcs_digest(arcs: bytes | memoryview) -> bytes:
     return hashlib.blake2b(arcs, digest_size=16, person=b"lexiko-kwg").digest()
 
 
+_digests: dict[int, tuple[array[int], bytes]] = {}
+
+
+def arcs_digest(kwg: array[int]) -> bytes:
+    """A digest of an automaton's arcs (16 bytes), computed once per array (a lexicon
+    read from its cache file brings the one stored there, checked as it was read): what
+    files derived from a lexicon are named by.
+
+    >>> kwg = Lexicon.from_words(["QI"]).kwg
+    >>> arcs_digest(kwg) == _arcs_digest(memoryview(kwg).cast("B"))
+    True
+    """
+    hit = _digests.get(id(kwg))
+    if hit is None or hit[0] is not kwg:
+        if len(_digests) > 16:
+            _digests.clear()
+        hit = _digests[id(kwg)] = (kwg, _arcs_digest(memoryview(kwg).cast("B")))
+    return hit[1]
+
+
 def cache_dir() -> Path:
     """Folder of compiled lexicons.
 
@@ -352,6 +372,8 @@ class Lexicon:
             _kwg.layout(arcs) == "wide"
         ):
             return None
+        if sys.byteorder == "little":
+            _digests[id(arcs)] = (arcs, data[16:_HEAD])
         return cls(name, tiles, arcs, skipped)
 
     def _write_cache(self, path: Path) -> None:
