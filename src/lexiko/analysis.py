@@ -154,8 +154,8 @@ def analyze_position(
     if top <= 0:
         return []
     if sort == "score" and not simulate:
-        found = generate(pos.board, pos.rack, lexicon, pos.rules, bag_count=pos.bag_count, leaves=lv)
-        found.sort(key=lambda c: (-c.score, sort_key(c)))
+        every = generate(pos.board, pos.rack, lexicon, pos.rules, bag_count=pos.bag_count, leaves=lv)
+        found = sorted(every, key=lambda c: (-c.score, sort_key(c)))
         return [_row(c, pos.board, tiles) for c in found[:top]]
     if sort not in ("equity", "score"):
         raise ValueError(f"sort must be 'equity' or 'score', not {sort!r}")

@@ -523,7 +523,7 @@ class Game:
 
     def moves(
         self, best: int | None = None, *, leaves: LeaveValue | None = None, lexicon: Lexicon | None = None
-    ) -> list[Candidate]:
+    ) -> Sequence[Candidate]:
         """The legal moves of the player on turn, best first: by equity, which is the
         score plus ``leaves(kept tiles)`` with a leave table (say
         `lexiko.leaves.LeaveTable.default`), the score alone without; ``best=N`` only

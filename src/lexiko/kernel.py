@@ -42,7 +42,7 @@ from lexiko.rules import Rules
 from lexiko.tiles import TileSet
 
 if TYPE_CHECKING:
-    from lexiko.move import Place
+    from lexiko.move import Exchange, Pass, Place
     from lexiko.movegen import Candidate
 
 __all__ = [
@@ -69,6 +69,9 @@ __all__ = [
     "COUNT",
     "ALL",
     "BEST",
+    "PLACEMENTS_ONLY",
+    "PASS_ONLY",
+    "MoveList",
     "generate",
     "depths",
     "anagrams",
@@ -101,7 +104,7 @@ __all__ = [
     "rl_candidates",
 ]
 
-ABI: Final = 11
+ABI: Final = 12
 """The calling convention of the extension this module calls; a build with another
 ``ABI`` is stale (rebuild with ``pip install .``) and is not used."""
 
@@ -137,7 +140,9 @@ down, tiles, score."""
 class _Module(Protocol):
     """The extension's entries, positional as it parses them."""
 
-    def setup(self, place: type[Place], candidate: type[Candidate], /) -> None: ...
+    def setup(
+        self, place: type[Place], candidate: type[Candidate], exchange: type[Exchange], pass_: type[Pass], /
+    ) -> None: ...
 
     def generate(
         self,
@@ -162,8 +167,9 @@ class _Module(Protocol):
         floor: float,
         bonuses: array[int] | None,
         wordmap: Blob | None,
+        others: int,
         /,
-    ) -> int | list[Candidate]: ...
+    ) -> int | Sequence[Candidate]: ...
 
     def build_kwg(self, words: bytes, dawg_only: bool, /) -> bytes: ...
 
@@ -404,16 +410,18 @@ def _module() -> _Module:
     return k
 
 
-def register_classes(place: type[Place], candidate: type[Candidate]) -> None:
+def register_classes(
+    place: type[Place], candidate: type[Candidate], exchange: type[Exchange], pass_: type[Pass]
+) -> None:
     """Tell the kernel the classes `generate` builds (`lexiko.movegen` does,
     once, when it is imported); nothing without the kernel.
 
-    >>> from lexiko.move import Place
+    >>> from lexiko.move import Exchange, Pass, Place
     >>> from lexiko.movegen import Candidate
-    >>> register_classes(Place, Candidate)
+    >>> register_classes(Place, Candidate, Exchange, Pass)
     """
     if _k is not None:
-        _k.setup(place, candidate)
+        _k.setup(place, candidate, exchange, pass_)
 
 
 # -- what stays the same over many calls -----------------------------------------------
@@ -859,6 +867,13 @@ ALL: Final = 1
 """`generate` lists every placement."""
 BEST: Final = 2
 """`generate` lists the best ``best_n`` placements."""
+PLACEMENTS_ONLY: Final = -2
+"""`generate` lists placements alone."""
+PASS_ONLY: Final = -1
+"""`generate` lists the pass besides the placements (no exchange is allowed)."""
+
+MoveList: type | None = getattr(_k, "MoveList", None)
+"""The type of `generate`'s lists (None without the kernel)."""
 _CLABBERS = 4  # a flag on the mode: words are anagrams (the kwg is the alphagram automaton)
 
 
@@ -878,6 +893,7 @@ def generate(
     prune: tuple[Blob, Blob] | None = None,
     wordmap: Blob | None = None,
     clabbers: bool = False,
+    others: int = PLACEMENTS_ONLY,
 ) -> int: ...
 
 
@@ -897,7 +913,8 @@ def generate(
     prune: tuple[Blob, Blob] | None = None,
     wordmap: Blob | None = None,
     clabbers: bool = False,
-) -> list[Candidate]: ...
+    others: int = PLACEMENTS_ONLY,
+) -> Sequence[Candidate]: ...
 
 
 def generate(
@@ -915,15 +932,22 @@ def generate(
     prune: tuple[Blob, Blob] | None = None,
     wordmap: Blob | None = None,
     clabbers: bool = False,
-) -> int | list[Candidate]:
+    others: int = PLACEMENTS_ONLY,
+) -> int | Sequence[Candidate]:
     """The placements of ``rack`` (64 bytes: the number of tiles of each code, blanks at
     0) on ``board`` (its ``layout``) under ``rules`` with the automaton ``kwg``: their
     number (`COUNT`), every one (`ALL`) or the best ``best_n`` (`BEST`)
-    as `Candidate` objects, best first. ``directions``: 1 to list
+    as `Candidate` objects, best first, in a `MoveList` (a read-only sequence that makes
+    each object when it is first read, equal to the list of them); ``others``: the
+    moves listed besides the placements, `PLACEMENTS_ONLY`, `PASS_ONLY`, or a number
+    k >= 0 for the pass and the exchanges of at most k tiles (ranked as
+    `lexiko.movegen.sort_key` ranks them; with ``best_n``, the best ``best_n`` of them
+    all). ``directions``: 1 to list
     only the across plays of an opening, else 2. ``leave_values``: the value of every
     sub-rack by mixed-radix index (see `lexiko.movegen`), or None (equity is the
     score). ``floor`` (best mode): NaN, or an equity the caller has other moves at;
-    plays below it may be left out. ``prune`` (best mode): `prune_data`;
+    plays below it may be left out (with ``others`` and NaN, the kernel works it out).
+    ``prune`` (best mode): `prune_data`;
     ``wordmap`` (best mode): `wordmap_data`, searched instead of the walk;
     ``clabbers``: ``kwg`` is the alphagram automaton and words need only be anagrams.
     What `lexiko.movegen.generate` calls; see it for the whole story.
@@ -966,6 +990,7 @@ def generate(
         floor,
         rules.tier_bonuses,
         wordmap,
+        others,
     )
 
 

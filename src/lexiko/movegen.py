@@ -111,7 +111,7 @@ def sort_key(c: Candidate) -> SortKey:
 
 # -- the compiled kernel (see lexiko.kernel) ------------------------------------------
 
-kernel.register_classes(Place, Candidate)
+kernel.register_classes(Place, Candidate, Exchange, Pass)
 _warned = False
 
 
@@ -325,9 +325,10 @@ def _kernel_moves(
     best_n: int | None,
     table: Sequence[float] | None,
     down_openings: bool,
-    floor: float = math.nan,
-) -> list[Candidate]:
-    """Every placement (``best_n`` None) or the best ``best_n``, by the kernel."""
+    others: int,
+) -> Sequence[Candidate]:
+    """Every move (``best_n`` None) or the best ``best_n``, by the kernel; ``others``:
+    the moves besides the placements (see `lexiko.kernel.generate`)."""
     mode: Literal[1, 2] = kernel.ALL if best_n is None else kernel.BEST
     clabbers = rules.variant == "clabbers"
     if clabbers:
@@ -347,10 +348,10 @@ def _kernel_moves(
         directions=_directions(board, down_openings),
         best_n=best_n or 0,
         leave_values=table,
-        floor=floor,
         prune=prune,
         wordmap=wordmap,
         clabbers=clabbers,
+        others=others,
     )
 
 
@@ -366,7 +367,7 @@ def generate(
     placements_only: bool = False,
     down_openings: bool = False,
     backend: Backend = "auto",
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """Every legal move of ``rack`` on ``board``, best first (see `sort_key`).
 
     Placements form only words of ``lexicon``; exchanges (every distinct choice of
@@ -377,6 +378,10 @@ def generate(
     and builds N objects). ``leaves`` values the tiles kept; equity is
     the score plus that value, or the score alone. ``backend``: ``"c"`` the compiled
     kernel, ``"python"`` the reference, ``"auto"`` the kernel when built.
+    The kernel returns its moves packed (a `lexiko.kernel.MoveList`): each
+    `Candidate` is made when it is first read, so that reading a few of 40,000 costs a
+    few objects; it is a read-only sequence equal to the list of its candidates (a slice
+    or ``list(...)`` gives a list). The reference returns a list.
     ``down_openings`` also lists the down plays of an opening on a layout symmetric
     about its diagonal (left out by default: they mirror the across plays, score the
     same and other engines do not count them).
@@ -391,24 +396,22 @@ def generate(
         return []
     r = _Rack(rack, board.tiles)
     table = r.table(leaves) if leaves is not None else None
-    others = math.nan  # an equity `best` exchanges or passes reach, when known
     if _use_kernel(backend, board):
-        if best is None:
-            out = _kernel_moves(board, r, lexicon, rules, None, table, down_openings)
+        # the kernel lists the exchanges and the pass too, and ranks them with the rest
+        if placements_only:
+            others = kernel.PLACEMENTS_ONLY
+        elif bag_count >= rules.exchange_min_bag and bag_count >= 0:
+            others = bag_count
         else:
-            if not placements_only:
-                others = _others_floor(r, rules, bag_count, table, best)
-            out = _kernel_moves(board, r, lexicon, rules, best, table, down_openings, others)
-    else:
-        out = _reference_candidates(board, r, lexicon, rules, table, down_openings)
-        if best is not None:
-            del out[best:]
+            others = kernel.PASS_ONLY
+        return _kernel_moves(board, r, lexicon, rules, best, table, down_openings, others)
+    out = _reference_candidates(board, r, lexicon, rules, table, down_openings)
+    if best is not None:
+        del out[best:]
     if placements_only:
         return out
     # the equity a move needs to make the list
     floor = out[best - 1].equity if best is not None and len(out) >= best else None
-    if floor is None and others == others:  # not NaN: `best` other moves reach it
-        floor = others
     extra = _other_moves(r, rules, bag_count, table, floor)
     if extra:
         out = _merge(out, sorted(extra, key=sort_key))
@@ -483,22 +486,6 @@ def best_move(
     if not found:
         raise ValueError("no legal move")
     return found[0]
-
-
-def _others_floor(r: _Rack, rules: Rules, bag_count: int, table: Sequence[float] | None, best: int) -> float:
-    """An equity at least ``best`` exchanges or passes reach (NaN: none known). A
-    placement of lower equity ranks after them (at equal equity placements come first),
-    so the kernel may leave it out; its list may then be shorter, and the merge below
-    fills in. Only with a leave table: without one every such move is worth 0."""
-    if table is None:
-        return math.nan
-    if bag_count >= rules.exchange_min_bag and bag_count >= r.count:
-        if best == 1:
-            return max(table)  # every exchange is allowed; the pass is table[r.full]
-        if best <= len(table):
-            return sorted(table, reverse=True)[best - 1]
-        return math.nan
-    return table[r.full] if best == 1 else math.nan
 
 
 def _other_moves(

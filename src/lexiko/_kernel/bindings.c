@@ -312,7 +312,7 @@ static PyMethodDef methods[] = {
      "rack_leaves(racks, sums, counts, dist, size) -> (keys, weighted, weights, seen): leaves valued by racks."},
     {"leave_values", k_leave_values, METH_VARARGS,
      "leave_values(counts, map) -> bytes: the value of every sub-rack by a packed leave table, as doubles."},
-    {"setup", k_setup, METH_VARARGS, "setup(Place, Candidate): the classes generate() builds."},
+    {"setup", k_setup, METH_VARARGS, "setup(Place, Candidate, Exchange, Pass): the classes generate() builds."},
     {"leave_table", k_leave_table, METH_VARARGS,
      "leave_table(counts, leaves) -> bytes: float(leaves(t)) of every sub-rack t, as doubles (for generate)."},
     {"wordmap", k_wordmap, METH_VARARGS,
@@ -326,9 +326,10 @@ static PyMethodDef methods[] = {
     {"generate", k_generate, METH_VARARGS,
      "generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles, bingo_bonus,\n"
      "         first_min, start_row, start_col, first_dirs, mode, best_n, leave_values, depths, anagrams,\n"
-     "         floor, bonuses=None, wordmap=None)\n\n"
-     "Mode 0: number of placements; 1: every placement; 2: the best best_n (Candidates,\n"
-     "best first). See lexiko.movegen."},
+     "         floor, bonuses=None, wordmap=None, others=-2)\n\n"
+     "Mode 0: number of placements; 1: every move; 2: the best best_n (a MoveList of\n"
+     "Candidates, best first; others: -2 placements only, -1 and the pass, k >= 0 and the\n"
+     "exchanges of at most k tiles). See lexiko.movegen."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -346,7 +347,8 @@ PyMODINIT_FUNC PyInit__kernel(void)
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
-    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 11) < 0) {
+    if (PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "ABI", 12) < 0 ||
+        movelist_ready(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

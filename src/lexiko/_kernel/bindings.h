@@ -59,8 +59,19 @@ PyObject *k_depths(PyObject *self, PyObject *args);
 PyObject *k_anagrams(PyObject *self, PyObject *args);
 PyObject *k_wordmap(PyObject *self, PyObject *args);
 
-PyObject *k_setup(PyObject *self, PyObject *args);    /* bindings_movegen.c */
-PyObject *k_generate(PyObject *self, PyObject *args);
+PyObject *k_generate(PyObject *self, PyObject *args); /* bindings_movegen.c */
+
+/* bindings_movelist.c: the moves generate() returns. A Move of a MoveList is an exchange
+ * (its tiles those put back) or the pass when its row is one of these (after every
+ * placement in move_cmp's order, as lexiko.movegen.sort_key ranks them). */
+#define ML_EXCHANGE 254
+#define ML_PASS 255
+PyObject *k_setup(PyObject *self, PyObject *args);
+/* A MoveList of g's moves (taken from g: g->moves is left NULL) for the rack full with
+ * nleaves sub-racks; NULL with a Python error set. */
+PyObject *movelist_new(Gen *g, const uint8_t *full, uint32_t nleaves);
+/* Add the MoveList type to the module: 0, or -1 with a Python error set. */
+int movelist_ready(PyObject *module);
 
 PyObject *k_leave_table(PyObject *self, PyObject *args); /* bindings_leaves.c */
 PyObject *k_leave_map(PyObject *self, PyObject *args);

@@ -1,175 +1,136 @@
 /*
- * lexiko._kernel, bindings_movegen.c: the bindings of move generation: setup() (the
- * classes generate() builds, written slot by slot) and generate(), the kernel's
- * lexiko.movegen.
+ * lexiko._kernel, bindings_movegen.c: the binding of move generation: generate(), the
+ * kernel's lexiko.movegen, with the exchanges and the pass it lists besides the
+ * placements (its result is a MoveList, bindings_movelist.c).
  */
 #include "bindings.h"
-
-#include <structmember.h>
 
 #include "movegen.h"
 #include "wordmap.h"
 
-/* -- Python objects -------------------------------------------------------------- */
+/* -- the other moves: exchanges and the pass ---------------------------------------- */
 
-typedef struct {
-    PyTypeObject *type;
-    Py_ssize_t off[4];
-} SlotType;
-
-static SlotType place_t, cand_t;
-
-static int slot_setup(SlotType *st, PyObject *type, const char *const names[4])
+static int push_move(Gen *g, const Move *m)
 {
-    if (!PyType_Check(type)) {
-        PyErr_SetString(PyExc_TypeError, "setup() needs classes");
-        return -1;
+    if (g->nmoves == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 64;
+        Move *nm = (Move *)realloc(g->moves, cap * sizeof(Move));
+        if (!nm)
+            return -1;
+        g->moves = nm;
+        g->cap = cap;
     }
-    for (int k = 0; k < 4; k++) {
-        PyObject *d = PyObject_GetAttrString(type, names[k]);
-        if (!d)
-            return -1;
-        if (!Py_IS_TYPE(d, &PyMemberDescr_Type)) {
-            Py_DECREF(d);
-            PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", ((PyTypeObject *)type)->tp_name, names[k]);
-            return -1;
-        }
-        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
-        if (m->type != T_OBJECT_EX || (m->flags & READONLY)) {
-            Py_DECREF(d);
-            PyErr_Format(PyExc_TypeError, "%s.%s is not a writable object slot", ((PyTypeObject *)type)->tp_name,
-                         names[k]);
-            return -1;
-        }
-        st->off[k] = m->offset;
-        Py_DECREF(d);
-    }
-    Py_XDECREF(st->type);
-    Py_INCREF(type);
-    st->type = (PyTypeObject *)type;
+    g->moves[g->nmoves++] = *m;
     return 0;
 }
 
-/* A new instance with its four slots set (references stolen; all non-NULL). */
-static PyObject *slot_new(SlotType *st, PyObject *a, PyObject *b, PyObject *c, PyObject *d)
+/* Best mode: an equity at least best_n exchanges or passes reach (NaN: none known), so
+ * that the search may leave out placements below it (at equal equity placements rank
+ * first). Only with leave values: without, every such move is worth 0. */
+static double others_floor(const Gen *g, int others, uint32_t nleaves)
 {
-    PyObject *o = NULL;
-    if (a && b && c && d)
-        o = st->type->tp_alloc(st->type, 0);
-    if (!o) {
-        Py_XDECREF(a);
-        Py_XDECREF(b);
-        Py_XDECREF(c);
-        Py_XDECREF(d);
-        return NULL;
-    }
-    *(PyObject **)((char *)o + st->off[0]) = a;
-    *(PyObject **)((char *)o + st->off[1]) = b;
-    *(PyObject **)((char *)o + st->off[2]) = c;
-    *(PyObject **)((char *)o + st->off[3]) = d;
-    /* Immutable values holding only immutable values: no cycle can go through them,
-     * so the cyclic collector need not track them (as CPython untracks such tuples).
-     * This halves the time to build a long list. */
-    if (PyObject_GC_IsTracked(o))
-        PyObject_GC_UnTrack(o);
-    return o;
-}
-
-PyObject *k_setup(PyObject *self, PyObject *args)
-{
-    (void)self;
-    PyObject *place, *cand;
-    static const char *const pn[4] = {"row", "col", "down", "tiles"};
-    static const char *const cn[4] = {"move", "score", "equity", "leave"};
-    if (!PyArg_ParseTuple(args, "OO:setup", &place, &cand))
-        return NULL;
-    if (slot_setup(&place_t, place, pn) < 0 || slot_setup(&cand_t, cand, cn) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-/* The leave tuple of a leave index: letters ascending, blanks last. */
-static PyObject *leave_tuple(const Gen *g, const uint8_t *full, uint32_t idx)
-{
-    uint8_t buf[64 * 4];
-    int n = 0;
-    for (int c = 1; c < 64; c++) {
-        if (!full[c])
-            continue;
-        int k = (int)((idx / g->radix[c]) % (uint32_t)(full[c] + 1));
-        while (k-- > 0 && n < (int)sizeof buf)
-            buf[n++] = (uint8_t)c;
-    }
-    if (full[0]) {
-        int k = (int)((idx / g->radix[0]) % (uint32_t)(full[0] + 1));
-        while (k-- > 0 && n < (int)sizeof buf)
-            buf[n++] = 0;
-    }
-    PyObject *t = PyTuple_New(n);
-    if (!t)
-        return NULL;
-    for (int i = 0; i < n; i++)
-        PyTuple_SET_ITEM(t, i, PyLong_FromLong(buf[i]));
-    PyObject_GC_UnTrack(t);
-    return t;
-}
-
-static PyObject *build_list(Gen *g, const uint8_t *full, uint32_t nleaves)
-{
-    if (!place_t.type || !cand_t.type) {
-        PyErr_SetString(PyExc_RuntimeError, "lexiko._kernel.setup() was not called");
-        return NULL;
-    }
-    size_t n = g->nmoves;
-    PyObject **leaves = (PyObject **)calloc(nleaves ? nleaves : 1, sizeof(PyObject *));
-    PyObject *list = NULL;
-    if (!leaves) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    sort_moves(g);
-    Py_END_ALLOW_THREADS
-    list = PyList_New((Py_ssize_t)n);
-    if (!list)
-        goto done;
-    for (size_t i = 0; i < n; i++) {
-        const Move *m = &g->moves[i];
-        PyObject *tiles = PyTuple_New(m->len);
-        if (!tiles)
-            goto fail;
-        for (int j = 0; j < m->len; j++)
-            PyTuple_SET_ITEM(tiles, j, PyLong_FromLong(m->tiles[j])); /* small ints: cached */
-        PyObject_GC_UnTrack(tiles);
-        PyObject *down = m->down ? Py_True : Py_False;
-        Py_INCREF(down);
-        PyObject *place = slot_new(&place_t, PyLong_FromLong(m->row), PyLong_FromLong(m->col), down, tiles);
-        if (!place)
-            goto fail;
-        uint32_t li = m->leave < nleaves ? m->leave : 0;
-        if (!leaves[li]) {
-            leaves[li] = leave_tuple(g, full, li);
-            if (!leaves[li]) {
-                Py_DECREF(place);
-                goto fail;
-            }
+    const double *t = g->leave_values;
+    if (!t || others < -1)
+        return NAN;
+    if (others >= g->rack_left) { /* every exchange is open */
+        if (g->best_n > nleaves)
+            return NAN;
+        if (g->best_n == 1) {
+            double top = t[0];
+            for (uint32_t i = 1; i < nleaves; i++)
+                if (t[i] > top)
+                    top = t[i];
+            return top;
         }
-        Py_INCREF(leaves[li]);
-        PyObject *cand = slot_new(&cand_t, place, PyLong_FromLong(m->score), PyFloat_FromDouble(m->equity), leaves[li]);
-        if (!cand)
-            goto fail;
-        PyList_SET_ITEM(list, (Py_ssize_t)i, cand);
+        double *v = (double *)malloc(nleaves * sizeof(double));
+        if (!v)
+            return NAN;
+        memcpy(v, t, nleaves * sizeof(double));
+        /* the best_n-th highest: a partial selection, best_n passes at most */
+        for (size_t k = 0; k < g->best_n; k++) {
+            size_t at = k;
+            for (size_t i = k + 1; i < nleaves; i++)
+                if (v[i] > v[at])
+                    at = i;
+            double x = v[k];
+            v[k] = v[at];
+            v[at] = x;
+        }
+        double r = v[g->best_n - 1];
+        free(v);
+        return r;
     }
-    goto done;
-fail:
-    Py_CLEAR(list);
-done:
-    if (leaves) {
-        for (uint32_t i = 0; i < nleaves; i++)
-            Py_XDECREF(leaves[i]);
-        free(leaves);
+    return g->best_n == 1 ? t[g->full_leave] : NAN;
+}
+
+/* Add the exchanges (others >= 0: those of at most others tiles) and the pass (others
+ * >= -1) of equity at least floor (when has_floor): 0, or -1 out of memory. An exchange
+ * is kept by the sub-rack it keeps, its tiles those put back, letters by code then
+ * blanks (as lexiko.movegen lists them). */
+static int add_others(Gen *g, const uint8_t *full, int others, int has_floor, double floor)
+{
+    const double *t = g->leave_values;
+    for (uint32_t i = 0; i <= g->full_leave; i++) {
+        int pass = i == g->full_leave;
+        if (!pass && others < 0)
+            continue;
+        double eq = t ? 0.0 + t[i] : 0.0;
+        if (has_floor && eq < floor)
+            continue;
+        Move m;
+        memset(&m, 0, sizeof m);
+        m.equity = eq;
+        m.leave = i;
+        if (pass) {
+            m.row = ML_PASS;
+        } else {
+            int n = 0;
+            for (int j = 1; j <= 64; j++) {
+                int c = j & 63; /* 1..63, then 0: blanks last */
+                if (!full[c])
+                    continue;
+                int k = full[c] - (int)((i / g->radix[c]) % (uint32_t)(full[c] + 1));
+                while (k-- > 0 && n < MAXN)
+                    m.tiles[n++] = (uint8_t)c;
+            }
+            if (n > others)
+                continue;
+            m.row = ML_EXCHANGE;
+            m.len = (uint8_t)n;
+        }
+        if (push_move(g, &m) < 0)
+            return -1;
     }
-    return list;
+    return 0;
+}
+
+/* The search's placements and the other moves, best first (best mode: the best best_n
+ * of them all), as lexiko.movegen.generate lists them: 0, or -1 out of memory. */
+static int finish_moves(Gen *g, const uint8_t *full, int others)
+{
+    sort_moves(g);
+    if (others < -1)
+        return 0;
+    if (g->mode == MODE_ALL)
+        return add_others(g, full, others, 0, 0.0) < 0 ? -1 : (sort_moves(g), 0);
+    /* the equity a move needs to make the list */
+    int has_floor = 0;
+    double floor = 0.0;
+    if (g->nmoves >= g->best_n) {
+        has_floor = 1;
+        floor = g->moves[g->best_n - 1].equity;
+    } else if (g->has_ext) {
+        has_floor = 1;
+        floor = g->ext_floor;
+    }
+    size_t before = g->nmoves;
+    if (add_others(g, full, others, has_floor, floor) < 0)
+        return -1;
+    if (g->nmoves > before)
+        sort_moves(g);
+    if (g->nmoves > g->best_n)
+        g->nmoves = g->best_n;
+    return 0;
 }
 
 /* generate()'s lexicon indexes (depths, anagrams, word map: None or a buffer) into g,
@@ -259,6 +220,7 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     int size, bingo_tiles, bingo_bonus, first_min, start_r, start_c, first_dirs, mode;
     Py_ssize_t best_n;
     PyObject *leave_obj, *depth_obj, *ana_obj, *bonus_obj = Py_None, *wmp_obj = Py_None;
+    int others = -2;
     double floor;
     Py_buffer depths, anas, wmps;
     int have_depths = 0, have_anas = 0, have_wmp = 0;
@@ -269,9 +231,9 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
     memset(&wmps, 0, sizeof wmps);
-    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd|OO:generate", &kwg, &cells, &size, &lmult, &wmult, &values,
-                          &rack, &bingo_tiles, &bingo_bonus, &first_min, &start_r, &start_c, &first_dirs, &mode,
-                          &best_n, &leave_obj, &depth_obj, &ana_obj, &floor, &bonus_obj, &wmp_obj))
+    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd|OOi:generate", &kwg, &cells, &size, &lmult, &wmult,
+                          &values, &rack, &bingo_tiles, &bingo_bonus, &first_min, &start_r, &start_c, &first_dirs,
+                          &mode, &best_n, &leave_obj, &depth_obj, &ana_obj, &floor, &bonus_obj, &wmp_obj, &others))
         return NULL;
     if (size < 1 || size > MAXN) {
         PyErr_Format(PyExc_ValueError, "board side %d is not in 1..%d", size, MAXN);
@@ -289,7 +251,7 @@ PyObject *k_generate(PyObject *self, PyObject *args)
         goto out;
     int clabbers = (mode & MODE_CLABBERS) != 0;
     mode &= ~MODE_CLABBERS;
-    if (mode < MODE_COUNT || mode > MODE_BEST || best_n < 0) {
+    if (mode < MODE_COUNT || mode > MODE_BEST || best_n < 0 || others < -2) {
         PyErr_SetString(PyExc_ValueError, "bad mode");
         goto out;
     }
@@ -330,6 +292,9 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     if (generate_indexes(g, depth_obj, &depths, &have_depths, ana_obj, &anas, &have_anas, wmp_obj, &wmps, &have_wmp) <
         0)
         goto out;
+    g->best_n = (size_t)best_n;
+    if (floor != floor && mode == MODE_BEST && best_n > 0)
+        floor = others_floor(g, others, (uint32_t)nleaves);
     g->has_ext = floor == floor;
     g->ext_floor = floor;
     g->bingo_tiles = bingo_tiles;
@@ -342,7 +307,7 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     g->mode = mode;
     g->best_n = (size_t)best_n;
     if (mode == MODE_BEST && best_n == 0) {
-        result = PyList_New(0);
+        result = movelist_new(g, full, (uint32_t)nleaves);
         goto out;
     }
     g->clabbers = clabbers;
@@ -356,6 +321,13 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     prepare(g, (const uint8_t *)cells.buf, (const uint8_t *)lmult.buf, (const uint8_t *)wmult.buf, start_r, start_c);
     run(g);
     Py_END_ALLOW_THREADS
+    if (!g->oom && mode != MODE_COUNT) {
+        int oom;
+        Py_BEGIN_ALLOW_THREADS
+        oom = finish_moves(g, full, others);
+        Py_END_ALLOW_THREADS
+        g->oom |= oom < 0;
+    }
     if (g->oom) {
         PyErr_NoMemory();
         goto out;
@@ -363,7 +335,7 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     if (mode == MODE_COUNT)
         result = PyLong_FromLongLong(g->count);
     else
-        result = build_list(g, full, (uint32_t)nleaves);
+        result = movelist_new(g, full, (uint32_t)nleaves);
 out:
     if (g) {
         gen_free(g);

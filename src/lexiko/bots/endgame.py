@@ -140,7 +140,7 @@ class _Solver:
         key = (board.cells, rack)
         found = self.gen.get(key)
         if found is None:
-            found = generate(board, rack, self.lexicon, self.rules, bag_count=0, placements_only=True)
+            found = list(generate(board, rack, self.lexicon, self.rules, bag_count=0, placements_only=True))
             outs = [c for c in found if not c.leave]  # plays going out first
             if outs:
                 found = outs + [c for c in found if c.leave]
@@ -156,7 +156,7 @@ class _Solver:
         key = (board.cells, rack)
         if key in self.best:
             return self.best[key]
-        found = self.gen.get(key)
+        found: Sequence[Candidate] | None = self.gen.get(key)
         if found is None:
             found = generate(board, rack, self.lexicon, self.rules, bag_count=0, best=1, placements_only=True)
         c = max(found, key=lambda d: d.score) if found else None

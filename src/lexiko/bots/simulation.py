@@ -596,7 +596,7 @@ def _simulate(
 
 
 def _pruned(
-    cands: list[Candidate],
+    cands: Sequence[Candidate],
     template: _Task,
     setup: _Setup,
     iterations: int,

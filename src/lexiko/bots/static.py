@@ -198,6 +198,7 @@ def _best(
     only when it has nothing else to play. A pass keeps the whole rack, a leave no table
     is trained on, and MAGPIE's static player does the same. An opening play's equity
     has `opening_adjustment` (with a leave table)."""
+    found: Sequence[Candidate]
     if board.is_empty and leaves is not None:
         every = generate(board, rack, lexicon, rules, bag_count=exchange_bag, leaves=leaves)
         found = sorted((_opening(board, c) for c in every), key=sort_key)

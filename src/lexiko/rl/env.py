@@ -80,14 +80,16 @@ class Observer:
         """The moves the player on turn may choose: the best ``k`` by equity, the pass
         always among them (last, if it did not make the list)."""
         p = game.player_on_turn
-        found = generate(
-            game.board,
-            game.rack(p),
-            self.lexicon,
-            self.rules,
-            bag_count=game.bag_count,
-            best=self.k,
-            leaves=self.leaves if game.bag_count else None,
+        found = list(
+            generate(
+                game.board,
+                game.rack(p),
+                self.lexicon,
+                self.rules,
+                bag_count=game.bag_count,
+                best=self.k,
+                leaves=self.leaves if game.bag_count else None,
+            )
         )
         if not any(isinstance(c.move, Pass) for c in found):
             rack = game.rack(p)
