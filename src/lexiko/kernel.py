@@ -168,6 +168,7 @@ class _Module(Protocol):
         bonuses: array[int] | None,
         wordmap: Blob | None,
         others: int,
+        leave_map: Blob | None,
         /,
     ) -> int | Sequence[Candidate]: ...
 
@@ -894,6 +895,7 @@ def generate(
     wordmap: Blob | None = None,
     clabbers: bool = False,
     others: int = PLACEMENTS_ONLY,
+    leave_map: Blob | None = None,
 ) -> int: ...
 
 
@@ -914,6 +916,7 @@ def generate(
     wordmap: Blob | None = None,
     clabbers: bool = False,
     others: int = PLACEMENTS_ONLY,
+    leave_map: Blob | None = None,
 ) -> Sequence[Candidate]: ...
 
 
@@ -933,6 +936,7 @@ def generate(
     wordmap: Blob | None = None,
     clabbers: bool = False,
     others: int = PLACEMENTS_ONLY,
+    leave_map: Blob | None = None,
 ) -> int | Sequence[Candidate]:
     """The placements of ``rack`` (64 bytes: the number of tiles of each code, blanks at
     0) on ``board`` (its ``layout``) under ``rules`` with the automaton ``kwg``: their
@@ -944,8 +948,9 @@ def generate(
     `lexiko.movegen.sort_key` ranks them; with ``best_n``, the best ``best_n`` of them
     all). ``directions``: 1 to list
     only the across plays of an opening, else 2. ``leave_values``: the value of every
-    sub-rack by mixed-radix index (see `lexiko.movegen`), or None (equity is the
-    score). ``floor`` (best mode): NaN, or an equity the caller has other moves at;
+    sub-rack by mixed-radix index (see `lexiko.movegen`), or None: then ``leave_map``,
+    a packed leave table (`lexiko.leaves.LeaveTable.packed`) the kernel reads them from,
+    or None (equity is the score). ``floor`` (best mode): NaN, or an equity the caller has other moves at;
     plays below it may be left out (with ``others`` and NaN, the kernel works it out).
     ``prune`` (best mode): `prune_data`;
     ``wordmap`` (best mode): `wordmap_data`, searched instead of the walk;
@@ -991,6 +996,7 @@ def generate(
         rules.tier_bonuses,
         wordmap,
         others,
+        leave_map,
     )
 
 

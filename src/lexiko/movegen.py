@@ -175,6 +175,24 @@ def _values(tiles: TileSet) -> bytes:
     return hit[1]
 
 
+def _check_rack(rack: Sequence[int], tiles: TileSet) -> None:
+    letters = tiles.size
+    for t in rack:
+        if not (t == 0 or 1 <= t <= letters):
+            raise ValueError(f"rack code {t!r} is not a tile of {tiles.name} (0 is a blank, letters 1..{letters})")
+    if len(rack) > KERNEL_MAX_SIZE:
+        raise ValueError(f"a rack holds at most {KERNEL_MAX_SIZE} tiles, not {len(rack)}")
+
+
+def _rack_counts(rack: Sequence[int], tiles: TileSet) -> bytes:
+    """The kernel's form of a rack: how many tiles of each code (64 bytes, blanks at 0)."""
+    _check_rack(rack, tiles)
+    counts = bytearray(64)
+    for t in rack:
+        counts[t] += 1
+    return bytes(counts)
+
+
 class _Rack:
     """A rack as counts per code, and the mixed-radix numbering of its sub-racks:
     the sub-rack keeping ``k[c]`` tiles of each code ``c`` has index
@@ -184,18 +202,13 @@ class _Rack:
     __slots__ = ("counts", "codes", "radix", "size", "full", "count")
 
     def __init__(self, rack: Sequence[int], tiles: TileSet) -> None:
+        _check_rack(rack, tiles)
         counts = [0] * 64
         for t in rack:
-            if not (t == 0 or 1 <= t <= tiles.size):
-                raise ValueError(
-                    f"rack code {t!r} is not a tile of {tiles.name} (0 is a blank, letters 1..{tiles.size})"
-                )
             counts[t] += 1
-        if len(rack) > KERNEL_MAX_SIZE:
-            raise ValueError(f"a rack holds at most {KERNEL_MAX_SIZE} tiles, not {len(rack)}")
         self.counts = counts
         self.count = len(rack)
-        self.codes = [c for c in range(64) if counts[c]]
+        self.codes = sorted(set(rack))
         radix = [0] * 64
         size = 1
         for c in self.codes:
@@ -319,11 +332,11 @@ def _directions(board: Board, down_openings: bool = False) -> int:
 
 def _kernel_moves(
     board: Board,
-    rack: _Rack,
+    counts: bytes,
     lexicon: Lexicon,
     rules: Rules,
     best_n: int | None,
-    table: Sequence[float] | None,
+    leaves: LeaveValue | None,
     down_openings: bool,
     others: int,
 ) -> Sequence[Candidate]:
@@ -338,16 +351,23 @@ def _kernel_moves(
         kwg = lexicon.kwg
         prune = kernel.prune_data(kwg) if best_n is not None else None
         wordmap = kernel.wordmap_data(kwg) if best_n is not None and WORDMAP else None
+    table: Sequence[float] | None = None
+    packed = None
+    if leaves is not None:
+        packed = _packed_table(leaves)
+        if packed is None:
+            table = array("d", kernel.leave_table(counts, leaves))
     return kernel.generate(
         kwg,
         board,
         kernel.LayoutData.of(board.layout),
         kernel.PlayRules.of(rules, board.tiles),
-        bytes(rack.counts),
+        counts,
         mode=mode,
         directions=_directions(board, down_openings),
         best_n=best_n or 0,
         leave_values=table,
+        leave_map=packed,
         prune=prune,
         wordmap=wordmap,
         clabbers=clabbers,
@@ -394,8 +414,6 @@ def generate(
     _check(board, lexicon, rules)
     if best is not None and best <= 0:
         return []
-    r = _Rack(rack, board.tiles)
-    table = r.table(leaves) if leaves is not None else None
     if _use_kernel(backend, board):
         # the kernel lists the exchanges and the pass too, and ranks them with the rest
         if placements_only:
@@ -404,7 +422,10 @@ def generate(
             others = bag_count
         else:
             others = kernel.PASS_ONLY
-        return _kernel_moves(board, r, lexicon, rules, best, table, down_openings, others)
+        counts = _rack_counts(rack, board.tiles)
+        return _kernel_moves(board, counts, lexicon, rules, best, leaves, down_openings, others)
+    r = _Rack(rack, board.tiles)
+    table = r.table(leaves) if leaves is not None else None
     out = _reference_candidates(board, r, lexicon, rules, table, down_openings)
     if best is not None:
         del out[best:]
@@ -437,7 +458,6 @@ def count_placements(
     2
     """
     _check(board, lexicon, rules)
-    r = _Rack(rack, board.tiles)
     if _use_kernel(backend, board):
         clabbers = rules.variant == "clabbers"
         return kernel.generate(
@@ -445,12 +465,12 @@ def count_placements(
             board,
             kernel.LayoutData.of(board.layout),
             kernel.PlayRules.of(rules, board.tiles),
-            bytes(r.counts),
+            _rack_counts(rack, board.tiles),
             mode=kernel.COUNT,
             directions=_directions(board, down_openings),
             clabbers=clabbers,
         )
-    return len(_reference(board, r, lexicon, rules, down_openings))
+    return len(_reference(board, _Rack(rack, board.tiles), lexicon, rules, down_openings))
 
 
 def best_move(

@@ -326,10 +326,11 @@ static PyMethodDef methods[] = {
     {"generate", k_generate, METH_VARARGS,
      "generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles, bingo_bonus,\n"
      "         first_min, start_row, start_col, first_dirs, mode, best_n, leave_values, depths, anagrams,\n"
-     "         floor, bonuses=None, wordmap=None, others=-2)\n\n"
+     "         floor, bonuses=None, wordmap=None, others=-2, leave_map=None)\n\n"
      "Mode 0: number of placements; 1: every move; 2: the best best_n (a MoveList of\n"
      "Candidates, best first; others: -2 placements only, -1 and the pass, k >= 0 and the\n"
-     "exchanges of at most k tiles). See lexiko.movegen."},
+     "exchanges of at most k tiles; leave_map: a packed leave table, read when leave_values\n"
+     "is None). See lexiko.movegen."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -5,6 +5,7 @@
  */
 #include "bindings.h"
 
+#include "leaves.h"
 #include "movegen.h"
 #include "wordmap.h"
 
@@ -172,6 +173,40 @@ static int generate_indexes(Gen *g, PyObject *depth_obj, Py_buffer *depths, int 
     return 0;
 }
 
+/* generate()'s leave values into g->leave_values: a buffer of doubles by sub-rack
+ * (leave_obj), else read from a packed leave table (map_obj) into *vals (the caller
+ * frees it), else none. The buffers got are flagged for release. 0, or -1 with a Python
+ * error set. */
+static int generate_leaves(Gen *g, const uint8_t *full, uint64_t nleaves, PyObject *leave_obj, Py_buffer *leaves,
+                           int *have_leaves, PyObject *map_obj, Py_buffer *map, int *have_map, double **vals)
+{
+    if (leave_obj != Py_None) {
+        if (PyObject_GetBuffer(leave_obj, leaves, PyBUF_SIMPLE) < 0)
+            return -1;
+        *have_leaves = 1;
+        if ((size_t)leaves->len != nleaves * sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "leave_values needs one double per sub-rack");
+            return -1;
+        }
+        g->leave_values = (const double *)leaves->buf;
+    } else if (map_obj != Py_None) {
+        if (PyObject_GetBuffer(map_obj, map, PyBUF_SIMPLE) < 0)
+            return -1;
+        *have_map = 1;
+        const LeaveMapHead *h = leave_map_of(map);
+        if (!h)
+            return -1;
+        *vals = (double *)malloc(nleaves * sizeof(double));
+        if (!*vals) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        leave_map_fill(h, full, *vals, nleaves);
+        g->leave_values = *vals;
+    }
+    return 0;
+}
+
 /* generate()'s bonuses (None, or int32s by number of tiles) into g->bonus: 0, or -1 with
  * a Python error set. */
 static int generate_bonuses(Gen *g, PyObject *bonus_obj)
@@ -221,6 +256,10 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     Py_ssize_t best_n;
     PyObject *leave_obj, *depth_obj, *ana_obj, *bonus_obj = Py_None, *wmp_obj = Py_None;
     int others = -2;
+    PyObject *map_obj = Py_None;
+    Py_buffer map;
+    int have_map = 0;
+    double *map_vals = NULL;
     double floor;
     Py_buffer depths, anas, wmps;
     int have_depths = 0, have_anas = 0, have_wmp = 0;
@@ -231,9 +270,10 @@ PyObject *k_generate(PyObject *self, PyObject *args)
     memset(&depths, 0, sizeof depths);
     memset(&anas, 0, sizeof anas);
     memset(&wmps, 0, sizeof wmps);
-    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd|OOi:generate", &kwg, &cells, &size, &lmult, &wmult,
+    if (!PyArg_ParseTuple(args, "y*y*iy*y*y*y*iiiiiiinOOOd|OOiO:generate", &kwg, &cells, &size, &lmult, &wmult,
                           &values, &rack, &bingo_tiles, &bingo_bonus, &first_min, &start_r, &start_c, &first_dirs,
-                          &mode, &best_n, &leave_obj, &depth_obj, &ana_obj, &floor, &bonus_obj, &wmp_obj, &others))
+                          &mode, &best_n, &leave_obj, &depth_obj, &ana_obj, &floor, &bonus_obj, &wmp_obj, &others,
+                          &map_obj))
         return NULL;
     if (size < 1 || size > MAXN) {
         PyErr_Format(PyExc_ValueError, "board side %d is not in 1..%d", size, MAXN);
@@ -279,16 +319,8 @@ PyObject *k_generate(PyObject *self, PyObject *args)
         }
     }
     g->full_leave = (uint32_t)(nleaves - 1);
-    if (leave_obj != Py_None) {
-        if (PyObject_GetBuffer(leave_obj, &leaves, PyBUF_SIMPLE) < 0)
-            goto out;
-        have_leaves = 1;
-        if ((size_t)leaves.len != nleaves * sizeof(double)) {
-            PyErr_SetString(PyExc_ValueError, "leave_values needs one double per sub-rack");
-            goto out;
-        }
-        g->leave_values = (const double *)leaves.buf;
-    }
+    if (generate_leaves(g, full, nleaves, leave_obj, &leaves, &have_leaves, map_obj, &map, &have_map, &map_vals) < 0)
+        goto out;
     if (generate_indexes(g, depth_obj, &depths, &have_depths, ana_obj, &anas, &have_anas, wmp_obj, &wmps, &have_wmp) <
         0)
         goto out;
@@ -341,6 +373,9 @@ out:
         gen_free(g);
         free(g);
     }
+    free(map_vals);
+    if (have_map)
+        PyBuffer_Release(&map);
     if (have_wmp)
         PyBuffer_Release(&wmps);
     if (have_leaves)
