@@ -73,6 +73,7 @@ __all__ = [
     "PASS_ONLY",
     "MoveList",
     "generate",
+    "forget_boards",
     "depths",
     "anagrams",
     "wordmap",
@@ -173,6 +174,8 @@ class _Module(Protocol):
     ) -> int | Sequence[Candidate]: ...
 
     def build_kwg(self, words: bytes, dawg_only: bool, /) -> bytes: ...
+
+    def forget_boards(self) -> None: ...
 
     def depths(self, kwg: Sequence[int], /) -> bytes: ...
 
@@ -1035,6 +1038,20 @@ def _codes_bytes(word: Sequence[int]) -> bytes:
         return bytes(word)
     except ValueError:  # a code above 255
         raise ValueError(f"letter codes are 1..63, not {tuple(word)}") from None
+
+
+def forget_boards() -> None:
+    """Drop the boards `generate` keeps between calls: the cross-checks and anchors of
+    the last few boards it searched, by automaton, board, multipliers and letter values,
+    so that asking about the same board again (or about one a move on: it then updates
+    the squares the new tiles change, as play-outs do) skips working them out. The
+    automaton is taken to stay as it is (as the other caches here take it): after
+    changing one in place (a test of a malformed automaton), forget the boards. Tests
+    also compare a search from scratch with one from a kept board.
+
+    >>> forget_boards()
+    """
+    _module().forget_boards()
 
 
 def depths(kwg: Sequence[int]) -> bytes:

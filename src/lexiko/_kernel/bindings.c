@@ -323,6 +323,8 @@ static PyMethodDef methods[] = {
      "build_kwg(words, dawg_only) -> bytes: the automaton of words (codes, each word ended by 0), uint32 arcs."},
     {"depths", k_depths, METH_VARARGS,
      "depths(kwg) -> bytes: per arc index, the most letters left on a path to a word's end (for generate)."},
+    {"forget_boards", k_forget_boards, METH_NOARGS,
+     "forget_boards(): drop the boards generate() keeps between calls (their cross-checks and anchors)."},
     {"generate", k_generate, METH_VARARGS,
      "generate(kwg, cells, size, letter_mult, word_mult, values, rack, bingo_tiles, bingo_bonus,\n"
      "         first_min, start_row, start_col, first_dirs, mode, best_n, leave_values, depths, anagrams,\n"

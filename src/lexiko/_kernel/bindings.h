@@ -60,6 +60,7 @@ PyObject *k_anagrams(PyObject *self, PyObject *args);
 PyObject *k_wordmap(PyObject *self, PyObject *args);
 
 PyObject *k_generate(PyObject *self, PyObject *args); /* bindings_movegen.c */
+PyObject *k_forget_boards(PyObject *self, PyObject *unused);
 
 /* bindings_movelist.c: the moves generate() returns. A Move of a MoveList is an exchange
  * (its tiles those put back) or the pass when its row is one of these (after every

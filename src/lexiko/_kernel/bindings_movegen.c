@@ -9,6 +9,174 @@
 #include "movegen.h"
 #include "wordmap.h"
 
+/* -- the board's arrays, kept between calls -------------------------------------------
+ *
+ * prepare() works out every square's cross-checks and anchors: on a mid-game board most
+ * of a best-move call's time. A program asks about the same board again and again (each
+ * rack of a simulation, a bot's turn after an analysis, a script's loop), so the arrays
+ * of the last few boards are kept, by everything they depend on: the automaton (its
+ * object, held so that its address is not reused), the board, its multipliers, the
+ * letter values, the start square and Clabbers. */
+
+#define BOARDS_KEPT 4
+
+typedef struct {
+    PyObject *kwg_obj;
+    const void *kwg;
+    Py_ssize_t kwg_len;
+    int clabbers, n, start_r, start_c;
+    const uint8_t *values;
+    const void *cells, *lmult, *wmult; /* n * n bytes each */
+} BoardKey;
+
+typedef struct {
+    PyObject *kwg_obj; /* a reference */
+    const void *kwg;
+    Py_ssize_t kwg_len;
+    int clabbers, n, start_r, start_c, empty;
+    uint8_t values[128];
+    uint8_t cells[MAXN * MAXN], lmult[MAXN * MAXN], wmult[MAXN * MAXN];
+    uint8_t cell[2][MAXN * MAXN], anchor[2][MAXN * MAXN], lm[2][MAXN * MAXN], wm[2][MAXN * MAXN];
+    uint64_t xcheck[2][MAXN * MAXN];
+    int32_t xscore[2][MAXN * MAXN];
+} KeptBoard;
+
+static KeptBoard *boards_kept[BOARDS_KEPT];
+static int boards_next;
+
+/* The same but for the tiles: -1 no; else how many tiles the key's board has that b's
+ * lacks (b's tiles all there), most BOARD_STEP_MAX; 0 the same board. */
+#define BOARD_STEP_MAX 16
+static int board_matches(const KeptBoard *b, const BoardKey *k)
+{
+    size_t sq = (size_t)k->n * (size_t)k->n;
+    if (!(b && b->kwg_obj == k->kwg_obj && b->kwg == k->kwg && b->kwg_len == k->kwg_len &&
+          b->clabbers == k->clabbers && b->n == k->n && b->start_r == k->start_r && b->start_c == k->start_c &&
+          !memcmp(b->values, k->values, 128) && !memcmp(b->lmult, k->lmult, sq) && !memcmp(b->wmult, k->wmult, sq)))
+        return -1;
+    if (!memcmp(b->cells, k->cells, sq))
+        return 0;
+    if (b->empty || b->clabbers)
+        return -1; /* an opening's start square, Clabbers' cross-checks: prepared afresh */
+    const uint8_t *cells = (const uint8_t *)k->cells;
+    int added = 0;
+    for (size_t i = 0; i < sq; i++) {
+        if (b->cells[i] == cells[i])
+            continue;
+        if (b->cells[i] || ++added > BOARD_STEP_MAX)
+            return -1;
+    }
+    return added;
+}
+
+/* Set g's board arrays from a kept board, as prepare() would: from the same board (1), or
+ * from one the key's board adds a few tiles to (2: then brought up to date tile by tile,
+ * as play-outs do after a move), or 0 when none is kept for this key (g untouched). With
+ * the GIL held. */
+static int board_kept(Gen *g, const BoardKey *k)
+{
+    int at = -1, fewest = BOARD_STEP_MAX + 1;
+    for (int i = 0; i < BOARDS_KEPT && fewest; i++) {
+        int d = board_matches(boards_kept[i], k);
+        if (d >= 0 && d < fewest) {
+            fewest = d;
+            at = i;
+        }
+    }
+    if (at >= 0) {
+        const KeptBoard *b = boards_kept[at];
+        memcpy(g->cell, b->cell, sizeof g->cell);
+        memcpy(g->anchor, b->anchor, sizeof g->anchor);
+        memcpy(g->lm, b->lm, sizeof g->lm);
+        memcpy(g->wm, b->wm, sizeof g->wm);
+        memcpy(g->xcheck, b->xcheck, sizeof g->xcheck);
+        memcpy(g->xscore, b->xscore, sizeof g->xscore);
+        /* what prepare() sets besides */
+        g->min_tiles = b->empty ? g->min_tiles : 1;
+        g->empty_board = b->empty;
+        if (!b->empty)
+            g->dirs = 2;
+        if (!fewest)
+            return 1;
+        const uint8_t *cells = (const uint8_t *)k->cells;
+        for (int i = 0; i < k->n * k->n; i++) {
+            if (b->cells[i] == cells[i])
+                continue;
+            Move m; /* the tile as a one-tile move: gen_make reads cells for the rest */
+            memset(&m, 0, sizeof m);
+            m.row = (uint8_t)(i / k->n);
+            m.col = (uint8_t)(i % k->n);
+            m.len = 1;
+            m.tiles[0] = cells[i];
+            gen_make(g, cells, &m, NULL, NULL, NULL);
+            int ia = m.row * MAXN + m.col, id = m.col * MAXN + m.row; /* a tile's square, as prepare() leaves it */
+            g->xcheck[0][ia] = g->xcheck[1][id] = ALL_LETTERS;
+            g->xscore[0][ia] = g->xscore[1][id] = -1;
+        }
+        return 2;
+    }
+    return 0;
+}
+
+PyObject *k_forget_boards(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    for (int i = 0; i < BOARDS_KEPT; i++) {
+        if (boards_kept[i])
+            Py_CLEAR(boards_kept[i]->kwg_obj);
+        free(boards_kept[i]);
+        boards_kept[i] = NULL;
+    }
+    boards_next = 0;
+    Py_RETURN_NONE;
+}
+
+/* Keep g's board arrays (just prepared) for the key, in place of the oldest kept. With
+ * the GIL held; nothing when out of memory. */
+static void board_keep(const Gen *g, const BoardKey *k)
+{
+    KeptBoard *b = boards_kept[boards_next];
+    if (!b && !(b = (KeptBoard *)calloc(1, sizeof(KeptBoard))))
+        return;
+    boards_kept[boards_next] = b;
+    boards_next = (boards_next + 1) % BOARDS_KEPT;
+    size_t sq = (size_t)k->n * (size_t)k->n;
+    Py_XINCREF(k->kwg_obj);
+    Py_XSETREF(b->kwg_obj, k->kwg_obj);
+    b->kwg = k->kwg;
+    b->kwg_len = k->kwg_len;
+    b->clabbers = k->clabbers;
+    b->n = k->n;
+    b->start_r = k->start_r;
+    b->start_c = k->start_c;
+    b->empty = g->empty_board;
+    memcpy(b->values, k->values, 128);
+    memcpy(b->cells, k->cells, sq);
+    memcpy(b->lmult, k->lmult, sq);
+    memcpy(b->wmult, k->wmult, sq);
+    memcpy(b->cell, g->cell, sizeof g->cell);
+    memcpy(b->anchor, g->anchor, sizeof g->anchor);
+    memcpy(b->lm, g->lm, sizeof g->lm);
+    memcpy(b->wm, g->wm, sizeof g->wm);
+    memcpy(b->xcheck, g->xcheck, sizeof g->xcheck);
+    memcpy(b->xscore, g->xscore, sizeof g->xscore);
+}
+
+/* Set g's board arrays (kept, or prepared and kept) and search. */
+static void search(Gen *g, const BoardKey *k)
+{
+    int kept = board_kept(g, k);
+    Py_BEGIN_ALLOW_THREADS
+    if (!kept)
+        prepare(g, (const uint8_t *)k->cells, (const uint8_t *)k->lmult, (const uint8_t *)k->wmult, k->start_r,
+                k->start_c);
+    run(g);
+    Py_END_ALLOW_THREADS
+    if (kept != 1)
+        board_keep(g, k);
+}
+
 /* -- the other moves: exchanges and the pass ---------------------------------------- */
 
 static int push_move(Gen *g, const Move *m)
@@ -349,10 +517,9 @@ PyObject *k_generate(PyObject *self, PyObject *args)
         if (g->prune && g->no_maxsub)
             g->use_wmp = wmp_setup(g, full);
     }
-    Py_BEGIN_ALLOW_THREADS
-    prepare(g, (const uint8_t *)cells.buf, (const uint8_t *)lmult.buf, (const uint8_t *)wmult.buf, start_r, start_c);
-    run(g);
-    Py_END_ALLOW_THREADS
+    BoardKey key = {kwg.obj, kwg.buf, kwg.len, clabbers, size, start_r, start_c, g->values, cells.buf, lmult.buf,
+                    wmult.buf};
+    search(g, &key);
     if (!g->oom && mode != MODE_COUNT) {
         int oom;
         Py_BEGIN_ALLOW_THREADS
