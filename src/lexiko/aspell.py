@@ -12,8 +12,6 @@ then ``aspell expand``), and `lexiko.wordlists` reads that like a Debian list.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 from lexiko.errors import LexiconError
@@ -32,6 +30,11 @@ def dictionary_path(code: str) -> Path:
 
 
 def _run(argv_tail: list[str], code: str, package: str, data: bytes | None = None) -> bytes:
+    # imported here: the rules import this module (through lexiko.wordlists), so every
+    # process would load these two, and few ever read an aspell list
+    import shutil
+    import subprocess
+
     exe = shutil.which("aspell")
     if exe is None:
         raise LexiconError(

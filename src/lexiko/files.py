@@ -20,7 +20,6 @@ lexiko.errors.LexikoError: cannot write ...: it is a folder, not a file
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -90,7 +89,7 @@ def _new_part(target: Path) -> tuple[Path, int]:
     """A new file beside ``target``, made by this call alone (never one that was there,
     nor a link someone left under the name); permissions as the umask gives new files."""
     while True:
-        part = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+        part = target.with_name(f".{target.name}.{os.urandom(4).hex()}.part")
         try:
             return part, os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
