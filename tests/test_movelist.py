@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
+from collections.abc import MutableSequence, Sequence
 from typing import Any
 
 import pytest
@@ -35,6 +37,8 @@ def both(**kw: Any) -> tuple[Any, list[Candidate]]:
 def test_the_kernel_returns_a_movelist_equal_to_the_reference_list() -> None:
     lazy, eager = both()
     assert type(lazy) is kernel.MoveList
+    assert isinstance(lazy, MutableSequence) and isinstance(lazy, Sequence)
+    assert random.Random(1).sample(lazy, 5) == random.Random(1).sample(eager, 5)
     assert len(lazy) == len(eager) == 196
     assert lazy == eager and eager == lazy and not (lazy != eager)
     assert list(lazy) == eager

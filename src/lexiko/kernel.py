@@ -30,7 +30,7 @@ import importlib
 import math
 import mmap
 from array import array
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple, NewType, Protocol, cast, overload
 
@@ -877,7 +877,10 @@ PASS_ONLY: Final = -1
 """`generate` lists the pass besides the placements (no exchange is allowed)."""
 
 MoveList: type | None = getattr(_k, "MoveList", None)
-"""The type of `generate`'s lists (None without the kernel)."""
+"""The type of `generate`'s lists (None without the kernel): a mutable sequence, as
+``isinstance`` and the standard library (``random.sample``) see it."""
+if MoveList is not None:
+    MutableSequence.register(MoveList)
 _CLABBERS = 4  # a flag on the mode: words are anagrams (the kwg is the alphagram automaton)
 
 
