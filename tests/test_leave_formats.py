@@ -4,7 +4,6 @@ format's description reads as it should."""
 
 from __future__ import annotations
 
-import gzip
 import struct
 from pathlib import Path
 
@@ -108,21 +107,3 @@ def test_values_a_leave_file_cannot_hold_are_refused_by_name(tmp_path: Path) -> 
         bad.write_text(f"S,8\nE,{word}\n")
         with pytest.raises(LexikoError, match=rf"line 2: the value {word!r} is not a finite number"):
             LeaveTable.load(bad, ENGLISH)
-
-
-def test_the_shipped_table_reads_its_model_first_and_its_leaves_when_asked() -> None:
-    """A process that plays only in the kernel needs the model and the packed map: the
-    370,000 stored leaves are decompressed and parsed only on a look-up from Python."""
-    from importlib import resources
-
-    from lexiko.leaves import DATA_FILE, _Shipped
-
-    data = (resources.files("lexiko") / "data" / DATA_FILE).read_bytes()
-    whole = LeaveTable.loads(gzip.decompress(data).decode("utf-8"))
-    shipped = _Shipped(data, ENGLISH, "shipped", "key")
-    assert "_values" not in vars(shipped)
-    model = (shipped.offset, shipped.tile_values, shipped.balance, shipped.meta)
-    assert model == (whole.offset, whole.tile_values, whole.balance, whole.meta)
-    assert len(shipped) == len(whole) == 374_294
-    assert shipped.value("ERS?") == whole.value("ERS?")
-    assert dict(shipped.items()) == dict(whole.items())
