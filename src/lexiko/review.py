@@ -319,7 +319,7 @@ def _used(move: Move) -> tuple[int, ...]:
 
 
 def _played_candidate(
-    turn: _Turn, lexicon: Lexicon, lv: LeaveValue | None, top: list[Candidate]
+    turn: _Turn, lexicon: Lexicon, lv: LeaveValue | None, top: Sequence[Candidate]
 ) -> tuple[Candidate, bool]:
     """The move played as a candidate, and whether the generator lists it: from its list
     when it is there, else scored here (a phony that stood)."""
