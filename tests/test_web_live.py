@@ -3,12 +3,15 @@ placements from dropped tiles, and what the views show to whom."""
 
 from __future__ import annotations
 
+import json
+import time
+
 import pytest
 
 from lexiko.errors import IllegalMoveError, LexikoError, NotationError
 from lexiko.rules import preset
 from lexiko.web.live import LiveGame, Seat, canonical_action, placement_from_tiles
-from lexiko.web.views import gcg_for, state_for
+from lexiko.web.views import STATE_SECONDS, gcg_for, state_for, state_text
 
 
 def new_live(**rules: object) -> LiveGame:
@@ -138,3 +141,46 @@ def test_views_hide_other_racks_until_the_end() -> None:
     assert mine["rack"] == [g.tiles.face(x) for x in g.rack(seat)]
     text = gcg_for(live, 1 - seat)
     assert "#incomplete" in text and f"#rack{2 - seat}" in text and f"#rack{seat + 1}" not in text
+
+
+@pytest.mark.parametrize("first", ["seat", "spectator"])
+def test_the_state_text_kept_for_spectators_never_holds_a_rack(first: str) -> None:
+    """The text of a state is built once per viewer and version and reused: a seat's
+    (with its rack and its own exchange) and a spectator's are kept apart, whichever is
+    asked for first, and a new version or a new watcher makes new texts."""
+    live = new_live()
+    g = live.game
+    assert g is not None
+    seat = g.player_on_turn
+    swapped = "".join(g.tiles.face(x) for x in g.rack(seat)[:3])
+    live.apply_text(seat, canonical_action(g, {"type": "exchange", "tiles": swapped}), at=1002.0)
+    order = [seat, None] if first == "seat" else [None, seat]
+    texts = {who: state_text(live, who) for who in order}
+    for who in order:  # asked again: the same text, not a new one
+        assert state_text(live, who) is texts[who]
+    mine, watcher = json.loads(texts[seat]), json.loads(texts[None])
+    rack = [g.tiles.face(x) for x in g.rack(seat)]
+    assert mine["rack"] == rack and mine["you"] == seat and "rack" in mine["history"][0]
+    assert watcher["rack"] == [] and watcher["you"] is None
+    assert watcher["history"][0]["move"] == "-3" and "rack" not in watcher["history"][0]
+    for who, view in ((None, watcher), (seat, mine)):  # what state_for gives, as JSON
+        assert view == json.loads(json.dumps(state_for(live, who)))
+    other = json.loads(state_text(live, 1 - seat))
+    assert other["rack"] == [g.tiles.face(x) for x in g.rack(1 - seat)] != rack
+    live.watchers += 1  # a spectator came: the count changes
+    assert json.loads(state_text(live, None))["watchers"] == 1
+    live.apply_text(1 - seat, "-", at=1003.0)
+    assert json.loads(state_text(live, None))["version"] == 2 == json.loads(state_text(live, seat))["version"]
+
+
+def test_the_state_text_of_a_running_clock_is_kept_a_tenth_of_a_second() -> None:
+    """With a clock running the state's time left may be at most `STATE_SECONDS` old;
+    without one the text stays until the game changes."""
+    live = new_live(time_minutes=25)
+    text = state_text(live, None)
+    time.sleep(2 * STATE_SECONDS)
+    assert state_text(live, None) is not text
+    untimed = new_live()
+    text = state_text(untimed, None)
+    time.sleep(2 * STATE_SECONDS)
+    assert state_text(untimed, None) is text

@@ -10,6 +10,7 @@ is over every rack is shown, as game records do.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -24,7 +25,16 @@ from lexiko.move import Exchange, Place
 from lexiko.tiles import TileSet
 from lexiko.web.live import LiveGame
 
-__all__ = ["state_for", "gcg_for", "tile_info", "describe_event", "lobby_info", "to_json"]
+__all__ = [
+    "state_for",
+    "state_text",
+    "STATE_SECONDS",
+    "gcg_for",
+    "tile_info",
+    "describe_event",
+    "lobby_info",
+    "to_json",
+]
 
 
 def to_json(message: dict[str, Any]) -> str:
@@ -410,3 +420,57 @@ def gcg_for(live: LiveGame, seat: int | None) -> str:
     finals = {p: t for p, t in rec.final_racks.items() if p == seat}
     rec = replace(rec, events=tuple(events), final_racks=finals, pragmas={**rec.pragmas, "incomplete": ""})
     return rec.to_text()
+
+
+STATE_SECONDS = 0.1
+"""How long the text of a state is reused while a clock runs (its ``time_left`` is then
+at most this much behind): a game without a running clock changes its state only with
+a new version."""
+
+
+def _stamp(live: LiveGame) -> tuple[object, ...]:
+    """What a game's state depends on outside its engine's moves: the version (and the
+    last action itself, as an action taken back and another stored under its number
+    gives the same version), the status, the watchers, the seats, the ratings, the
+    rematch, and while a clock runs the tenth of a second."""
+    running = live.status == "active" and (live.rules.time_minutes is not None or live.is_duplicate)
+    return (
+        live.state_version,
+        live.actions[-1] if live.actions else None,
+        live.status,
+        live.watchers,
+        live.rated,
+        live.rating_note,
+        live.rematch,
+        live.view_cache.get("seats"),
+        tuple(sorted(live.ratings.items())),
+        int(time.monotonic() / STATE_SECONDS) if running else None,
+    )
+
+
+def state_text(live: LiveGame, seat: int | None) -> str:
+    """The state message for one seat (None: a spectator) as JSON text, built and
+    serialized once for each viewer and version of the game: every spectator gets the
+    same text (a spectator's view is kept apart from each seat's, which holds its rack),
+    and a client asking again for a state that has not changed costs nothing more.
+    Duplicate games' players, each with their own move, get theirs built each time.
+
+    >>> from lexiko.rules import Rules
+    >>> from lexiko.web.live import Seat
+    >>> live = LiveGame("g", Rules(), seed=3, seats=[Seat(0, "human", "Ann"), Seat(1, "human", "Bob")],
+    ...                 lexicon=None)
+    >>> live.start(100.0)
+    >>> state_text(live, None) is state_text(live, None)
+    True
+    >>> '"rack":[]' in state_text(live, None), '"rack":[]' in state_text(live, 0)
+    (True, False)
+    """
+    if seat is not None and (not 0 <= seat < len(live.seats) or live.is_duplicate):
+        return to_json(state_for(live, seat))
+    stamp = _stamp(live)
+    cached = live.view_cache.get(("state", seat))
+    if cached is not None and cached[0] == stamp:
+        return cached[1]  # type: ignore[no-any-return]
+    text = to_json(state_for(live, seat))
+    live.view_cache[("state", seat)] = (_stamp(live), text)
+    return text

@@ -35,7 +35,7 @@ from lexiko.web.live import LiveGame
 from lexiko.web.models import over_limit
 from lexiko.web.service import GameService
 from lexiko.web.services.preview import preview
-from lexiko.web.views import state_for, to_json
+from lexiko.web.views import state_text, to_json
 
 __all__ = ["router", "ACTIONS", "STRIKES"]
 
@@ -158,7 +158,7 @@ async def _handle(svc: GameService, live: LiveGame, conn: Connection, msg: dict[
         elif kind in ACTIONS:
             await svc.games.act(live, conn.seat, msg)
         elif kind == "state":
-            conn.post(state_for(live, conn.seat))
+            conn.post(state_text(live, conn.seat))
         elif kind == "chat":
             await svc.chat.say(live, conn.seat, msg)
         elif kind == "ping":
@@ -259,7 +259,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     conn.post({"type": "welcome", "seat": seat, "name": live.seats[seat].name if seat is not None else None})
     svc.ratings.seen(live, seat, address(ws))
     svc.core.subscribe(live, conn)
-    conn.post(state_for(live, seat))
+    conn.post(state_text(live, seat))
     try:
         await _serve(ws, svc, budget, live, conn)
     finally:

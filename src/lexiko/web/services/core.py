@@ -25,7 +25,7 @@ from lexiko.web.bus import Bus
 from lexiko.web.errors import ActionError
 from lexiko.web.live import Listener, LiveGame
 from lexiko.web.store import DB_THREADS, Store, lost_connection
-from lexiko.web.views import state_for, to_json
+from lexiko.web.views import state_text
 
 __all__ = ["Settings", "Core"]
 
@@ -167,12 +167,13 @@ class Core:
             self.broadcast(live)
 
     def broadcast(self, live: LiveGame) -> None:
-        """Queue the new state for every client, serialized once per seat."""
+        """Queue the new state for every client, serialized once per seat (every
+        spectator is sent the same text)."""
         views: dict[int | None, str] = {}
         for listener in list(live.listeners):
             seat = listener.seat
             if seat not in views:
-                views[seat] = to_json(state_for(live, seat))
+                views[seat] = state_text(live, seat)
             listener.post(views[seat])
 
     def post_state(self, live: LiveGame, seat: int) -> None:
@@ -180,7 +181,7 @@ class Core:
         text = ""
         for listener in list(live.listeners):
             if listener.seat == seat:
-                text = text or to_json(state_for(live, seat))
+                text = text or state_text(live, seat)
                 listener.post(text)
 
     def post_all(self, live: LiveGame, message: dict[str, Any] | str) -> None:
