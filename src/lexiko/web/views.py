@@ -93,9 +93,10 @@ def describe_event(game: Game, ev: Event, names: Sequence[str]) -> str:
     }.get(ev.kind, f"{name}: {ev.kind}")
 
 
-def _event_items(live: LiveGame, i: int, ev: Event) -> tuple[dict[str, Any], dict[str, Any]]:
-    """An event of the move list as its player sees it and as the others do (computed
-    once: events never change, and the letters a play goes through stay on the board)."""
+def _event_items(live: LiveGame, i: int, ev: Event, turn: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An event of the move list as its player sees it and as the others do, with its
+    turn's number if it is a turn (computed once: events never change, and the letters a
+    play goes through stay on the board)."""
     key = ("event", i)
     cached = live.view_cache.get(key)
     if cached is not None:
@@ -132,6 +133,8 @@ def _event_items(live: LiveGame, i: int, ev: Event) -> tuple[dict[str, Any], dic
         item["invalid"] = list(ev.invalid)
     if ev.rack:
         own["rack"] = ts.format(ts.rack_sort(ev.rack))
+    if turn is not None:
+        item["turn"] = turn
     result = (item, {**item, **own})
     live.view_cache[key] = result
     return result
@@ -141,18 +144,17 @@ _TURNS = ("play", "exchange", "pass")
 
 
 def _history(live: LiveGame, seat: int | None, reveal: bool) -> list[dict[str, Any]]:
-    """The move list; each turn (a play, an exchange or a pass) carries its number."""
+    """The move list; each turn (a play, an exchange or a pass) carries its number
+    (kept with the event's items: the turns before an event never change)."""
     g = live.game
     assert g is not None
     out: list[dict[str, Any]] = []
     turn = 0
     for i, ev in enumerate(g.history):
-        public, own = _event_items(live, i, ev)
-        item = own if reveal or ev.player == seat else public
         if ev.kind in _TURNS:
             turn += 1
-            item = {**item, "turn": turn}
-        out.append(item)
+        public, own = _event_items(live, i, ev, turn if ev.kind in _TURNS else None)
+        out.append(own if reveal or ev.player == seat else public)
     return out
 
 

@@ -25,6 +25,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
@@ -137,10 +138,10 @@ def _parse(raw: str) -> dict[str, Any] | str:
     if len(raw) > MAX_MESSAGE:
         return f"a message is at most {MAX_MESSAGE // 1024} KB"
     try:
-        msg = json.loads(raw)
+        msg = orjson.loads(raw)  # a few times faster than the standard library's on 8 KB
         if not isinstance(msg, dict):
             raise ValueError
-    except (ValueError, RecursionError):
+    except ValueError:  # orjson's errors are ValueErrors (nesting past 1,024 levels too)
         return "messages must be JSON objects"
     if not isinstance(msg.get("type"), str):
         return 'a message needs a "type" that is text'
@@ -218,6 +219,10 @@ async def _serve(ws: WebSocket, svc: GameService, budget: RateLimits, live: Live
                     break
                 continue
             await _handle(svc, live, conn, msg)
+            # let the other connections' messages go next: a connection whose messages
+            # are waiting would otherwise have them all answered in one go (receiving a
+            # waiting message does not yield), and every other game would wait for them
+            await asyncio.sleep(0)
     except WebSocketDisconnect:
         pass
     finally:

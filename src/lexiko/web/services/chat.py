@@ -54,6 +54,9 @@ class Chat:
             raise ActionError("only the players of a game can chat in it")
         if live.duplicate is not None and live.status == "active" and not live.duplicate.over:
             raise ActionError(CLOSED)
+        now = time.time()
+        if now - live.last_chat.get(seat, 0.0) < 0.5:  # before any work on the text
+            raise ActionError("one chat message at a time: wait a moment")
         text = message.get("text")
         if not isinstance(text, str):
             raise ActionError("a chat message needs its text")
@@ -64,9 +67,6 @@ class Chat:
             raise ActionError("a chat message needs its text")
         if len(text) > MAX_CHARS:
             raise ActionError(f"a chat message has at most {MAX_CHARS} characters")
-        now = time.time()
-        if now - live.last_chat.get(seat, 0.0) < 0.5:
-            raise ActionError("one chat message at a time: wait a moment")
         live.last_chat[seat] = now
         line = {"type": "chat", "seat": seat, "from": live.seats[seat].name, "text": text, "at": round(now, 3)}
         self._keep(live, line)
