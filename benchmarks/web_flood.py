@@ -20,7 +20,10 @@ answered is printed.
     python benchmarks/web_flood.py                 # 10 s quiet, then 20 s with the flood
     python benchmarks/web_flood.py --games 20 --seconds 10
 
-Prints p50 / p99 / max move latency without and with the flood, and the server's peak
+Prints p50 / p99 / max move latency without and with the flood, the server's processor
+time in each phase (in cores, and per message in the 8 KB phases) with the machine's load
+average (on a shared machine the latency says as much about the others' load as about
+the server; the processor time a message costs does not), and the server's peak
 resident memory. Targets: p99 under 100 ms with the flood, memory under 300 MB, and an
 answer within 100 ms after the flood of 8 KB messages stops.
 """
@@ -30,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -47,6 +51,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from webharness import ServerProcess  # noqa: E402
 
 from lexiko.web.limits import message_cost  # noqa: E402
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time a process has used so far, user and system (Linux: /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    """The machine's load average over the last minute (the machine may be shared)."""
+    return f"{os.getloadavg()[0]:.2f}"
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -207,6 +222,8 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
             j = (await http.post(f"/api/games/{d['game_id']}/join", json={"invite": inv, "name": "Bob"})).json()
             games.append((d["game_id"], d["token"], j["token"]))
     (fgid, ftoken, _), games = games[0], games[1:]
+    assert server.proc is not None
+    server_pid = server.proc.pid
     for phase, flood, seconds in (("quiet", False, args.quiet), ("flood", True, args.seconds)):
         stop = asyncio.Event()
         lat: list[float] = []
@@ -218,12 +235,18 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
         ]
         if flood:
             tasks.append(asyncio.create_task(flooder(base, ws_url, fgid, ftoken, stop, counts)))
+        cpu0 = cpu_seconds(server_pid)
         await asyncio.sleep(seconds)
+        cpu = cpu_seconds(server_pid) - cpu0
         stop.set()
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        print(f"{phase:>5}: {summary(lat)}" + (f"; flood: {counts}" if flood else ""))
+        print(
+            f"{phase:>5}: {summary(lat)}"
+            + (f"; flood: {counts}" if flood else "")
+            + f"; server CPU {cpu / seconds:.2f} cores; load average {load_average()}"
+        )
     for n in args.sized:
         stop = asyncio.Event()
         lat = []
@@ -241,7 +264,11 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
             await probe.send(json.dumps({"type": "hello", "token": None}))
             while json.loads(await probe.recv()).get("type") != "state":
                 pass
+            cpu0, wall0 = cpu_seconds(server_pid), time.perf_counter()
             await asyncio.sleep(args.seconds)
+            cpu = cpu_seconds(server_pid) - cpu0
+            wall = time.perf_counter() - wall0
+            load = load_average()
             flood_stop.set()
             await asyncio.gather(*flooders, return_exceptions=True)  # the flooders' connections are closed
             after = await _ping(probe)
@@ -249,9 +276,12 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        print(f"8 KB x {n:>3}: {summary(lat)}; answered {1000 * after:.1f} ms after the flood stopped; flood: {counts}")
-    assert server.proc is not None
-    print(f"server peak memory: {peak_rss_mb(server.proc.pid):.0f} MB")
+        print(
+            f"8 KB x {n:>3}: {summary(lat)}; answered {1000 * after:.1f} ms after the flood stopped; flood: {counts}; "
+            f"server CPU {cpu / wall:.2f} cores, {1e6 * cpu / max(1, counts['sent'] + len(lat)):.0f} us a message; "
+            f"load average {load}"
+        )
+    print(f"server peak memory: {peak_rss_mb(server_pid):.0f} MB")
 
 
 def main() -> None:
