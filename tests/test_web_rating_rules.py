@@ -4,19 +4,25 @@ count, and two accounts playing from one address are not rated; the page says wh
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import text
 from webharness import Connection, Server, board_from_rows, move_message
 
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
 from lexiko.rules import preset
-from lexiko.web.services.ratings import MIN_TURNS, REPEAT_LIMIT, unrated_reason
+from lexiko.web.live import LiveGame, Seat
+from lexiko.web.services.core import Core, Settings
+from lexiko.web.services.ratings import MIN_TURNS, REPEAT_LIMIT, Ratings, unrated_reason
+from lexiko.web.store import SeatSpec, Store, address_digest
 
 ANN_ADDRESS = {"X-Forwarded-For": "203.0.113.5"}
 BOB_ADDRESS = {"X-Forwarded-For": "198.51.100.7"}
@@ -186,6 +192,59 @@ def test_two_accounts_on_one_address_are_not_rated(server: Server, caplog: pytes
     assert st["rated"] is False and st["rating_note"] == "Not rated: both players played from the same address"
     assert ratings(server) == []
     assert any("played from the same address (203.0.113.5)" in r.getMessage() for r in caplog.records)
+    assert stored_addresses(server.db_url) == []  # the game is over: nothing needs them
+
+
+def stored_addresses(url: str) -> list[tuple[str, int, str]]:
+    """What the database holds of the addresses players connected from."""
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            rows = conn.execute(text("SELECT game_id, seat, digest FROM seat_addresses ORDER BY seat")).all()
+        return [(r[0], r[1], r[2]) for r in rows]
+    finally:
+        store.close()
+
+
+def test_an_address_one_process_saw_counts_on_every_process(tmp_path: Path) -> None:
+    """Two processes hold one game (shared mode): Ann and Bob connect from their own
+    addresses to the first, and Bob from Ann's address to the second. Each process
+    compared only the addresses it saw itself, so the first rated the game; the
+    addresses are now kept in the database, as keyed hashes (it holds no address)."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    store.upgrade()
+    store.create_game(
+        "g",
+        rules_json="{}",
+        seed=1,
+        seats=[SeatSpec(0, "human", "Ann", "ha", None, 1), SeatSpec(1, "human", "Bob", "hb", None, 2)],
+    )
+
+    def held() -> LiveGame:  # the game as a process holds it
+        return LiveGame(
+            "g", RULES, 1, [Seat(0, "human", "Ann", account_id=1), Seat(1, "human", "Bob", account_id=2)], None
+        )
+
+    async def play() -> tuple[bool, bool, bool]:
+        first, second = Core(store, Settings()), Core(Store(url), Settings())
+        try:
+            here, there = held(), held()
+            await Ratings(first).seen(here, 0, "203.0.113.5")
+            await Ratings(first).seen(here, 1, "198.51.100.7")
+            before = await Ratings(first).shared_address(here)
+            await Ratings(second).seen(there, 1, "203.0.113.5")
+            return before, await Ratings(first).shared_address(here), await Ratings(second).shared_address(there)
+        finally:
+            first.close()
+            second.close()
+
+    assert asyncio.run(play()) == (False, True, True)
+    rows = stored_addresses(url)
+    assert [(g, seat) for g, seat, _ in rows] == [("g", 0), ("g", 1), ("g", 1)]
+    key = store.address_key()
+    assert {d for _, _, d in rows} == {address_digest(key, "203.0.113.5"), address_digest(key, "198.51.100.7")}
+    store.close()
 
 
 def test_why_a_finished_game_was_not_rated_outlives_a_restart(tmp_path: Any) -> None:

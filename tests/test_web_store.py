@@ -46,7 +46,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, pg_url: str | None) ->
 def test_migrations_create_the_schema_of_the_models(store: Store) -> None:
     assert store.current_revision() is None
     store.upgrade()
-    assert store.current_revision() == "0011"
+    assert store.current_revision() == "0012"
     store.upgrade()  # running again changes nothing
     store.downgrade("0001")  # each revision goes back too (0011 to 0002)
     assert "server_meta" not in inspect(store.engine).get_table_names()
@@ -233,8 +233,8 @@ def test_processes_starting_together_on_an_empty_database_all_migrate(store: Sto
     url = store.engine.url.render_as_string(hide_password=False)
     with multiprocessing.get_context("spawn").Pool(8) as pool:
         revisions = pool.map(_upgrade_in_a_process, [url] * 8)
-    assert revisions == ["0011"] * 8
-    assert store.current_revision() == "0011"
+    assert revisions == ["0012"] * 8
+    assert store.current_revision() == "0012"
 
 
 def test_no_two_accounts_look_alike_and_older_ones_keep_working(store: Store) -> None:

@@ -142,7 +142,8 @@ class LiveGame:
     #: Why a game between two accounts is not (or will not be) rated, once known
     #: (`lexiko.web.services.ratings.unrated_reason`); None: it counts.
     rating_note: str | None = None
-    #: The addresses each seat's player connected from (this process's memory only).
+    #: The addresses each seat's player connected to this process from (the database keeps
+    #: their digests for every process: `lexiko.web.services.ratings.Ratings.seen`).
     addresses: dict[int, set[str]] = field(default_factory=dict)
     #: Duplicate submissions applied, by (round, seat): stored apart from the actions.
     subs: dict[tuple[int, int], SubmissionData] = field(default_factory=dict)

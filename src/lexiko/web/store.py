@@ -67,6 +67,10 @@ __all__ = [
     "ActionRow",
     "MetaRow",
     "EventRow",
+    "SeatAddressRow",
+    "ServerKeyRow",
+    "address_digest",
+    "MAX_SEAT_ADDRESSES",
     "AccountRow",
     "SessionRow",
     "Account",
@@ -301,6 +305,45 @@ class MetaRow(Base):
 
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[float] = mapped_column(Float)
+
+
+class SeatAddressRow(Base):
+    """An address a seat's player connected from, as its keyed hash (`address_digest`):
+    kept while the game may still be rated, so that every process compares the
+    addresses any process saw."""
+
+    __tablename__ = "seat_addresses"
+
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
+class ServerKeyRow(Base):
+    """A secret of the server shared by its processes: ``address``, the key of the
+    addresses' hashes (made at random by the migration that made the table)."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+def address_digest(key: str, address: str) -> str:
+    """What the database keeps of a client's address: its HMAC-SHA256 under the
+    server's key (equal addresses give equal digests; the address cannot be read back
+    without the key).
+
+    >>> address_digest("k", "203.0.113.5") == address_digest("k", "203.0.113.5") != address_digest("j", "203.0.113.5")
+    True
+    >>> len(address_digest("k", "203.0.113.5"))
+    64
+    """
+    return hmac.new(key.encode(), address.encode(), hashlib.sha256).hexdigest()
+
+
+MAX_SEAT_ADDRESSES = 8
+"""Addresses kept per seat of a game, at most (a player moving between networks)."""
 
 
 @dataclass(frozen=True)
@@ -812,6 +855,59 @@ class Store:
         """Store why a finished game was not rated (its state says so after a restart)."""
         with self._sessions.begin() as s:
             s.execute(update(GameRow).where(GameRow.id == game_id).values(rating_note=note))
+
+    def address_key(self) -> str:
+        """The key of the addresses' hashes (`address_digest`), the same for every
+        process of the database.
+
+        >>> s = Store("sqlite://"); s.upgrade(); len(s.address_key())
+        64
+        """
+        with self._sessions() as s:
+            row = s.get(ServerKeyRow, "address")
+            if row is None:
+                raise RuntimeError("the database has no address key: upgrade its schema")
+            return row.value
+
+    def note_address(self, game_id: str, seat: int, digest: str) -> None:
+        """Keep an address (its digest) a seat's player connected from (at most
+        `MAX_SEAT_ADDRESSES` per seat; one seen already is not kept twice)."""
+        try:
+            with self._sessions.begin() as s:
+                known = s.scalars(
+                    select(SeatAddressRow.digest).where(SeatAddressRow.game_id == game_id, SeatAddressRow.seat == seat)
+                ).all()
+                if digest in known or len(known) >= MAX_SEAT_ADDRESSES:
+                    return
+                s.add(SeatAddressRow(game_id=game_id, seat=seat, digest=digest))
+        except IntegrityError:  # kept meanwhile by another process
+            pass
+
+    def shared_addresses(self, game_id: str, a: int, b: int) -> int:
+        """How many addresses both seats ``a`` and ``b`` of a game connected from.
+
+        >>> s = Store("sqlite://"); s.upgrade()
+        >>> s.create_game("g", rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", "h", None)])
+        >>> for seat, digest in ((0, "x"), (0, "y"), (1, "y"), (1, "y")):
+        ...     s.note_address("g", seat, digest)
+        >>> s.shared_addresses("g", 0, 1), s.shared_addresses("g", 0, 2)
+        (1, 0)
+        """
+        x, y = aliased(SeatAddressRow), aliased(SeatAddressRow)
+        with self._sessions() as s:
+            q = (
+                select(func.count())
+                .select_from(x)
+                .join(y, (y.game_id == x.game_id) & (y.digest == x.digest))
+                .where(x.game_id == game_id, x.seat == a, y.seat == b)
+            )
+            return int(s.scalar(q) or 0)
+
+    def forget_addresses(self, game_id: str) -> None:
+        """Drop what was kept of the addresses of a game's players (once it is rated,
+        or not: nothing needs them any more)."""
+        with self._sessions.begin() as s:
+            s.execute(delete(SeatAddressRow).where(SeatAddressRow.game_id == game_id))
 
     def rated_between(self, a: int, b: int, since: datetime) -> int:
         """How many rated games accounts ``a`` and ``b`` played against each other that

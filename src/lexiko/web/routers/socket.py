@@ -262,7 +262,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             {"type": "error", "message": "this link's key does not belong to a player of this game: you are watching"}
         )
     conn.post({"type": "welcome", "seat": seat, "name": live.seats[seat].name if seat is not None else None})
-    svc.ratings.seen(live, seat, address(ws))
+    await svc.ratings.seen(live, seat, address(ws))
     svc.core.subscribe(live, conn)
     conn.post(state_text(live, seat))
     try:

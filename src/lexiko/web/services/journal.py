@@ -34,6 +34,8 @@ class Journal:
         await self.save_action(live)
         if live.status == "over" and live.rated and live.game is not None:
             await self.ratings.rate(live)
+        elif live.status == "aborted" and live.rated:
+            await self.ratings.forget_addresses(live)
         if live.status == "over":
             for then in self.core.on_over:
                 then(live)

@@ -14,8 +14,10 @@ people counts only when
   says so from their start): rematching a friend does not farm rating;
 - they did not play from the same address (the client address of the game's
   WebSocket, as the app sees it: behind a trusted proxy, its X-Forwarded-For). Such a
-  game is logged and not rated. The addresses are those seen by this process: in
-  shared mode a player connected only to another process is not compared.
+  game is logged and not rated. Every process keeps the addresses it sees in the
+  database (`lexiko.web.store.Store.note_address`), as keyed hashes (the database holds
+  no address), until the game is over: in shared mode a player connected to one
+  process and the other to another are compared all the same.
 
 The page shows why a game is not rated (the state's ``rating_note``); the reason a
 finished game was not rated is stored with it, so a restart keeps it.
@@ -34,6 +36,7 @@ from lexiko.game import Game
 from lexiko.web.live import LiveGame
 from lexiko.web.ratings import Rating, after_game
 from lexiko.web.services.core import Core
+from lexiko.web.store import address_digest
 
 __all__ = ["Ratings", "MIN_TURNS", "REPEAT_LIMIT", "REPEAT_HOURS", "turns_made", "unrated_reason"]
 
@@ -127,6 +130,7 @@ class Ratings:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self._address_key: str | None = None
 
     async def read(self, live: LiveGame) -> None:
         """Learn the ratings of the game's signed-in players (for its state), and
@@ -137,23 +141,47 @@ class Ratings:
             live.ratings = {i: a.rating for i, a in accounts.items()}
         if live.rated and live.status in ("waiting", "active"):
             live.rating_note = unrated_reason(
-                None, live.names, recent=await self._recent(live), shared_address=self.shared_address(live)
+                None, live.names, recent=await self._recent(live), shared_address=await self.shared_address(live)
             )
 
-    def seen(self, live: LiveGame, seat: int | None, address: str) -> None:
-        """Note the address a seat's player connected from (a few per seat are kept)."""
-        if seat is not None and live.rated:
-            seen = live.addresses.setdefault(seat, set())
-            if len(seen) < 8:
-                seen.add(address)
+    async def seen(self, live: LiveGame, seat: int | None, address: str) -> None:
+        """Note the address a seat's player connected from (a few per seat are kept),
+        here and, as its keyed hash, in the database for every process."""
+        if seat is None or not live.rated or live.status not in ("waiting", "active"):
+            return
+        seen = live.addresses.setdefault(seat, set())
+        if address in seen or len(seen) >= 8:
+            return
+        seen.add(address)
+        if remote(address):
+            try:
+                digest = address_digest(await self._key(), address)
+                await self.core.db(self.core.store.note_address, live.id, seat, digest)
+            except Exception:  # the game goes on; this process still compares what it saw
+                log.exception("game %s: the address of seat %d could not be stored", live.id, seat)
 
-    @staticmethod
-    def shared_address(live: LiveGame) -> bool:
-        """True when both seats' players connected from one address (not a loopback
-        one: that is a proxy whose forwarded address the app was not told to trust,
-        or a test on one machine)."""
+    async def _key(self) -> str:
+        """The key of the addresses' hashes (read once)."""
+        if self._address_key is None:
+            self._address_key = await self.core.db(self.core.store.address_key)
+        return self._address_key
+
+    async def shared_address(self, live: LiveGame) -> bool:
+        """True when both seats' players connected from one address, as this process
+        saw them or any process did (not a loopback one: that is a proxy whose
+        forwarded address the app was not told to trust, or a test on one machine)."""
         a, b = live.addresses.get(0, set()), live.addresses.get(1, set())
-        return any(remote(x) for x in a & b)
+        if any(remote(x) for x in a & b):
+            return True
+        return await self.core.db(self.core.store.shared_addresses, live.id, 0, 1) > 0
+
+    async def forget_addresses(self, live: LiveGame) -> None:
+        """Drop what the database kept of the addresses of a game that will not be
+        rated (it was called off)."""
+        try:
+            await self.core.db(self.core.store.forget_addresses, live.id)
+        except Exception:
+            log.exception("game %s: the addresses of its players could not be dropped", live.id)
 
     async def _recent(self, live: LiveGame) -> int:
         """The rated games the two accounts played against each other in the last
@@ -172,10 +200,12 @@ class Ratings:
         assert a_id is not None and b_id is not None
         db, store = self.core.db, self.core.store
         try:
-            shared = self.shared_address(live)
+            shared = await self.shared_address(live)
             reason = unrated_reason(turns_made(g), live.names, recent=await self._recent(live), shared_address=shared)
+            await db(store.forget_addresses, live.id)  # nothing needs them any more
             if shared:
-                same = ", ".join(sorted(x for x in live.addresses[0] & live.addresses[1] if remote(x)))
+                here = live.addresses.get(0, set()) & live.addresses.get(1, set())
+                same = ", ".join(sorted(x for x in here if remote(x))) or "seen by another process"
                 log.warning("game %s: accounts %d and %d played from the same address (%s)", live.id, a_id, b_id, same)
             if reason is not None:
                 log.info("game %s is not rated: %s", live.id, reason)
