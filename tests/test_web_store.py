@@ -237,6 +237,41 @@ def test_processes_starting_together_on_an_empty_database_all_migrate(store: Sto
     assert store.current_revision() == "0012"
 
 
+PROCESSES = 20
+"""Server processes started at once on one empty database (a cluster's, at its start)."""
+
+
+@pytest.mark.slow
+def test_twenty_server_processes_started_at_once_on_an_empty_database_all_come_up(store: Store, tmp_path: Path) -> None:
+    """`PROCESSES` whole servers (``python -m lexiko.web``) started at the same moment on
+    one empty database: every one answers, none dies on another's half-made schema
+    (PostgreSQL 8 of 21 died before the migration lock), and the schema is at the head.
+    Slow: each process loads the web app (a few seconds of one core, on 2 cores)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from webharness import ServerProcess
+
+    url = store.engine.url.render_as_string(hide_password=False)
+    servers = [ServerProcess(url, log_path=tmp_path / f"server{i}.log") for i in range(PROCESSES)]
+
+    def start(server: ServerProcess) -> str:
+        try:
+            server.start(timeout=300)
+        except RuntimeError as e:
+            return f"{e}: {(tmp_path / f'server{servers.index(server)}.log').read_text()[-2000:]}"
+        return "up"
+
+    try:
+        with ThreadPoolExecutor(PROCESSES) as pool:
+            started = list(pool.map(start, servers))
+        assert started == ["up"] * PROCESSES
+        assert all(s.proc is not None and s.proc.poll() is None for s in servers)  # and still up
+        assert store.current_revision() == "0012"
+    finally:
+        with ThreadPoolExecutor(PROCESSES) as pool:
+            list(pool.map(ServerProcess.stop, servers))
+
+
 def test_no_two_accounts_look_alike_and_older_ones_keep_working(store: Store) -> None:
     """Cyrillic "Аdmin" beside Latin "admin" was accepted across accounts. Accounts made
     before the rule get their skeleton at 0008; of two that already looked alike the
