@@ -4,6 +4,8 @@ spectators, chat, word lookup, and the end of a game its players abandoned."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,9 @@ from webharness import Connection, Server, board_from_rows, find_phony, move_mes
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.rules import preset
+from lexiko.web.live import LiveGame, Seat
+from lexiko.web.services.core import WATCHERS_SECONDS, Core, Settings
+from lexiko.web.store import Store
 
 RULES = preset("tournament")
 ANN_BOB = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -91,6 +96,44 @@ def test_spectators_are_counted_and_chat_reaches_everyone(server: Server) -> Non
     assert [m["text"] for m in history["messages"]] == ["good luck", "thanks"]
     watcher.close()
     assert p.wait_state(lambda s: s["watchers"] == 1)["watchers"] == 1  # the late one still watches
+
+
+class Listener:
+    """A client of a game that keeps what it is sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.sent: list[dict[str, Any]] = []
+
+    def post(self, message: dict[str, Any] | str) -> None:
+        self.sent.append(json.loads(message) if isinstance(message, str) else message)
+
+
+def test_spectators_coming_together_are_told_in_one_state() -> None:
+    """Each spectator who came sent every client of the game a whole new state (200
+    spectators arriving: 200 states to each of 200 clients); those who come or go
+    within `WATCHERS_SECONDS` are now told in one."""
+
+    async def watch() -> tuple[list[int], list[int]]:
+        core = Core(Store("sqlite://"), Settings())
+        try:
+            live = LiveGame("g", preset("casual"), 1, [Seat(0, "human", "Ann"), Seat(1, "human", "Bob")], None)
+            live.start(time.time())
+            player, spectators = Listener(0), [Listener(None) for _ in range(50)]
+            core.subscribe(live, player)
+            for s in spectators:
+                core.subscribe(live, s)
+            await asyncio.sleep(2 * WATCHERS_SECONDS)
+            came = [m["watchers"] for m in player.sent if m["type"] == "state"]
+            for s in spectators[:20]:
+                core.unsubscribe(live, s)
+            await asyncio.sleep(2 * WATCHERS_SECONDS)
+            went = [m["watchers"] for m in spectators[-1].sent if m["type"] == "state"]
+            return came, went
+        finally:
+            core.close()
+
+    assert asyncio.run(watch()) == ([50], [50, 30])
 
 
 def test_the_word_judge_opens_when_the_game_ends(server: Server, lex: Lexicon) -> None:

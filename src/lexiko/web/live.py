@@ -149,6 +149,8 @@ class LiveGame:
     subs: dict[tuple[int, int], SubmissionData] = field(default_factory=dict)
     #: How many clients watch (spectators), kept as they come and go.
     watchers: int = 0
+    #: The task that will send the new number of watchers (see ``Core.WATCHERS_SECONDS``).
+    watchers_task: asyncio.Task[None] | None = None
     #: The key of the game's open link (whoever opens it takes the next open seat), if any.
     open_invite: str | None = None
     #: The event whose pairing the game is, if any (`lexiko.web.services.events`).

@@ -27,11 +27,15 @@ from lexiko.web.live import Listener, LiveGame
 from lexiko.web.store import DB_THREADS, Store, lost_connection
 from lexiko.web.views import state_text
 
-__all__ = ["Settings", "Core"]
+__all__ = ["Settings", "Core", "WATCHERS_SECONDS"]
 
 log = logging.getLogger("lexiko.web")
 
 T = TypeVar("T")
+
+WATCHERS_SECONDS = 0.5
+"""How long the clients of a game may see the number of spectators behind: the state
+that tells it is sent once for all who came or went in that time."""
 
 
 @dataclass(frozen=True)
@@ -153,8 +157,8 @@ class Core:
         live.idle_since = None
         if live.chat:
             listener.post({"type": "chat-history", "messages": list(live.chat)})
-        if listener.seat is None and live.game is not None:
-            self.broadcast(live)  # the number of watchers changed
+        if listener.seat is None:
+            self.watchers_changed(live)
 
     def unsubscribe(self, live: LiveGame, listener: Listener) -> None:
         """Stop sending states to this client."""
@@ -163,8 +167,22 @@ class Core:
         live.listeners.discard(listener)
         if not live.listeners:
             live.idle_since = time.monotonic()
-        elif listener.seat is None and live.game is not None:
-            self.broadcast(live)
+        elif listener.seat is None:
+            self.watchers_changed(live)
+
+    def watchers_changed(self, live: LiveGame) -> None:
+        """The number of spectators changed: every client is sent the new state within
+        `WATCHERS_SECONDS` (once for all the spectators who came or went meanwhile: 200
+        arriving together cost one state each, not 200)."""
+        if live.game is None or (live.watchers_task is not None and not live.watchers_task.done()):
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(WATCHERS_SECONDS)
+            if live.listeners:
+                self.broadcast(live)
+
+        live.watchers_task = asyncio.get_running_loop().create_task(later())
 
     def broadcast(self, live: LiveGame) -> None:
         """Queue the new state for every client, serialized once per seat (every
