@@ -149,10 +149,16 @@ class Rounds:
         if d is None or d.over or (not time_up and len(d.submitted()) < len(d.players)):
             return False
         number = d.round_number
+        # the top is searched for (by the move generator) in a thread, not on the loop
+        # every game shares; with the lock held nothing else changes the board or rack
+        top = await asyncio.to_thread(d.find_top)
+        if live.duplicate is not d or d.over or d.round_number != number:
+            return True  # closed meanwhile by another process, which this one caught up with
+        close = CLOSE if top is None else f"{CLOSE} {top.notation}"
         for _ in range(10):
             applied = live.round_submissions()
             try:
-                live.apply_text(SERVER_SEAT, CLOSE)
+                live.apply_text(SERVER_SEAT, close)
             except LexikoError as e:
                 log.error("game %s: round %d could not be closed: %s", live.id, number, e)
                 live.status = "over"
