@@ -3,12 +3,18 @@ one, the last seconds are never all spent, the end of the game keeps its reserve
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lexiko.bots import make_player
+from lexiko.bots.simulation import SimulationBot
+from lexiko.bots.static import StaticBot, resolve_leaves, static_choice
 from lexiko.bots.time_manager import (
     MAX_SHARE,
+    QUICK_SECONDS,
     RESERVE_SHARE,
     SAFETY_SECONDS,
     Clock,
@@ -16,8 +22,10 @@ from lexiko.bots.time_manager import (
     units_left,
     weight,
 )
-from lexiko.game import Game
-from lexiko.rules import Rules
+from lexiko.game import Accept, Game
+from lexiko.lexicon import Lexicon
+from lexiko.movegen import generate
+from lexiko.rules import TOURNAMENT, Rules
 
 
 def test_a_forced_move_gets_no_time() -> None:
@@ -92,3 +100,77 @@ def test_the_clock_of_a_game_is_read_while_the_player_thinks() -> None:
     assert Clock.of(g) == Clock(45.0, 2.0)
     assert Clock.of(g, 1 - g.player_on_turn) == Clock(60.0, 2.0)
     assert Clock.of(Game(["A", "B"], lexicon=None, seed=3)) is None
+
+
+@pytest.fixture(scope="module")
+def twl(twl06: Lexicon) -> Lexicon:
+    """TWL06 with the default leave table read (seconds, once a session, whoever asks first)."""
+    table = resolve_leaves(None, twl06.tiles)
+    assert table is not None
+    table((1,))
+    return twl06
+
+
+def _hard(lex: Lexicon, **kw: Any) -> SimulationBot:
+    bot = make_player("hard", lex, seed=7, **kw)
+    assert isinstance(bot, SimulationBot)
+    return bot
+
+
+def test_hard_asks_the_time_manager_when_the_game_has_a_clock(twl: Lexicon) -> None:
+    now = [0.0]
+    g = Game(["A", "B"], TOURNAMENT.replace(time_minutes=1), lexicon=twl, seed=11, first_player=0, clock=lambda: now[0])
+    now[0] = 58.0  # 2 s left: a short search
+    bot = _hard(twl)
+    move = bot.choose(g)
+    two = generate(
+        g.board, g.rack(0), twl, g.rules, bag_count=g.bag_count, best=2, leaves=resolve_leaves(None, twl.tiles)
+    )
+    expected = budget(Clock(2.0), 86, choices=2, margin=two[0].equity - two[1].equity)
+    assert bot.last_budget == pytest.approx(expected)
+    assert QUICK_SECONDS < expected < 0.4 * 2.0
+    assert move in [r.candidate.move for r in bot.last_results]
+    assert sum(r.iterations for r in bot.last_results) > 0
+    # no clock, or the clock turned off: the fixed settings, no budget
+    plain = Game(["A", "B"], lexicon=twl, seed=11, first_player=0)
+    quiet = _hard(twl, iterations=2)
+    quiet.choose(plain)
+    assert quiet.last_budget is None
+    off = _hard(twl, iterations=2, clock=False)
+    off.choose(g)
+    assert off.last_budget is None
+
+
+def test_with_no_time_left_hard_makes_the_static_best_at_once(twl: Lexicon) -> None:
+    now = [0.0]
+    g = Game(["A", "B"], TOURNAMENT.replace(time_minutes=1), lexicon=twl, seed=11, first_player=0, clock=lambda: now[0])
+    now[0] = 59.6  # 0.4 s left: less than the safety
+    bot = _hard(twl)
+    assert bot.choose(g) == static_choice(g.position(), twl)
+    assert bot.last_budget == 0.0
+    now[0] = 75.0  # in overtime
+    assert bot.choose(g) == static_choice(g.position(), twl)
+    assert bot.last_budget == 0.0
+
+
+@pytest.mark.slow
+def test_hard_on_a_short_clock_never_flags(twl: Lexicon) -> None:
+    # a 9-second clock for a whole game against the static player (who moves at once)
+    g = Game(["hard", "static"], TOURNAMENT.replace(time_minutes=0.15), lexicon=None, seed=5, first_player=0)
+    hard, static = _hard(twl), StaticBot(twl)
+    budgets = []
+    while not g.is_over:
+        if g.awaiting_final_challenge:
+            g.apply(Accept(), player=g.player_on_turn)
+            continue
+        if g.player_on_turn == 0:
+            g.apply(hard.choose(g), player=0)
+            assert hard.last_budget is not None
+            budgets.append(hard.last_budget)
+        else:
+            g.apply(static.choose(g), player=1, elapsed=0.0)
+    left = g.time_left(0)
+    assert left is not None and left > 0
+    assert g.end_reason != "time"
+    assert not [e for e in g.history if e.kind == "time-penalty"]
+    assert len(budgets) >= 8 and sum(1 for b in budgets if b >= QUICK_SECONDS) >= 5

@@ -53,7 +53,9 @@ LEVELS = {"beginner": "random", "easy": "greedy", "medium": "static", "hard": "s
 """Strength levels and the kind of player each stands for. ``hard`` also solves the
 endgame (bag empty) and the pre-endgame (one tile in the bag) of a two-player game,
 within `HARD_ENDGAME_SECONDS` and `HARD_PREENDGAME_SECONDS`, and with a few
-more tiles in the bag (up to `HARD_FINISH_BAG`) simulates to the end of the game."""
+more tiles in the bag (up to `HARD_FINISH_BAG`) simulates to the end of the game. In a
+game with a clock, ``hard`` takes each move's time from the time manager
+(`lexiko.bots.time_manager`) instead of these fixed times; ``clock=False`` keeps them."""
 
 HARD_ENDGAME_SECONDS = 5.0
 """Seconds the ``hard`` level spends on an endgame (most are solved exactly far sooner)."""
@@ -130,6 +132,7 @@ def make_player(kind: str, lexicon: Lexicon, *, seed: int | None = None, name: s
             kw.setdefault("endgame_time", HARD_ENDGAME_SECONDS)
             kw.setdefault("preendgame_time", HARD_PREENDGAME_SECONDS)
             kw.setdefault("finish", HARD_FINISH_BAG)
+            kw.setdefault("clock", True)
         # the simulation player lives in its own module, imported only when asked for
         try:
             module = importlib.import_module("lexiko.bots.simulation")

@@ -56,6 +56,7 @@ from lexiko.bots.base import last_play_is_phony
 from lexiko.bots.inference import Inference, infer
 from lexiko.bots.playout import simulate_iterations, unsupported
 from lexiko.bots.static import LeavesArg, _fast, endgame_leaves, resolve_leaves
+from lexiko.bots.time_manager import QUICK_SECONDS, Clock, budget
 from lexiko.errors import LexikoError
 from lexiko.game import Game, Position
 from lexiko.leaves import LeaveTable
@@ -666,6 +667,11 @@ def _pruned(
     return [results[k] for k in _order(results, setup.rank, alive.__contains__)]
 
 
+_CLOCK_RATE = 3_000
+"""Iterations a second of budget a clocked move may run at most (about twice what the
+simulation reaches): with a clock the time is the limit, this only bounds the work
+planned."""
+
 _TO_THE_END = 64
 """Plies of a play-out that goes on to the end of the game (``finish``), as a cap: near
 the end a game ends long before it (a turn plays a tile, or is one of a run of scoreless
@@ -699,6 +705,13 @@ class SimulationBot:
     side, however many) and the candidates are ranked by the games they win, whatever
     ``plies`` and ``rank`` say (0: never); near the end the leave values a short
     play-out stops on say little, and who goes out, or is stuck with a tile, decides.
+    ``clock``: in a game with a clock, each move's time comes from the time manager
+    (`lexiko.bots.time_manager.budget`: the time left, the bag, the static equity
+    margin of the two best moves, the score) instead of ``time_limit``,
+    ``endgame_time`` and ``preendgame_time``, and the simulation runs as many
+    iterations as that time allows; a forced move, or a budget under
+    `lexiko.bots.time_manager.QUICK_SECONDS`, is the best move by static equity at
+    once. The last budget is kept in ``last_budget`` (None: no clock).
 
     >>> lex = Lexicon.from_words(["QI"])
     >>> with SimulationBot(lex, iterations=10) as bot:
@@ -724,6 +737,7 @@ class SimulationBot:
         prune: float | None = None,
         rank: Rank = "value",
         finish: int = 0,
+        clock: bool = False,
         name: str = "sim",
     ) -> None:
         self.lexicon = lexicon
@@ -732,6 +746,8 @@ class SimulationBot:
         if not isinstance(finish, int) or isinstance(finish, bool) or finish < 0:
             raise LexikoError(f"finish {finish!r}: give the most tiles in the bag for play-outs to the end (0: none)")
         self.finish = finish
+        self.clock = clock
+        self.last_budget: float | None = None
         self.leaves = leaves
         self.candidates = candidates
         self.iterations = iterations
@@ -791,6 +807,11 @@ class SimulationBot:
         self, game: Game | Position, *, progress: Progress | None = None, iterations: int | None = None
     ) -> list[SimResult]:
         """The simulated candidates of the position (the player on turn's), best first."""
+        return self._evaluate(game, progress, iterations, self.time_limit)
+
+    def _evaluate(
+        self, game: Game | Position, progress: Progress | None, iterations: int | None, time_limit: float | None
+    ) -> list[SimResult]:
         position = game.position() if isinstance(game, Game) else game
         executor, initialized = self._pool()
         seed = self._rng.getrandbits(48)
@@ -801,7 +822,7 @@ class SimulationBot:
             self.leaves,
             self._leaves_key,
             _TO_THE_END if to_the_end else self.plies,
-            self.time_limit,
+            time_limit,
             executor,
             max(1, self.jobs),
             initialized,
@@ -822,10 +843,15 @@ class SimulationBot:
 
     def choose(self, game: Game) -> Move:
         two = len(game.players) == 2 and not game.awaiting_final_challenge and not game.is_over
+        seconds = self._budget(game) if self.clock else None
+        self.last_budget = seconds
+        if seconds is not None and seconds < QUICK_SECONDS:
+            return self._quick(game)
         if self.endgame_time is not None and two and game.bag_count == 0:
             from lexiko.bots.endgame import solve
 
-            return solve(game, time_limit=self.endgame_time, lexicon=self.lexicon).best_move
+            limit = self.endgame_time if seconds is None else seconds
+            return solve(game, time_limit=limit, lexicon=self.lexicon).best_move
         if self.preendgame_time is not None and two and game.bag_count == 1:
             from lexiko.bots.preendgame import preendgame
 
@@ -837,13 +863,51 @@ class SimulationBot:
                 candidates=self.candidates,
                 leaves=self.leaves,
                 endgame_time=None,
-                time_limit=self.preendgame_time,
+                time_limit=self.preendgame_time if seconds is None else seconds,
             )
             return found[0].candidate.move
-        results = self.evaluate(game)
+        if seconds is None:
+            results = self.evaluate(game)
+        else:  # the time is the limit: the iterations only a cap far above what it allows
+            cap = max(self.iterations, math.ceil(seconds * _CLOCK_RATE))
+            results = self._evaluate(game, None, cap, seconds)
+            self.last_results = results
         if not results:
             return Pass()
         return results[0].candidate.move
+
+    # -- the clock -------------------------------------------------------------------
+
+    def _static_best(self, game: Game, best: int) -> list[Candidate]:
+        """The ``best`` moves of the player on turn by static equity (exchanges only where
+        the player may exchange; with the bag empty, the endgame's leave values)."""
+        position = game.position()
+        if self._leaves_key not in _LEAVES:
+            _LEAVES[self._leaves_key] = _fast(resolve_leaves(self.leaves, self.lexicon.tiles))
+        lv = _LEAVES[self._leaves_key]
+        if lv is not None and position.bag_count == 0:
+            lv = endgame_leaves(self.lexicon.tiles, position.unseen)
+        bag = position.bag_count if game.can_exchange() else 0
+        return generate(
+            position.board, position.rack, self.lexicon, position.rules, bag_count=bag, best=best, leaves=lv
+        )
+
+    def _budget(self, game: Game) -> float | None:
+        """Seconds for this move from the time manager, or None when the game has no clock."""
+        clock = Clock.of(game)
+        if clock is None or game.is_over:
+            return None
+        two = self._static_best(game, 2)
+        margin = two[0].equity - two[1].equity if len(two) > 1 else None
+        p = game.player_on_turn
+        scores = game.scores
+        spread = scores[p] - max((x for q, x in enumerate(scores) if q != p), default=scores[p])
+        return budget(clock, game.bag_count, choices=len(two), margin=margin, spread=spread, players=len(game.players))
+
+    def _quick(self, game: Game) -> Move:
+        """The best move by static equity, made at once (a forced move, or no time)."""
+        found = self._static_best(game, 1)
+        return found[0].move if found else Pass()
 
     def wants_challenge(self, game: Game) -> bool:
         return last_play_is_phony(game, self.lexicon)
