@@ -7,7 +7,8 @@ time manager (`lexiko.bots.time_manager`) for each move's time and thinks that l
 by the wall clock, the game's own clock charging it everything from the opponent's
 move to its own. The other side is ``hard`` at 1 s a move (``iterations=5000,
 time_limit=1``, the endgame and pre-endgame at the level's 5 s and 10 s), off the clock
-(its moves charged nothing), as the strength benchmarks measure it. Games are paired:
+(its moves charged nothing), as the strength benchmarks measure it. Each process
+reads the lexicon and the leave table before its first game, off the clock. Games are paired:
 each deal is played twice, each side starting once, so ``--games`` rounds up to even.
 
 Printed: the clocked side's wins (ties count half) with the 95% Wilson interval, the
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 
 from lexiko.bots import make_player
 from lexiko.bots.simulation import SimulationBot
+from lexiko.bots.static import resolve_leaves
 from lexiko.game import Accept, Game
 from lexiko.lexicon import Lexicon
 from lexiko.rules import TOURNAMENT
@@ -75,9 +77,14 @@ _LEX: Lexicon | None = None
 
 
 def _lexicon() -> Lexicon:
+    """TWL06 and the default leave table, read once a process before any clock starts
+    (the first read of the table takes seconds, on a busy machine tens of them)."""
     global _LEX
     if _LEX is None:
         _LEX = Lexicon.load("TWL06")
+        table = resolve_leaves(None, _LEX.tiles)
+        assert table is not None
+        table((1,))
     return _LEX
 
 
@@ -217,7 +224,8 @@ def report(results: list[GameRecord], top: int) -> None:
     over = [(m.used - m.budget, m) for m in moves if m.budget is not None]
     over.sort(key=lambda x: -x[0])
     if over:
-        print(f"\nmost over budget: {', '.join(f'{d:+.2f} s ({m.budget:.2f} s given)' for d, m in over[:3])}")
+        worst = ", ".join(f"{d:+.2f} s ({m.budget:.2f} s given, {m.bag} in the bag)" for d, m in over[:3])
+        print(f"\nmost over budget: {worst}")
     flagged = sum(1 for r in results if r.lost_on_time == CLOCKED)
     penalized = sum(1 for r in results if r.penalties)
     print(f"\nlost on time: {flagged}; games with an overtime penalty: {penalized}")

@@ -174,3 +174,23 @@ def test_hard_on_a_short_clock_never_flags(twl: Lexicon) -> None:
     assert g.end_reason != "time"
     assert not [e for e in g.history if e.kind == "time-penalty"]
     assert len(budgets) >= 8 and sum(1 for b in budgets if b >= QUICK_SECONDS) >= 5
+
+
+def test_the_budget_counts_the_time_the_leave_table_took_to_read(twl: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first static ranking of a process reads the leave table (seconds, on a busy
+    # machine tens of them): the budget must be shared from what is left after it
+    now = [0.0]
+    g = Game(["A", "B"], TOURNAMENT.replace(time_minutes=1), lexicon=twl, seed=11, first_player=0, clock=lambda: now[0])
+    ranked = SimulationBot._static_best
+
+    def slow_first_read(self: SimulationBot, game: Game, best: int) -> list[Any]:
+        now[0] += 58.0
+        return ranked(self, game, best)
+
+    monkeypatch.setattr(SimulationBot, "_static_best", slow_first_read)
+    bot = _hard(twl)
+    bot.choose(g)
+    two = generate(
+        g.board, g.rack(0), twl, g.rules, bag_count=g.bag_count, best=2, leaves=resolve_leaves(None, twl.tiles)
+    )
+    assert bot.last_budget == pytest.approx(budget(Clock(2.0), 86, choices=2, margin=two[0].equity - two[1].equity))

@@ -907,11 +907,15 @@ class SimulationBot:
         )
 
     def _budget(self, game: Game) -> float | None:
-        """Seconds for this move from the time manager, or None when the game has no clock."""
-        clock = Clock.of(game)
-        if clock is None or game.is_over:
+        """Seconds for this move from the time manager, or None when the game has no clock.
+        The clock is read after the static ranking, whose first call in a process reads
+        the leave table (seconds): the budget is shared from what is truly left."""
+        if game.rules.time_minutes is None or game.is_over:
             return None
         two = self._static_best(game, 2)
+        clock = Clock.of(game)
+        if clock is None:
+            return None
         margin = two[0].equity - two[1].equity if len(two) > 1 else None
         p = game.player_on_turn
         scores = game.scores
