@@ -86,7 +86,9 @@ def move_once(ca: Connection, cb: Connection, kind: str = "play") -> Connection:
     if kind == "play":
         board = board_from_rows(st["board"], RULES)
         rack = tuple(RULES.tile_set.parse_token(f) for f in st["rack"])
-        move = movegen.best_move(board, rack, lexicon(), RULES, bag_count=st["bag_count"]).move
+        # the best placement: the best move may be an exchange, by the rack the seed deals
+        top = movegen.generate(board, rack, lexicon(), RULES, bag_count=st["bag_count"], best=1, placements_only=True)
+        move = top[0].move
         assert isinstance(move, Place)
         message = move_message(move, RULES.tile_set)
     else:
