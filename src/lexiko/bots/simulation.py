@@ -892,7 +892,7 @@ class SimulationBot:
 
     # -- the clock -------------------------------------------------------------------
 
-    def _static_best(self, game: Game, best: int) -> list[Candidate]:
+    def _static_best(self, game: Game, best: int) -> Sequence[Candidate]:
         """The ``best`` moves of the player on turn by static equity (exchanges only where
         the player may exchange; with the bag empty, the endgame's leave values)."""
         position = game.position()
