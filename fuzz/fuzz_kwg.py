@@ -19,20 +19,20 @@ with instrumented():
     from lexiko.board import Board
     from lexiko.lexicon import _HEAD, Lexicon
     from lexiko.move import Place
-    from lexiko.movegen import _kernel_moves, _Rack
+    from lexiko.movegen import _kernel_moves, _rack_counts
     from lexiko.rules import TOURNAMENT
     from lexiko.tiles import ENGLISH
 
 EMPTY = Board.empty()
 BOARD = EMPTY.place(Place(7, 5, False, (3, 1, 20, 19)))  # CATS at 8F
-RACK = _Rack((1, 5, 9, 14, 19, 20, 0), ENGLISH)  # AEINST?
+RACK = _rack_counts((1, 5, 9, 14, 19, 20, 0), ENGLISH)  # AEINST?
 
 
 def kernel_generates(lex: Lexicon) -> None:
     for board in (EMPTY, BOARD):
         for best in (None, 3):
             with kernel_refuses():
-                _kernel_moves(board, RACK, lex, TOURNAMENT, best, None, False)
+                _kernel_moves(board, RACK, lex, TOURNAMENT, best, None, False, kernel.PLACEMENTS_ONLY)
     kernel._prune_cache.clear()
     kernel._wordmap_cache.clear()
 

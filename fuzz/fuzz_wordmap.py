@@ -14,7 +14,7 @@ with instrumented():
     from lexiko.board import Board
     from lexiko.lexicon import Lexicon
     from lexiko.move import Place
-    from lexiko.movegen import _kernel_moves, _Rack
+    from lexiko.movegen import _kernel_moves, _rack_counts
     from lexiko.rules import TOURNAMENT
     from lexiko.tiles import ENGLISH
 
@@ -22,7 +22,7 @@ WORDS = ["AA", "AT", "TA", "CAT", "CATS", "SCAT", "ACTS", "EAST", "SEAT", "TEAS"
 LEX = Lexicon.from_words(WORDS)
 EMPTY = Board.empty()
 BOARD = EMPTY.place(Place(7, 5, False, (3, 1, 20, 19)))  # CATS at 8F
-RACK = _Rack((1, 5, 9, 14, 19, 20, 0), ENGLISH)  # AEINST?
+RACK = _rack_counts((1, 5, 9, 14, 19, 20, 0), ENGLISH)  # AEINST?
 DEPTHS, ANAGRAMS = kernel.prune_data(LEX.kwg)
 WORDMAP = kernel.wordmap_data(LEX.kwg)
 
@@ -37,7 +37,7 @@ def one_input(data: bytes) -> None:
     for board in (EMPTY, BOARD):
         for best in (1, 5):
             with kernel_refuses():
-                _kernel_moves(board, RACK, LEX, TOURNAMENT, best, None, False)
+                _kernel_moves(board, RACK, LEX, TOURNAMENT, best, None, False, kernel.PLACEMENTS_ONLY)
 
 
 if __name__ == "__main__":
