@@ -249,10 +249,11 @@ def test_twenty_server_processes_started_at_once_on_an_empty_database_all_come_u
     Slow: each process loads the web app (a few seconds of one core, on 2 cores)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from webharness import ServerProcess
+    from webharness import ServerProcess, free_ports
 
     url = store.engine.url.render_as_string(hide_password=False)
-    servers = [ServerProcess(url, log_path=tmp_path / f"server{i}.log") for i in range(PROCESSES)]
+    ports = free_ports(PROCESSES)
+    servers = [ServerProcess(url, port=ports[i], log_path=tmp_path / f"server{i}.log") for i in range(PROCESSES)]
 
     def start(server: ServerProcess) -> str:
         try:
@@ -265,7 +266,8 @@ def test_twenty_server_processes_started_at_once_on_an_empty_database_all_come_u
         with ThreadPoolExecutor(PROCESSES) as pool:
             started = list(pool.map(start, servers))
         assert started == ["up"] * PROCESSES
-        assert all(s.proc is not None and s.proc.poll() is None for s in servers)  # and still up
+        dead = [i for i, s in enumerate(servers) if s.proc is None or s.proc.poll() is not None]
+        assert dead == [], [(tmp_path / f"server{i}.log").read_text()[-2000:] for i in dead]  # and still up
         assert store.current_revision() == "0012"
     finally:
         with ThreadPoolExecutor(PROCESSES) as pool:

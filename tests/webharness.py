@@ -80,10 +80,20 @@ def percentile(xs: Sequence[float], p: float) -> float:
 
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    return free_ports(1)[0]
+
+
+def free_ports(n: int) -> list[int]:
+    """``n`` different TCP ports free on 127.0.0.1 right now (held open together while
+    they are chosen: ports chosen one after another may repeat, and two servers given
+    one port leave one dead while the other answers for both)."""
+    with contextlib.ExitStack() as stack:
+        ports = []
+        for _ in range(n):
+            s = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+        return ports
 
 
 class _Loopback:
