@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from webharness import Connection, Server, board_from_rows, move_message
 from lexiko import movegen
 from lexiko.lexicon import Lexicon
 from lexiko.move import Place
+from lexiko.movegen import Candidate
 from lexiko.rules import preset
 from lexiko.web.live import LiveGame, Seat
 from lexiko.web.services.core import Core, Settings
@@ -83,11 +85,14 @@ def move_once(ca: Connection, cb: Connection, kind: str = "play") -> Connection:
     on_turn = ca.wait_version(version)["turn"]
     c = ca if ca.seat == on_turn else cb
     st = c.wait_version(version)
+    top: Sequence[Candidate] = ()
     if kind == "play":
         board = board_from_rows(st["board"], RULES)
         rack = tuple(RULES.tile_set.parse_token(f) for f in st["rack"])
-        # the best placement: the best move may be an exchange, by the rack the seed deals
+        # the best placement (the best move may be an exchange, by the rack the seed deals);
+        # a rack with no placement at all exchanges a tile instead
         top = movegen.generate(board, rack, lexicon(), RULES, bag_count=st["bag_count"], best=1, placements_only=True)
+    if top:
         move = top[0].move
         assert isinstance(move, Place)
         message = move_message(move, RULES.tile_set)
