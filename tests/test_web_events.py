@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import webharness
 from webharness import Server
 
-from lexiko.tournament import Division, Pairing, Player, Settings, pair, standings
+from lexiko.tournament import Division, Player, Settings, pair, standings
 from lexiko.tournament.files import event_from_json
 
 PEOPLE = (("Ann", 1900), ("Bo", 1800), ("Cy", 1700), ("Di", 1600))
@@ -88,16 +89,7 @@ def wait_for(director: Director, pred: Any, timeout: float = 20.0) -> dict[str, 
 
 def library_standings(view: dict[str, Any]) -> list[tuple[int, str, float, int]]:
     """The standings `lexiko.tournament` computes from the results the view shows."""
-    div = view["divisions"][0]
-    d = Division("A", Settings(method=div["method"], rounds=div["rounds"]))
-    for p in div["players"]:
-        d.add_player(Player(p["name"], p["rating"]))
-    for rnd in div["paired"]:
-        d.add_round([Pairing(p["first"], p["second"]) for p in rnd["pairings"]], everyone=False)
-        for p in rnd["pairings"]:
-            if p["second"] is not None and p["scores"] is not None:
-                d.record(rnd["round"], p["first"], p["scores"][0], p["second"], p["scores"][1])
-    return [(s.rank, s.name, s.wins, s.spread) for s in standings(d)]
+    return [(rank, name, wins, spread) for rank, name, _, wins, spread in webharness.library_standings(view)]
 
 
 def check_pairings(view: dict[str, Any]) -> None:

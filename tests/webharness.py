@@ -422,6 +422,23 @@ def check_answers(answers: Sequence[tuple[str, str, Any]]) -> None:
         assert not extra, f"{method} {path} answered keys no model names: {extra}"
 
 
+def library_standings(view: dict[str, Any]) -> list[tuple[int, str, int, float, int]]:
+    """The standings `lexiko.tournament` computes from the results an event's view shows
+    (its first division): rank, name, number, wins and spread of each player."""
+    from lexiko.tournament import Division, Pairing, Player, Settings, standings
+
+    div = view["divisions"][0]
+    d = Division("A", Settings(method=div["method"], rounds=div["rounds"]))
+    for p in div["players"]:
+        d.add_player(Player(p["name"], p["rating"]))
+    for rnd in div["paired"]:
+        d.add_round([Pairing(p["first"], p["second"]) for p in rnd["pairings"]], everyone=False)
+        for p in rnd["pairings"]:
+            if p["second"] is not None and p["scores"] is not None:
+                d.record(rnd["round"], p["first"], p["scores"][0], p["second"], p["scores"][1])
+    return [(s.rank, s.name, s.number, s.wins, s.spread) for s in standings(d)]
+
+
 def board_from_rows(rows: Sequence[Sequence[str]], rules: Rules) -> Board:
     """The board of a state message (rows of faces) as a `Board`."""
     ts = rules.tile_set

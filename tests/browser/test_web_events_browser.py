@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import webharness
 from webharness import Server
-
-from lexiko.tournament import Division, Pairing, Player, Settings, standings
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,16 +35,9 @@ def wait_view(server: Server, event_id: str, pred: Any, timeout: float = 90.0) -
 
 
 def library_standings(view: dict[str, Any]) -> list[tuple[int, str, float, int]]:
-    """The standings `lexiko.tournament` computes from the view's results."""
-    div = view["divisions"][0]
-    d = Division("A", Settings(method=div["method"], rounds=div["rounds"]))
-    for p in div["players"]:
-        d.add_player(Player(p["name"], p["rating"]))
-    for rnd in div["paired"]:
-        d.add_round([Pairing(p["first"], p["second"]) for p in rnd["pairings"]])
-        for p in rnd["pairings"]:
-            d.record(rnd["round"], p["first"], p["scores"][0], p["second"], p["scores"][1])
-    return [(s.rank, f"{s.name} ({s.number})", s.wins, s.spread) for s in standings(d)]
+    """The standings `lexiko.tournament` computes from the view's results, named as the
+    page names players."""
+    return [(rank, f"{name} ({n})", wins, spread) for rank, name, n, wins, spread in webharness.library_standings(view)]
 
 
 def page_standings(page: Any) -> list[tuple[int, str, float, int]]:
