@@ -270,24 +270,30 @@ static PyObject *ml_item(MoveList *ml, Py_ssize_t i)
     return ml_get(ml, i);
 }
 
+/* The k Candidates at start, start + step, ... in a new list. */
+static PyObject *ml_range(MoveList *ml, Py_ssize_t start, Py_ssize_t step, Py_ssize_t k)
+{
+    PyObject *list = PyList_New(k);
+    if (!list)
+        return NULL;
+    for (Py_ssize_t j = 0, i = start; j < k; j++, i += step) {
+        PyObject *o = ml_get(ml, i);
+        if (!o) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, j, o);
+    }
+    return list;
+}
+
 /* Every Candidate in a new list. */
 static PyObject *ml_list(MoveList *ml, PyObject *unused)
 {
     (void)unused;
     if (ml->list)
         return PyList_GetSlice(ml->list, 0, PyList_GET_SIZE(ml->list));
-    PyObject *list = PyList_New(ml->n);
-    if (!list)
-        return NULL;
-    for (Py_ssize_t i = 0; i < ml->n; i++) {
-        PyObject *o = ml_get(ml, i);
-        if (!o) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, o);
-    }
-    return list;
+    return ml_range(ml, 0, 1, ml->n);
 }
 
 static PyObject *ml_subscript(MoveList *ml, PyObject *key)
@@ -304,19 +310,8 @@ static PyObject *ml_subscript(MoveList *ml, PyObject *key)
         Py_ssize_t start, stop, step;
         if (PySlice_Unpack(key, &start, &stop, &step) < 0)
             return NULL;
-        Py_ssize_t k = PySlice_AdjustIndices(ml->n, &start, &stop, step);
-        PyObject *list = PyList_New(k);
-        if (!list)
-            return NULL;
-        for (Py_ssize_t j = 0, i = start; j < k; j++, i += step) {
-            PyObject *o = ml_get(ml, i);
-            if (!o) {
-                Py_DECREF(list);
-                return NULL;
-            }
-            PyList_SET_ITEM(list, j, o);
-        }
-        return list;
+        Py_ssize_t k = PySlice_AdjustIndices(ml->n, &start, &stop, step); /* before start is read */
+        return ml_range(ml, start, step, k);
     }
     PyErr_Format(PyExc_TypeError, "MoveList indices must be integers or slices, not %.200s", Py_TYPE(key)->tp_name);
     return NULL;
