@@ -15,6 +15,7 @@ from sqlalchemy import inspect, text
 
 from lexiko.web.store import (
     ActionData,
+    AppendData,
     Base,
     ConflictError,
     SeatSpec,
@@ -92,6 +93,29 @@ def test_store_round_trip_and_conflicts(store: Store) -> None:
     assert store.load_game("nope") is None
     assert store.game_ids("active") == ["g1"]
     assert store.list_games()[0][0] == "g1"
+
+
+def test_actions_of_several_games_go_in_together_and_a_conflict_only_fails_its_own(store: Store) -> None:
+    store.upgrade()
+    for g in ("g1", "g2", "g3"):
+        store.create_game(g, rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", hash_token("t"), None)])
+    first = [AppendData(g, ActionData(0, 0, "-", 1.0), "active", "[0, 0]") for g in ("g1", "g2", "g3")]
+    assert store.append_actions(first) == [None, None, None]
+    again = [
+        AppendData("g1", ActionData(1, 0, "-", 2.0), "active", None),
+        AppendData("g2", ActionData(0, 0, "-", 2.0), "over", None),  # number 0 is taken
+        AppendData("g3", ActionData(1, 0, "-", 2.0), "over", "[1, 2]"),
+    ]
+    results = store.append_actions(again)
+    assert [type(r).__name__ for r in results] == ["NoneType", "ConflictError", "NoneType"]
+    assert str(results[1]) == "action 0 of game g2 is already stored"
+    loaded = {g: store.load_game(g) for g in ("g1", "g2", "g3")}
+    assert {g: [a.at for a in x.actions] for g, x in loaded.items() if x} == {
+        "g1": [1.0, 2.0],
+        "g2": [1.0],
+        "g3": [1.0, 2.0],
+    }
+    assert {g: x.status for g, x in loaded.items() if x} == {"g1": "active", "g2": "active", "g3": "over"}
 
 
 def test_database_urls() -> None:

@@ -78,6 +78,7 @@ __all__ = [
     "StoredGame",
     "SeatSpec",
     "ActionData",
+    "AppendData",
     "SubmissionRow",
     "SubmissionData",
     "ConflictError",
@@ -381,6 +382,30 @@ class ActionData:
 
 
 @dataclass(frozen=True)
+class AppendData:
+    """A game's next action to store, with the game's status and scores after it."""
+
+    game_id: str
+    action: ActionData
+    status: str
+    scores_json: str | None
+
+
+def _append_params(item: AppendData, now: datetime) -> dict[str, Any]:
+    a = item.action
+    return {
+        "g": item.game_id,
+        "seq": a.seq,
+        "seat": a.seat,
+        "text": a.text,
+        "at": a.at,
+        "status": item.status,
+        "scores": item.scores_json,
+        "now": now,
+    }
+
+
+@dataclass(frozen=True)
 class SubmissionData:
     """A duplicate submission as stored: the round, the seat, the move and when."""
 
@@ -671,16 +696,7 @@ class Store:
     def append_action(self, game_id: str, action: ActionData, *, status: str, scores_json: str | None = None) -> None:
         """Add the next action of a game (and its new status) in one transaction.
         Raises ConflictError if an action with that number exists."""
-        params = {
-            "g": game_id,
-            "seq": action.seq,
-            "seat": action.seat,
-            "text": action.text,
-            "at": action.at,
-            "status": status,
-            "scores": scores_json,
-            "now": _now(),
-        }
+        params = _append_params(AppendData(game_id, action, status, scores_json), _now())
         try:
             if self._dml_ctes:  # one statement, atomic by itself: one round trip, no BEGIN and COMMIT
                 with self._autocommit.connect() as conn:
@@ -691,6 +707,51 @@ class Store:
                     conn.execute(_GAME_MOVED, params)
         except IntegrityError:
             raise ConflictError(f"action {action.seq} of game {game_id} is already stored") from None
+
+    def append_actions(self, items: Sequence[AppendData]) -> list[ConflictError | None]:
+        """Add the next action of several games in one transaction (one commit for all:
+        what a busy server's moves cost the database, batched): for each item, None when
+        it was stored, or the ConflictError that `append_action` would have raised. When
+        any one of them conflicts, each is stored on its own, so the others still go in.
+
+        >>> store = Store("sqlite://")
+        >>> store.upgrade()
+        >>> for g in ("g1", "g2"):
+        ...     store.create_game(g, rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", "h", None)])
+        >>> store.append_actions([AppendData("g1", ActionData(0, 0, "8D WINDY", 1.0), "active", None),
+        ...                       AppendData("g2", ActionData(0, 0, "-", 1.0), "active", None)])
+        [None, None]
+        >>> [type(r).__name__ for r in store.append_actions(
+        ...     [AppendData("g1", ActionData(0, 1, "-", 2.0), "active", None),
+        ...      AppendData("g2", ActionData(1, 1, "-", 2.0), "active", None)])]
+        ['ConflictError', 'NoneType']
+        >>> [a.text for a in store.load_game("g2").actions]
+        ['-', '-']
+        """
+        if len(items) == 1:
+            one = items[0]
+            try:
+                self.append_action(one.game_id, one.action, status=one.status, scores_json=one.scores_json)
+            except ConflictError as e:
+                return [e]
+            return [None]
+        now = _now()
+        params = [_append_params(it, now) for it in items]
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(_NEW_ACTION, params)
+                conn.execute(_GAME_MOVED, params)
+        except IntegrityError:  # one lost a race with another process: each on its own
+            out: list[ConflictError | None] = []
+            for it in items:
+                try:
+                    self.append_action(it.game_id, it.action, status=it.status, scores_json=it.scores_json)
+                except ConflictError as e:
+                    out.append(e)
+                else:
+                    out.append(None)
+            return out
+        return [None] * len(items)
 
     # -- duplicate rounds --------------------------------------------------------------
 
