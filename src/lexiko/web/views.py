@@ -63,9 +63,14 @@ def _faces(ts: TileSet, codes: Sequence[int]) -> list[str]:
 
 
 def _count_faces(ts: TileSet, codes: Sequence[int]) -> dict[str, int]:
-    c = Counter(ts.face(x) for x in codes)
-    order = {ts.face(i + 1): i for i in range(ts.size)}
-    return {k: c[k] for k in sorted(c, key=lambda f: order.get(f, 10**6))}
+    """How many of each tile, in the tile set's order (the blank last).
+
+    >>> from lexiko.tiles import ENGLISH
+    >>> _count_faces(ENGLISH, (0, 5, 1, 5))
+    {'A': 1, 'E': 2, '?': 1}
+    """
+    c = Counter(codes)
+    return {ts.face(k): c[k] for k in sorted(c, key=lambda k: k or 10**6)}
 
 
 def describe_event(game: Game, ev: Event, names: Sequence[str]) -> str:
@@ -144,17 +149,23 @@ _TURNS = ("play", "exchange", "pass")
 
 
 def _history(live: LiveGame, seat: int | None, reveal: bool) -> list[dict[str, Any]]:
-    """The move list; each turn (a play, an exchange or a pass) carries its number
-    (kept with the event's items: the turns before an event never change)."""
+    """The move list; each turn (a play, an exchange or a pass) carries its number.
+    Kept per viewer and brought up to date with the new events only (events never
+    change; taking an action back clears the views' cache)."""
     g = live.game
     assert g is not None
-    out: list[dict[str, Any]] = []
-    turn = 0
-    for i, ev in enumerate(g.history):
-        if ev.kind in _TURNS:
-            turn += 1
-        public, own = _event_items(live, i, ev, turn if ev.kind in _TURNS else None)
-        out.append(own if reveal or ev.player == seat else public)
+    key = ("history", "all" if reveal else seat)
+    cached: tuple[list[dict[str, Any]], int] | None = live.view_cache.get(key)
+    out, turn = cached if cached is not None else ([], 0)
+    if len(out) < len(g.history):
+        out = list(out)  # a new list: a message built earlier keeps its own
+        for i in range(len(out), len(g.history)):
+            ev = g.history[i]
+            if ev.kind in _TURNS:
+                turn += 1
+            public, own = _event_items(live, i, ev, turn if ev.kind in _TURNS else None)
+            out.append(own if reveal or ev.player == seat else public)
+        live.view_cache[key] = (out, turn)
     return out
 
 
