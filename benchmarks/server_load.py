@@ -1,9 +1,10 @@
 """Load test of the web app: N concurrent games of computer players that play over
 WebSockets on loopback, against a real server process (uvicorn, one worker).
 
-Each game has two seats taken by client bots in this process. A bot that is on turn
-chooses the best-scoring move with the move generator (in a worker process, so that this
-process's loop only sends, receives and times), sends it, and measures the time
+Each game has two seats taken by client bots, the games shared among a few client
+processes (``--socket-processes``). A bot that is on turn chooses the best-scoring move
+with the move generator (in a worker process, so that the client's loop only sends,
+receives and times), sends it, and measures the time
 until the server's new state comes back (the move latency: the server checks the move
 with the engine, saves it to the database and sends the new state to both players).
 Games are played to the end. With a thinking time the games begin one after another
@@ -18,8 +19,10 @@ instant, and the first moves of every game then arrive together.
 Prints moves per second and the p50 / p90 / p99 / max move latency. With no thinking
 time (the default) every game always has a move in flight: the server is saturated and
 the latency is mostly waiting in line behind the other games' moves; ``--think 1``
-shows the latency at a human pace. Traffic goes only
-to 127.0.0.1; every loop is bounded (``--timeout``).
+shows the latency at a human pace. Then the processor time of the server, of the
+clients' socket loops and of their move choice (all on the same machine), the load
+average, and how late the clients' own loops woke (what of a latency is theirs). Traffic
+goes only to 127.0.0.1; every loop is bounded (``--timeout``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -65,6 +70,9 @@ class Stats:
     actions: int = 0
     errors: list[str] = field(default_factory=list)
     finished: int = 0
+    client_cpu: float = 0.0
+    loop_lag: list[float] = field(default_factory=list)
+    chooser_cpu: float = 0.0
 
 
 _CHOOSER: tuple[Rules, Lexicon] | None = None
@@ -159,11 +167,20 @@ async def seat_bot(
             await ws.send(json.dumps(action))
 
 
-async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) -> tuple[Stats, float, float]:
-    stats = Stats()
+async def _loop_lag(stats: Stats) -> None:
+    """How late this process's own loop wakes from a 10 ms sleep: the part of a measured
+    latency that is the clients' waiting, not the server's."""
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(0.01)
+        stats.loop_lag.append(time.perf_counter() - t - 0.01)
+
+
+async def _create_games(args: argparse.Namespace, server: ServerProcess) -> list[tuple[str, str]]:
+    """Create the games and take both seats of each: (game id, seat token) per seat."""
     limits = httpx.Limits(max_connections=20)
+    seats: list[tuple[str, str]] = []
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
-        seats: list[tuple[str, str]] = []
         for i in range(args.games):
             r = await http.post(
                 "/api/games",
@@ -179,26 +196,84 @@ async def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) 
             j = await http.post(f"/api/games/{d['game_id']}/join", json={"invite": invite, "name": "B"})
             j.raise_for_status()
             seats += [(d["game_id"], d["token"]), (d["game_id"], j.json()["token"])]
+    return seats
+
+
+async def _play_share(
+    ws_url: str, share: list[tuple[str, str, float]], args: argparse.Namespace, ready: Any, go: Any
+) -> Stats:
+    """One client process's seats (game, token, start offset), played to the end."""
+    stats = Stats()
+    me = os.getpid()
+    with ProcessPoolExecutor(args.client_processes, initializer=_load_chooser, initargs=(args.rules,)) as pool:
+        pool.submit(int).result()  # the workers started (and their lexicon loaded) before the clock
+        workers = [p.pid for p in pool._processes.values()]  # noqa: SLF001 (their CPU is reported)
+        ready.set()
+        go.wait()
+        client0 = cpu_seconds(me)
+        chooser0 = sum(cpu_seconds(w) for w in workers)
+        deadline = time.monotonic() + args.timeout
+        lag_task = asyncio.create_task(_loop_lag(stats))
+        await asyncio.gather(
+            *(seat_bot(ws_url, g, t, pool, stats, deadline, args.think, start) for g, t, start in share)
+        )
+        lag_task.cancel()
+        stats.client_cpu = cpu_seconds(me) - client0
+        stats.chooser_cpu = sum(cpu_seconds(w) for w in workers) - chooser0
+    return stats
+
+
+def _share_process(
+    ws_url: str, share: list[tuple[str, str, float]], args: argparse.Namespace, ready: Any, go: Any, out: Any
+) -> None:
+    out.put(asyncio.run(_play_share(ws_url, share, args, ready, go)))
+
+
+def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) -> tuple[Stats, float, float]:
+    """Create the games, then play them from ``--socket-processes`` client processes (each
+    its own loop and move choosers), all starting together; their figures merged."""
+    seats = asyncio.run(_create_games(args, server))
+    # the games begin one after another over one thinking time (--all-at-once: in the
+    # same instant, a herd of first moves that a server of people never sees)
+    spread = 0.0 if args.all_at_once else args.think / max(1, args.games)
+    timed = [(g, t, spread * (k // 2)) for k, (g, t) in enumerate(seats)]
+    n = max(1, min(args.socket_processes, len(timed)))
+    ctx = multiprocessing.get_context("fork")
+    go, out = ctx.Event(), ctx.Queue()
+    procs = []
+    readies = []
+    for i in range(n):
+        ready = ctx.Event()
+        readies.append(ready)
+        # whole games per process (both seats of a game in the same one)
+        share = [s for k, s in enumerate(timed) if (k // 2) % n == i]
+        procs.append(ctx.Process(target=_share_process, args=(server.ws_url, share, args, ready, go, out)))
+    for pr in procs:
+        pr.start()
+    for ready in readies:
+        ready.wait()
 
     def cpu_now() -> float:
         return sum(cpu_seconds(p) for p in pids) if pids and all(pids) else float("nan")
 
-    with ProcessPoolExecutor(args.client_processes, initializer=_load_chooser, initargs=(args.rules,)) as pool:
-        pool.submit(int).result()  # the workers started (and their lexicon loaded) before the clock
-        cpu0 = cpu_now()
-        t0 = time.perf_counter()
-        deadline = time.monotonic() + args.timeout
-        # the games begin one after another over one thinking time (--all-at-once: in the
-        # same instant, a herd of first moves that a server of people never sees)
-        spread = 0.0 if args.all_at_once else args.think / max(1, args.games)
-        await asyncio.gather(
-            *(
-                seat_bot(server.ws_url, g, t, pool, stats, deadline, args.think, spread * (k // 2))
-                for k, (g, t) in enumerate(seats)
-            )
-        )
-        wall = time.perf_counter() - t0
-    return stats, wall, cpu_now() - cpu0
+    cpu0 = cpu_now()
+    t0 = time.perf_counter()
+    go.set()
+    parts = [out.get(timeout=args.timeout + 120) for _ in procs]
+    wall = time.perf_counter() - t0
+    cpu = cpu_now() - cpu0
+    for pr in procs:
+        pr.join()
+    stats = Stats()
+    for part in parts:
+        stats.latencies += part.latencies
+        stats.actions += part.actions
+        stats.errors += part.errors
+        stats.finished += part.finished
+        stats.client_cpu += part.client_cpu
+        stats.chooser_cpu += part.chooser_cpu
+        stats.loop_lag += part.loop_lag
+    return stats, wall, cpu
 
 
 def main() -> int:
@@ -226,7 +301,15 @@ def main() -> int:
         "--client-processes",
         type=int,
         default=1,
-        help="processes that choose the client bots' moves (default: 1; this process only sends and receives)",
+        help="processes that choose the client bots' moves, for each socket process (default: 1)",
+    )
+    ap.add_argument(
+        "--socket-processes",
+        type=int,
+        default=2,
+        help="client processes holding the bots' sockets, the games shared among them (default: 2: "
+        "one loop for 400 sockets is itself late by tens of milliseconds at the 99th percentile, "
+        "which would be counted as the server's)",
     )
     ap.add_argument(
         "--processes",
@@ -275,7 +358,7 @@ def main() -> int:
         pids = [a.proc.pid for a in apps if a.proc is not None] or (
             [args.pid or (server.proc.pid if server.proc is not None else 0)]
         )
-        stats, wall, cpu = asyncio.run(run(args, server, pids))
+        stats, wall, cpu = run(args, server, pids)
     lat = [x * 1000 for x in stats.latencies]
     db = "PostgreSQL" if "postgresql" in url else "SQLite" if args.port is None else "a running server"
     if args.processes > 1:
@@ -297,6 +380,17 @@ def main() -> int:
         f"  server CPU          {cpu:.2f} s ({100 * cpu / wall:.0f}% of one core), "
         f"{1000 * cpu / max(1, stats.actions):.2f} ms per move"
     )
+    print(
+        f"  client CPU          sockets {stats.client_cpu:.2f} s ({100 * stats.client_cpu / wall:.0f}%), "
+        f"move choice {stats.chooser_cpu:.2f} s ({100 * stats.chooser_cpu / wall:.0f}%); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    if stats.loop_lag:
+        lag = [x * 1000 for x in stats.loop_lag]
+        print(
+            f"  client loop lag     p50 {percentile(lag, 50):.1f}   p99 {percentile(lag, 99):.1f}"
+            f"   max {max(lag):.1f} ms (late wake-ups of the clients' own loop)"
+        )
     if stats.errors:
         print(f"  errors              {len(stats.errors)} (first: {stats.errors[0]})")
     log = log_path.read_text(errors="replace")
