@@ -92,6 +92,8 @@ def test_store_round_trip_and_conflicts(store: Store) -> None:
     assert store.load_review("gcg-1") == ("#player1 A A", '{"turns": [1]}')
     assert store.load_game("nope") is None
     assert store.game_ids("active") == ["g1"]
+    assert store.game_ids("active", still_for=60) == []  # it moved within the minute
+    assert store.game_ids("active", still_for=0) == ["g1"]
     assert store.list_games()[0][0] == "g1"
 
 

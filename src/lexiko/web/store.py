@@ -27,7 +27,7 @@ import hmac
 import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -1127,10 +1127,14 @@ class Store:
                 q = q.where(GameRow.status == status)
             return [(r[0], r[1], r[2]) for r in s.execute(q).all()]
 
-    def game_ids(self, status: str) -> list[str]:
-        """Ids of every game with that status."""
+    def game_ids(self, status: str, *, still_for: float | None = None) -> list[str]:
+        """Ids of every game with that status (``still_for``: only those that have not
+        changed for at least that many seconds)."""
+        query = select(GameRow.id).where(GameRow.status == status)
+        if still_for is not None:
+            query = query.where(GameRow.updated_at <= _now() - timedelta(seconds=still_for))
         with self._sessions() as s:
-            return list(s.scalars(select(GameRow.id).where(GameRow.status == status)).all())
+            return list(s.scalars(query).all())
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

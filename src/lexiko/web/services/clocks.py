@@ -17,6 +17,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from lexiko.errors import LexikoError
+from lexiko.web.bus import LEASE_MS
 from lexiko.web.errors import ActionError
 from lexiko.web.live import FLAG, LiveGame
 from lexiko.web.services.bots import Bots
@@ -130,7 +131,10 @@ class Clocks:
         its lease renewed, by every clock tick from then on. Returns the ids taken."""
         self._last_sweep = time.monotonic()
         try:
-            ids = await self.core.db(self.core.store.game_ids, "active")
+            # a game that moved within a lease's time is being played: its process is
+            # alive and takes the lease at its next tick (taking it here would load a
+            # copy that nobody watches, let go at the game's next move, taken again)
+            ids = await self.core.db(self.core.store.game_ids, "active", still_for=LEASE_MS / 1000)
         except Exception:
             log.exception("could not list the games in progress")
             return []
