@@ -9,13 +9,15 @@ the new state, after thinking ``--think`` seconds. The flooder, meanwhile, loops
 messages on one connection (answered "slow down", then closed), and a 56 MB request
 to create a game (refused with 413 by its length, unread).
 
-Then two more phases flood with 8 KB messages of every type (play, exchange, chat,
-preview, state, ping) at the rate a connection may send (``--rate`` a second, each
-connection), from 3 connections and then from 200 (``--sized 3,200``): every other
-message has its field 8 KB long (refused by the field caps, unread), the others a field
-within its cap and 8 KB of padding beside it (their work is done, within the budget by
-cost). After each, the flood stops and the time until a ping on another game is
-answered is printed.
+Then more phases flood with 8 KB messages of every type (play, exchange, chat, preview,
+state, ping) at the rate the server allows them: from 3 and then 200 connections of one
+seat (``--sized 3,200``), which share the seat's budget (``--rate``, 60 pings a second,
+split among them), and from 200 spectators (``--watchers 200``), each with a
+spectator's own budget (``--watcher-rate``, 12 pings a second): every other message has
+its field 8 KB long (refused by the field caps, unread), the others a field within its
+cap and 8 KB of padding beside it (their work is done, within the budget by cost).
+After each, the flood stops and the time until a ping on another game is answered is
+printed.
 
     python benchmarks/web_flood.py                 # 10 s quiet, then 20 s with the flood
     python benchmarks/web_flood.py --games 20 --seconds 10
@@ -161,7 +163,7 @@ def sized_messages() -> list[tuple[str, int]]:
 
 
 async def sized_flooder(
-    ws_url: str, gid: str, token: str, rate: float, stop: asyncio.Event, counts: dict[str, int]
+    ws_url: str, gid: str, token: str | None, rate: float, stop: asyncio.Event, counts: dict[str, int]
 ) -> None:
     """One connection sending 8 KB messages of each type at the rate its budget allows
     (``rate`` pings a second, each message paced by its cost), reading (and dropping)
@@ -247,7 +249,9 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
             + (f"; flood: {counts}" if flood else "")
             + f"; server CPU {cpu / seconds:.2f} cores; load average {load_average()}"
         )
-    for n in args.sized:
+    phases = [("seat", n, args.rate / n) for n in args.sized]
+    phases += [("spectators", n, args.watcher_rate) for n in args.watchers]
+    for who, n, rate in phases:
         stop = asyncio.Event()
         lat = []
         counts = {"sent": 0, "answers": 0, "closed": 0}
@@ -258,7 +262,10 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
         ]
         flood_stop = asyncio.Event()
         flooders = [
-            asyncio.create_task(sized_flooder(ws_url, fgid, ftoken, args.rate, flood_stop, counts)) for _ in range(n)
+            asyncio.create_task(
+                sized_flooder(ws_url, fgid, ftoken if who == "seat" else None, rate, flood_stop, counts)
+            )
+            for _ in range(n)
         ]
         async with connect(f"{ws_url}/ws/{games[0][0]}", max_size=2**22) as probe:
             await probe.send(json.dumps({"type": "hello", "token": None}))
@@ -277,7 +284,8 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         print(
-            f"8 KB x {n:>3}: {summary(lat)}; answered {1000 * after:.1f} ms after the flood stopped; flood: {counts}; "
+            f"8 KB x {n:>3} {who}: {summary(lat)}; answered {1000 * after:.1f} ms after the flood stopped; "
+            f"flood: {counts}; "
             f"server CPU {cpu / wall:.2f} cores, {1e6 * cpu / max(1, counts['sent'] + len(lat)):.0f} us a message; "
             f"load average {load}"
         )
@@ -302,7 +310,22 @@ def main() -> None:
         help="connections flooding with 8 KB messages of each type, one phase each (default 3,200; '' for none)",
     )
     ap.add_argument(
-        "--rate", type=float, default=30.0, help="the budget each flooding connection spends, in pings a second"
+        "--rate",
+        type=float,
+        default=60.0,
+        help="the seat's budget its flooding connections spend together, in pings a second (default 60, the server's)",
+    )
+    ap.add_argument(
+        "--watchers",
+        type=lambda v: [int(x) for x in v.split(",") if x],
+        default=[200],
+        help="spectators flooding with 8 KB messages, one phase each (default 200; '' for none)",
+    )
+    ap.add_argument(
+        "--watcher-rate",
+        type=float,
+        default=12.0,
+        help="the budget each flooding spectator spends, in pings a second (default 12, the server's)",
     )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

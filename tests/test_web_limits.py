@@ -77,6 +77,36 @@ def test_a_flooding_connection_is_slowed_then_closed_and_others_play_on(tmp_path
         server.close()
 
 
+def _pings(conn: Connection, n: int) -> tuple[int, int]:
+    """Send ``n`` pings at once: how many were answered, how many refused."""
+    for i in range(n):
+        conn.send({"type": "ping", "id": i})
+    answers = [conn.recv() for _ in range(n)]
+    pongs = sum(1 for a in answers if a["type"] == "pong")
+    refused = sum(1 for a in answers if a.get("message") == "too many messages: slow down")
+    return pongs, refused
+
+
+def test_a_seat_s_connections_share_one_budget_and_a_spectator_has_a_smaller_one(tmp_path: Path) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", limits=Limits(messages="20/second"))
+    try:
+        gid, tokens = new_game(
+            server.http,
+            seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+            preset="casual",
+            seed=None,
+        )
+        first, second = server.connect(gid, tokens[0]), server.connect(gid, tokens[0])
+        watcher = server.connect(gid, None)
+        assert _pings(first, 15) == (15, 0)
+        assert _pings(second, 15) == (5, 10)  # a second socket of the seat buys no more
+        assert _pings(server.connect(gid, tokens[1]), 15) == (15, 0)  # the other seat has its own
+        assert Limits().watcher_messages == "12/second"
+        assert _pings(watcher, 15) == (12, 3)
+    finally:
+        server.close()
+
+
 def test_request_bodies_are_capped(server: Server) -> None:
     huge = {"preset": "casual", "seats": [{"kind": "human", "name": "Ann"}], "options": {"x": "y" * 100_000}}
     r = server.http.post("/api/games", json=huge)

@@ -8,11 +8,14 @@
 - Every field of a client's message is capped by what it can be (`lexiko.web.models`:
   a move a board line, an exchange a rack, a chat line 300 characters), checked before
   any work: a message over a cap is answered with the field and its limit.
-- Rates: messages per connection, connections and API requests per address, games
-  created per address and sign-ins per address. A connection's messages are counted by
-  their cost (`MESSAGE_COSTS`: a play, an exchange or a state costs what its work does,
-  5 pings), so the budget ``messages`` is in pings a second. A message over its rate is
-  answered with an error and dropped; a connection that keeps flooding is closed.
+- Rates: messages per seat (all of a player's connections share one budget: opening
+  more sockets buys no more) and per spectator's connection (a smaller budget: a
+  spectator only asks for states and pings), connections and API requests per address,
+  games created per address and sign-ins per address. Messages are counted by their
+  cost (`MESSAGE_COSTS`: a play, an exchange or a state costs what its work does, 5
+  pings), so the budgets ``messages`` and ``watcher_messages`` are in pings a second. A
+  message over its rate is answered with an error and dropped; a connection that keeps
+  flooding is closed.
 
 Where the counts live: messages per connection always in the process's memory (a
 connection lives in one process), as a fixed window per connection kept with it (the
@@ -32,6 +35,8 @@ request by a timeout).
 [True, True, True, False]
 >>> rl.message("conn-2", MESSAGE_COSTS["play"])  # over the budget at once: refused
 False
+>>> rl.message("watcher-1", MESSAGE_COSTS["state"], watcher=True)  # a spectator's budget: 12
+True
 >>> rl.forget("conn-1")  # the connection closed
 """
 
@@ -102,6 +107,9 @@ def message_cost(kind: str) -> int:
     return MESSAGE_COSTS.get(kind, 1)
 
 
+PRUNE_AT = 10_000
+"""Budgets kept in memory before the ended ones are dropped."""
+
 REDIS_PAUSE = 5.0
 """Seconds the counts per address go uncounted after Redis failed to answer, before
 Redis is asked again."""
@@ -118,6 +126,7 @@ class Limits:
     """Rates in the ``limits`` notation (``"30/second"``, ``"20/hour"``); None: no limit."""
 
     messages: str | None = "60/second"
+    watcher_messages: str | None = "12/second"
     connections: str | None = "60/minute"
     requests: str | None = "600/minute"
     games: str | None = "30/hour"
@@ -162,6 +171,7 @@ class RateLimits:
             name: parse(rate) if rate else None
             for name, rate in (
                 ("messages", self.limits.messages),
+                ("watcher_messages", self.limits.watcher_messages),
                 ("connections", self.limits.connections),
                 ("requests", self.limits.requests),
                 ("games", self.limits.games),
@@ -191,25 +201,34 @@ class RateLimits:
             self._down_until = 0.0
         return allowed
 
-    def message(self, connection: str, cost: int = 1) -> bool:
-        """May this connection spend ``cost`` more of its budget now (a message's cost,
-        `message_cost`)? Counted in this process, in windows of the rate's period from
-        the connection's first message in each; a refused message spends nothing."""
-        item = self._items["messages"]
+    def message(self, key: str, cost: int = 1, *, watcher: bool = False) -> bool:
+        """May this budget (a seat's, or with ``watcher`` a spectator connection's)
+        spend ``cost`` more now (a message's cost, `message_cost`)? Counted in this
+        process, in windows of the rate's period from the budget's first message in each;
+        a refused message spends nothing."""
+        item = self._items["watcher_messages" if watcher else "messages"]
         if item is None:
             return True
         now = time.monotonic()
-        start, count = self._windows.get(connection, (now, 0))
+        start, count = self._windows.get(key, (now, 0))
         if now - start >= item.get_expiry():
             start, count = now, 0
         if count + cost > item.amount:
             return False
-        self._windows[connection] = (start, count + cost)
+        if len(self._windows) >= PRUNE_AT and key not in self._windows:
+            self._prune(now)
+        self._windows[key] = (start, count + cost)
         return True
 
-    def forget(self, connection: str) -> None:
-        """Drop a closed connection's count."""
-        self._windows.pop(connection, None)
+    def _prune(self, now: float) -> None:
+        """Drop the windows that have ended (the seats' budgets are kept past their
+        connections, which share them)."""
+        longest = max((i.get_expiry() for i in self._items.values() if i is not None), default=0)
+        self._windows = {k: w for k, w in self._windows.items() if now - w[0] < longest}
+
+    def forget(self, key: str) -> None:
+        """Drop a closed spectator connection's count."""
+        self._windows.pop(key, None)
 
     async def connection(self, address: str) -> bool:
         """May this address open one more WebSocket now?"""

@@ -182,10 +182,13 @@ async def _handle(svc: GameService, live: LiveGame, conn: Connection, msg: dict[
 
 async def _serve(ws: WebSocket, svc: GameService, budget: RateLimits, live: LiveGame, conn: Connection) -> None:
     """Answer the client's messages until it goes (or floods and is let go). Each
-    message costs its connection's budget: one on arrival, before it is read, and the
-    rest of its kind's cost (`lexiko.web.limits.message_cost`) once its fields are found
+    message costs its budget (its seat's, shared by the seat's connections, or a
+    spectator connection's): one on arrival, before it is read, and the rest of its kind's cost (`lexiko.web.limits.message_cost`) once its fields are found
     within their caps (`lexiko.web.models.over_limit`), before any work."""
-    me = f"{id(conn)}"
+    # a seat's connections share one budget (more sockets buy no more); a spectator's
+    # connection has its own, smaller one
+    watcher = conn.seat is None
+    me = f"watch:{id(conn)}" if watcher else f"seat:{live.id}:{conn.seat}"
     strikes = 0
 
     async def over_budget() -> bool:
@@ -201,7 +204,7 @@ async def _serve(ws: WebSocket, svc: GameService, budget: RateLimits, live: Live
     try:
         while True:
             raw = await receive_text(ws)
-            if not budget.message(me):
+            if not budget.message(me, watcher=watcher):
                 if await over_budget():
                     break
                 continue
@@ -214,7 +217,7 @@ async def _serve(ws: WebSocket, svc: GameService, budget: RateLimits, live: Live
             if too_big is not None:
                 conn.post({"type": "error", "message": too_big, "action": kind, "id": msg.get("id")})
                 continue
-            if message_cost(kind) > 1 and not budget.message(me, message_cost(kind) - 1):
+            if message_cost(kind) > 1 and not budget.message(me, message_cost(kind) - 1, watcher=watcher):
                 if await over_budget():
                     break
                 continue
@@ -226,7 +229,8 @@ async def _serve(ws: WebSocket, svc: GameService, budget: RateLimits, live: Live
     except WebSocketDisconnect:
         pass
     finally:
-        budget.forget(me)
+        if watcher:
+            budget.forget(me)
 
 
 @router.websocket("/ws/{game_id}")
