@@ -138,6 +138,7 @@ class RedisBus(Bus):
         self.me = f"{socket.gethostname()}:{os.getpid()}"
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
+        self._away = False  # Redis did not answer the last call (one warning an outage)
         self._claim: Any = self.redis.register_script(_CLAIM)
 
     async def start(
@@ -184,10 +185,11 @@ class RedisBus(Bus):
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("lost the Redis channel; listening again")
+                except Exception as e:
+                    self._trouble(e, "lost the Redis channel; listening again")
                     await asyncio.sleep(1)
                     continue
+                self._answered()
                 if msg is None:
                     continue
                 try:
@@ -209,25 +211,53 @@ class RedisBus(Bus):
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
+    def _trouble(self, error: Exception, what: str) -> None:
+        """Log a failed call to Redis: Redis away (refused, closed or timed out) is one
+        warning for the whole outage, without a traceback (nothing is lost meanwhile:
+        moves are stored in the database, and every process catches up from it within
+        ``CHECK_SECONDS`` of the catch-up service); anything else is logged in full."""
+        import redis.exceptions as rex
+
+        if not isinstance(error, rex.ConnectionError | rex.TimeoutError | OSError):
+            log.exception(what)
+            return
+        if not self._away:
+            self._away = True
+            log.warning(
+                "Redis at %s does not answer (%s: %s): the other processes catch up from the database "
+                "until it does",
+                self.url,
+                what,
+                error,
+            )
+
+    def _answered(self) -> None:
+        """Redis answered: say so once after an outage."""
+        if self._away:
+            self._away = False
+            log.warning("Redis at %s answers again", self.url)
+
     async def publish(self, game_id: str, version: int) -> None:
         try:
             await self.redis.publish(CHANNEL, f"{game_id} {version} {self.me}")
-        except Exception:
-            log.exception("could not publish game %s at version %d", game_id, version)
+        except Exception as e:
+            self._trouble(e, f"could not publish game {game_id} at version {version}")
+        else:
+            self._answered()
 
     async def publish_chat(self, game_id: str, line: dict[str, Any]) -> None:
         try:
             await self.redis.publish(CHAT_CHANNEL, json.dumps({"game": game_id, "line": line, "sender": self.me}))
-        except Exception:
-            log.exception("could not pass on a chat line of game %s", game_id)
+        except Exception as e:
+            self._trouble(e, f"could not pass on a chat line of game {game_id}")
 
     async def publish_submission(self, game_id: str, sub: SubmissionData) -> None:
         try:
             await self.redis.publish(
                 SUBMISSION_CHANNEL, f"{game_id} {sub.round} {sub.seat} {sub.count} {sub.at!r} {self.me} {sub.text}"
             )
-        except Exception:
-            log.exception("could not pass on a submission of game %s", game_id)
+        except Exception as e:
+            self._trouble(e, f"could not pass on a submission of game {game_id}")
 
     async def hold(self, game_id: str) -> bool:
         return game_id in await self.claim([game_id])
@@ -243,8 +273,8 @@ class RedisBus(Bus):
             return set()
         try:
             flags = await self._claim(keys=[f"lexiko:lease:{gid}" for gid in ids], args=[self.me, LEASE_MS])
-        except Exception:
-            log.exception("could not take or renew the leases of %d games", len(ids))
+        except Exception as e:
+            self._trouble(e, f"could not take or renew the leases of {len(ids)} games")
             self._held.difference_update(ids)
             return set()
         ours = {gid for gid, flag in zip(ids, flags, strict=True) if flag}
