@@ -36,6 +36,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -73,7 +74,14 @@ class Stats:
     client_cpu: float = 0.0
     loop_lag: list[float] = field(default_factory=list)
     chooser_cpu: float = 0.0
+    final_versions: list[tuple[str, int]] = field(default_factory=list)
 
+
+REDIS_DOWN = 3.0
+"""Seconds Redis stays down with --kill-redis."""
+
+GAMES_GO = threading.Event()
+"""Set when the games start (what --kill-redis counts from)."""
 
 _CHOOSER: tuple[Rules, Lexicon] | None = None
 
@@ -143,6 +151,7 @@ async def seat_bot(
             if state["status"] == "over":
                 if seat == 0:
                     stats.finished += 1
+                stats.final_versions.append((game_id, state["version"]))
                 return
             can = state["can"]
             if can["accept"]:
@@ -259,6 +268,7 @@ def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) -> tup
     cpu0 = cpu_now()
     t0 = time.perf_counter()
     go.set()
+    GAMES_GO.set()
     parts = [out.get(timeout=args.timeout + 120) for _ in procs]
     wall = time.perf_counter() - t0
     cpu = cpu_now() - cpu0
@@ -273,6 +283,7 @@ def run(args: argparse.Namespace, server: ServerProcess, pids: list[int]) -> tup
         stats.client_cpu += part.client_cpu
         stats.chooser_cpu += part.chooser_cpu
         stats.loop_lag += part.loop_lag
+        stats.final_versions += part.final_versions
     return stats, wall, cpu
 
 
@@ -304,6 +315,14 @@ def main() -> int:
         help="processes that choose the client bots' moves, for each socket process (default: 1)",
     )
     ap.add_argument(
+        "--kill-redis",
+        type=float,
+        metavar="SECONDS",
+        help=f"with --processes: kill Redis this many seconds after the games start and start it again "
+        f"{REDIS_DOWN:g} s later, then check that every game still ended with both clients at its final "
+        "version (the news lost meanwhile is caught up from the database)",
+    )
+    ap.add_argument(
         "--socket-processes",
         type=int,
         default=2,
@@ -319,6 +338,9 @@ def main() -> int:
         "default: 1, no proxy)",
     )
     args = ap.parse_args()
+    if args.kill_redis is not None and args.processes < 2:
+        sys.exit("--kill-redis needs --processes 2 or more (one process has no Redis)")
+    outages: list[float] = []
 
     tmp = tempfile.TemporaryDirectory(prefix="lexiko-load-")
     # everything started is stopped, whatever fails after it (an nginx that does not start
@@ -342,8 +364,21 @@ def main() -> int:
             if pg is None:
                 sys.exit("--processes needs --postgres (shared mode runs on PostgreSQL)")
             redis = RedisServer()
-            started.callback(redis.stop)
+            started.callback(lambda: redis.stop())
             extra += ["--redis-url", redis.start(), "--behind-proxy", "127.0.0.1"]
+            if args.kill_redis is not None:
+
+                def outage() -> None:
+                    nonlocal redis
+                    GAMES_GO.wait()
+                    time.sleep(args.kill_redis)
+                    redis.stop()
+                    outages.append(time.monotonic())
+                    time.sleep(REDIS_DOWN)
+                    redis = RedisServer(port=redis.port)
+                    redis.start()
+
+                threading.Thread(target=outage, daemon=True).start()
             apps = [ServerProcess(url, log_path=log_path, extra=extra) for _ in range(args.processes)]
             for a in apps:
                 started.callback(a.stop)
@@ -390,6 +425,16 @@ def main() -> int:
         print(
             f"  client loop lag     p50 {percentile(lag, 50):.1f}   p99 {percentile(lag, 99):.1f}"
             f"   max {max(lag):.1f} ms (late wake-ups of the clients' own loop)"
+        )
+    if args.kill_redis is not None:
+        seen: dict[str, set[int]] = {}
+        for gid, version in stats.final_versions:
+            seen.setdefault(gid, set()).add(version)
+        apart = sum(1 for vs in seen.values() if len(vs) > 1)
+        print(
+            f"  Redis outage        {'killed' if outages else 'NOT killed'} {args.kill_redis:g} s in, back "
+            f"{REDIS_DOWN:g} s later; games finished {stats.finished} / {args.games}; "
+            f"games whose two clients ended at different versions: {apart}"
         )
     if stats.errors:
         print(f"  errors              {len(stats.errors)} (first: {stats.errors[0]})")
