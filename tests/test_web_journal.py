@@ -11,7 +11,7 @@ import pytest
 
 from lexiko.web.errors import ActionError
 from lexiko.web.service import GameService, SeatRequest
-from lexiko.web.store import ActionData, AppendData, ConflictError, Store
+from lexiko.web.store import ActionData, AppendData, ConflictError, Store, SubmissionData
 
 
 class CountingStore(Store):
@@ -111,3 +111,47 @@ def test_a_failed_transaction_fails_each_of_its_moves_and_takes_them_back(tmp_pa
     msgs, held = asyncio.run(scenario())
     assert msgs == ["the server could not save this action, so it was not made: try again"] * n
     assert held == [0] * n
+
+
+class CountingSubmissions(Store):
+    """A store that records the size of each batch of duplicate submissions."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.batches: list[int] = []
+
+    def submit_many(self, items: Sequence[tuple[str, SubmissionData]]) -> list[int | ConflictError]:
+        self.batches.append(len(items))
+        return super().submit_many(items)
+
+
+def test_a_duplicate_round_s_moves_are_stored_together_and_it_closes_once_all_are_in(tmp_path: Path) -> None:
+    """Thirty players' moves at once: judged one after the other, stored in a few
+    transactions (before: one at a time, with the game's lock held across each), and
+    the round closes once, when the last is stored."""
+
+    async def scenario() -> tuple[list[int], list[str], list[str]]:
+        store = CountingSubmissions(f"sqlite:///{tmp_path / 'games.db'}")
+        svc = GameService(store, lexicons=["TWL06"])
+        await svc.open()
+        try:
+            d = await svc.create_game(
+                preset="duplicate",
+                options={"duplicate_seconds": None},
+                seats=[SeatRequest("human", f"P{i}") for i in range(30)],
+            )
+            for i, inv in enumerate(d["invites"], start=1):
+                await svc.join(d["game_id"], inv["path"].rsplit("/", 1)[1], f"P{i}")
+            live = await svc.loader.get(d["game_id"])
+            results = await asyncio.gather(
+                *(svc.games.act(live, seat, {"type": "pass"}) for seat in range(30)), return_exceptions=True
+            )
+            texts = [a.text for a in store.load_game(live.id).actions]  # type: ignore[union-attr]
+            return store.batches, [repr(r) for r in results if r is not None], texts
+        finally:
+            await svc.close()
+
+    batches, errors, actions = asyncio.run(scenario())
+    assert errors == []
+    assert sum(batches) == 30 and len(batches) <= 3
+    assert len(actions) == 1 and actions[0].startswith("close")  # round 1 closed, once

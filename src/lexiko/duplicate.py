@@ -238,6 +238,12 @@ class DuplicateGame:
         """Players who have submitted a move this round."""
         return [p for p in self.players if p in self._subs]
 
+    @property
+    def submitted_count(self) -> int:
+        """How many players have submitted a move this round (``len(submitted())``,
+        without going through the players)."""
+        return len(self._subs)
+
     def submission(self, player: str) -> Submission | None:
         """The player's move for this round so far (None: none yet)."""
         return self._subs.get(player)

@@ -224,8 +224,7 @@ class RedisBus(Bus):
         if not self._away:
             self._away = True
             log.warning(
-                "Redis at %s does not answer (%s: %s): the other processes catch up from the database "
-                "until it does",
+                "Redis at %s does not answer (%s: %s): the other processes catch up from the database until it does",
                 self.url,
                 what,
                 error,

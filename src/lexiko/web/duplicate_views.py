@@ -71,28 +71,53 @@ def _history(d: DuplicateGame) -> list[dict[str, Any]]:
 
 
 def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
-    """What every client of the game is sent alike, computed once per change."""
-    key = ("duplicate", live.version, len(d.submitted()), live.status)
+    """What every client of the game is sent alike: the round's part computed once a
+    round (`_round_part`), who has played once per submission (in a crowd only the
+    count and the lines shown: a thousand players' moves must not cost a thousand
+    standings each)."""
+    count = d.submitted_count
+    key = ("duplicate", live.version, count, live.status)
     cached = live.view_cache.get("duplicate")
+    if cached is not None and cached[0] == key:
+        return cached[1]  # type: ignore[no-any-return]
+    out = dict(_round_part(live, d))
+    line = out["line"]
+    out["players"] = [line(p) for p in out["shown"]]
+    if out["crowd"]:
+        out["played"] = out["waiting_for"] = None
+    else:
+        out["played"] = d.submitted()
+        out["waiting_for"] = [p for p in d.players if d.submission(p) is None]
+    out["played_count"] = count
+    live.view_cache["duplicate"] = (key, out)
+    return out
+
+
+def _round_part(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
+    """What every client is sent alike and changes only when a round closes (or the
+    game's status does)."""
+    key = ("duplicate-round", len(live.actions), d.round_number, live.status)
+    cached = live.view_cache.get("duplicate-round")
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
     crowd = len(d.players) > SHOWN_PLAYERS
     ts = d.tiles
     over = d.over or live.status == "aborted"
-    played = set(d.submitted())
     index = {name: i for i, name in enumerate(d.players)}
-    shown = [p for p, _, _ in d.standings()[:SHOWN_PLAYERS]] if crowd else d.players
+    standings = d.standings()
+    shown = [p for p, _, _ in standings[:SHOWN_PLAYERS]] if crowd else d.players
 
     def line(name: str) -> dict[str, Any]:
         i = index[name]
+        played = d.submission(name) is not None
         return {
             "seat": i,
             "name": name,
             "kind": live.seats[i].kind,
             "score": d.totals[name],
             "percentage": round(d.percentage(name), 1),
-            "played": name in played,
-            "on_turn": not over and name not in played,
+            "played": played,
+            "on_turn": not over and not played,
             "time_left": None,
             "rack_count": len(d.rack),
         }
@@ -103,17 +128,15 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
     last = d.rounds[-1] if d.rounds else None
     top = last.top.move if last is not None else None
     out = {
+        "crowd": crowd,
+        "shown": shown,
         "board": d.board.rows(),
         "last_play": [[r, c] for r, c, _ in top.new_tiles()] if isinstance(top, Place) else [],
-        "players": [line(p) for p in shown],
         "rack": [ts.face(c) for c in d.rack],
         "unseen": {k: faces[k] for k in sorted(faces, key=lambda f: order.get(f, 10**6))},
         "unseen_count": d.bag_count,
         "bag_count": d.bag_count,
         "history": _history(d),
-        "played": None if crowd else [p for p in d.players if p in played],
-        "waiting_for": None if crowd else [p for p in d.players if p not in played],
-        "played_count": len(played),
         "player_count": len(d.players),
         "last_round": _round(last, d.players) if last is not None and not crowd else None,
         # a crowd's last round: its best players (and each client's own line is added)
@@ -123,12 +146,12 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
         "index": index,
         "standings": [
             {"name": p, "total": t, "percentage": round(pct, 1)}
-            for p, t, pct in d.standings()[: SHOWN_PLAYERS if crowd else None]
+            for p, t, pct in standings[: SHOWN_PLAYERS if crowd else None]
         ],
         "master_sheet": master_sheet(d) if over and not crowd else None,
         "line": line,
     }
-    live.view_cache["duplicate"] = (key, out)
+    live.view_cache["duplicate-round"] = (key, out)
     return out
 
 

@@ -147,6 +147,9 @@ class LiveGame:
     addresses: dict[int, set[str]] = field(default_factory=dict)
     #: Duplicate submissions applied, by (round, seat): stored apart from the actions.
     subs: dict[tuple[int, int], SubmissionData] = field(default_factory=dict)
+    #: Seats whose submission is applied here but still being stored (the round does
+    #: not close meanwhile, and the seat's next waits for it).
+    saving: set[int] = field(default_factory=set)
     #: How many clients watch (spectators), kept as they come and go.
     watchers: int = 0
     #: The task that will send the new number of watchers (see ``Core.WATCHERS_SECONDS``).

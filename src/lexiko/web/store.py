@@ -778,6 +778,63 @@ class Store:
             row.text, row.at, row.count = sub.text, sub.at, row.count + 1
             return row.count
 
+    def submit_many(self, items: Sequence[tuple[str, SubmissionData]]) -> list[int | ConflictError]:
+        """Store several submissions (game id, submission) in one transaction, as
+        `submit` stores one: for each, its ``count`` or the ConflictError `submit` would
+        raise (the others still go in). Each game's row is read once, with the shared
+        lock `submit` takes.
+
+        >>> store = Store("sqlite://")
+        >>> store.upgrade()
+        >>> store.create_game("d", rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", "h", None)])
+        >>> store.start_game("d", 1.0)
+        >>> [r if isinstance(r, int) else str(r) for r in store.submit_many(
+        ...     [("d", SubmissionData(1, 0, "-", 2.0)), ("d", SubmissionData(1, 1, "-", 2.0)),
+        ...      ("d", SubmissionData(1, 0, "8D WINDY", 3.0)), ("d", SubmissionData(2, 2, "-", 3.0))])]
+        [1, 1, 2, 'round 2 is over']
+        """
+        if len(items) == 1:
+            try:
+                return [self.submit(*items[0])]
+            except ConflictError as e:
+                return [e]
+        out: list[int | ConflictError] = []
+        try:
+            with self._sessions.begin() as s:
+                rounds: dict[str, int | None] = {}
+                for game_id in sorted({g for g, _ in items}):  # one order for every process's locks
+                    rounds[game_id] = s.scalar(
+                        select(GameRow.duplicate_round).where(GameRow.id == game_id).with_for_update(read=True)
+                    )
+                for game_id, sub in items:
+                    current = rounds[game_id]
+                    if current is None:
+                        out.append(ConflictError(f"no game {game_id}"))
+                        continue
+                    if current != sub.round:
+                        out.append(ConflictError(f"round {sub.round} is over"))
+                        continue
+                    row = s.get(SubmissionRow, (game_id, sub.round, sub.seat))
+                    if row is None:
+                        s.add(
+                            SubmissionRow(
+                                game_id=game_id, round=sub.round, seat=sub.seat, text=sub.text, at=sub.at, count=1
+                            )
+                        )
+                        s.flush()
+                        out.append(1)
+                    else:
+                        row.text, row.at, row.count = sub.text, sub.at, row.count + 1
+                        out.append(row.count)
+        except IntegrityError:  # a seat's first submission came in on another process too: one by one
+            out = []
+            for game_id, sub in items:
+                try:
+                    out.append(self.submit(game_id, sub))
+                except ConflictError as e:
+                    out.append(e)
+        return out
+
     def submissions(self, game_id: str, since_round: int = 1) -> list[SubmissionData]:
         """The stored submissions of a duplicate game from round ``since_round`` on, by round then seat."""
         with self._sessions() as s:

@@ -183,8 +183,9 @@ async def _handle(svc: GameService, live: LiveGame, conn: Connection, msg: dict[
 async def _serve(ws: WebSocket, svc: GameService, budget: RateLimits, live: LiveGame, conn: Connection) -> None:
     """Answer the client's messages until it goes (or floods and is let go). Each
     message costs its budget (its seat's, shared by the seat's connections, or a
-    spectator connection's): one on arrival, before it is read, and the rest of its kind's cost (`lexiko.web.limits.message_cost`) once its fields are found
-    within their caps (`lexiko.web.models.over_limit`), before any work."""
+    spectator connection's): one on arrival, before it is read, and the rest of its
+    kind's cost (`lexiko.web.limits.message_cost`) once its fields are found within
+    their caps (`lexiko.web.models.over_limit`), before any work."""
     # a seat's connections share one budget (more sockets buy no more); a spectator's
     # connection has its own, smaller one
     watcher = conn.seat is None

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from lexiko.errors import LexikoError
 from lexiko.lexicon import BUILTIN, Lexicon
@@ -27,7 +27,7 @@ from lexiko.web.live import Listener, LiveGame
 from lexiko.web.store import DB_THREADS, Store, lost_connection
 from lexiko.web.views import state_text
 
-__all__ = ["Settings", "Core", "WATCHERS_SECONDS"]
+__all__ = ["Settings", "Core", "Batches", "WATCHERS_SECONDS"]
 
 log = logging.getLogger("lexiko.web")
 
@@ -57,6 +57,62 @@ class Settings:
     #: processes of its play-outs (0: in the review's own thread).
     review_depth: ReviewDepth = DEFAULT_DEPTH
     review_jobs: int = 1
+
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+class Batches(Generic[Item, Result]):
+    """Writes that wait for each other: while one database call stores a batch, the
+    items that arrive meanwhile wait and go together in the next (one transaction, one
+    commit). A quiet server writes each at once; a busy one does not queue a commit per
+    item behind the database thread (at 240 moves a second that queue, not the work,
+    was most of a move's latency). ``write`` stores a batch in the database thread and
+    gives, for each item, its result or the exception its caller gets.
+
+    >>> async def demo() -> list[int]:
+    ...     core = Core(Store("sqlite://"), Settings())
+    ...     double = Batches(core, lambda items: [2 * i for i in items])
+    ...     try:
+    ...         return list(await asyncio.gather(*(double.put(i) for i in range(3))))
+    ...     finally:
+    ...         core.close()
+    >>> asyncio.run(demo())
+    [0, 2, 4]
+    """
+
+    def __init__(self, core: Core, write: Callable[[list[Item]], Sequence[Result | Exception]]) -> None:
+        self.core = core
+        self.write = write
+        self._waiting: list[tuple[Item, asyncio.Future[Result]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def put(self, item: Item) -> Result:
+        """Store one item with whatever others are waiting; its result (or raises its error)."""
+        done: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
+        self._waiting.append((item, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        return await done
+
+    async def _write(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                results = await self.core.db(self.write, [item for item, _ in batch])
+            except Exception as e:  # the whole transaction failed: each caller is told
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(e)
+                continue
+            for (_, done), result in zip(batch, results, strict=True):
+                if done.done():  # its caller was cancelled
+                    continue
+                if isinstance(result, Exception):
+                    done.set_exception(result)
+                else:
+                    done.set_result(result)
 
 
 class Core:

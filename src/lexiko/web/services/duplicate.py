@@ -15,14 +15,14 @@ import dataclasses
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from lexiko.errors import LexikoError
 from lexiko.web.duplicate_views import SHOWN_PLAYERS
 from lexiko.web.errors import ActionError
 from lexiko.web.live import CLOSE, SERVER_SEAT, LiveGame, canonical_action
 from lexiko.web.services.catchup import CatchUp
-from lexiko.web.services.core import Core
+from lexiko.web.services.core import Batches, Core
 from lexiko.web.store import ConflictError, SubmissionData
 
 __all__ = ["Rounds", "MAX_DUPLICATE_SEATS", "PROGRESS_SECONDS"]
@@ -45,6 +45,7 @@ class Rounds:
     def __init__(self, core: Core, catchup: CatchUp) -> None:
         self.core = core
         self.catchup = catchup
+        self._writes: Batches[tuple[str, SubmissionData], int] = Batches(core, core.store.submit_many)
 
     async def submit(self, live: LiveGame, seat: int, message: dict[str, Any]) -> None:
         """A player's move for the round of a duplicate game (it replaces their earlier
@@ -54,17 +55,31 @@ class Rounds:
             raise ActionError(
                 f"duplicate has no {'exchanges' if kind == 'exchange' else 'challenges'}: play a move or pass"
             )
+        # judged and applied with the game's lock held, stored without it: a thousand
+        # players' moves go to the database in a few transactions, not one at a time
         async with live.lock:
             d = live.duplicate
             if d is None:
                 raise ActionError("the game has not started: waiting for every player to join")
             if d.over:
                 raise ActionError("the game is over")
+            if seat in live.saving:
+                raise ActionError("your last move is still being saved: send this one again in a moment")
             try:
                 text = canonical_action(d, message)
             except LexikoError as e:
                 raise ActionError(str(e)) from None
-            await self.store_submission(live, seat, text)
+            sub, previous = self._apply(live, seat, text)
+            live.saving.add(seat)
+        try:
+            count = await self._writes.put((live.id, sub))
+        except Exception as e:
+            async with live.lock:
+                live.saving.discard(seat)
+                await self._refused(live, sub, previous, e)
+        async with live.lock:
+            live.saving.discard(seat)
+            await self._stored(live, dataclasses.replace(sub, count=count))
             if not await self.close_if_done(live) and len(live.seats) > SHOWN_PLAYERS:
                 self.core.post_state(live, seat)
                 self.progress(live)
@@ -75,26 +90,43 @@ class Rounds:
         """Judge a submission for the round in progress, store it and tell the other
         processes (call with the lock held). Raises ActionError, with nothing changed,
         when it is refused or the round closed meanwhile (elsewhere)."""
+        sub, previous = self._apply(live, seat, text)
+        try:
+            count = await self._writes.put((live.id, sub))
+        except Exception as e:
+            await self._refused(live, sub, previous, e)
+        await self._stored(live, dataclasses.replace(sub, count=count))
+
+    @staticmethod
+    def _apply(live: LiveGame, seat: int, text: str) -> tuple[SubmissionData, SubmissionData | None]:
+        """Judge a submission for the round in progress and apply it here: it, and the
+        seat's earlier one (to put back if it cannot be stored). Raises ActionError."""
         d = live.duplicate
         assert d is not None
-        number = d.round_number
-        previous = live.subs.get((number, seat))
+        previous = live.subs.get((d.round_number, seat))
         try:
-            sub = live.submit(SubmissionData(number, seat, text, time.time()))
+            return live.submit(SubmissionData(d.round_number, seat, text, time.time())), previous
         except LexikoError as e:
             raise ActionError(str(e)) from None
-        try:
-            count = await self.core.db(self.core.store.submit, live.id, sub)
-        except ConflictError:
+
+    async def _refused(
+        self, live: LiveGame, sub: SubmissionData, previous: SubmissionData | None, error: Exception
+    ) -> NoReturn:
+        """A submission the database did not take: taken back here (unless this process
+        has meanwhile read the round's end from the database), and the reason raised as
+        an ActionError (call with the lock held)."""
+        d = live.duplicate
+        if d is not None and d.round_number == sub.round and live.subs.get((sub.round, sub.seat)) is sub:
             live.withdraw(sub, previous)
+        if isinstance(error, ConflictError):
             await self.catchup.sync(live, seats=False)
             self.core.broadcast(live)
-            raise ActionError(f"too late: round {number} is over") from None
-        except Exception:
-            log.exception("could not save a submission of game %s", live.id)
-            live.withdraw(sub, previous)
-            raise ActionError("the server could not save this move, so it was not made: try again") from None
-        sub = dataclasses.replace(sub, count=count)
+            raise ActionError(f"too late: round {sub.round} is over") from None
+        log.error("could not save a submission of game %s: %s", live.id, error)
+        raise ActionError("the server could not save this move, so it was not made: try again") from None
+
+    async def _stored(self, live: LiveGame, sub: SubmissionData) -> None:
+        """A submission stored: its count kept, and the other processes told."""
         live.keep(sub)
         await self.core.bus.publish_submission(live.id, sub)
 
@@ -146,8 +178,8 @@ class Rounds:
         round computed again. Returns True when the round is closed, here or (found
         while storing) by another process, which this one has then caught up with."""
         d = live.duplicate
-        if d is None or d.over or (not time_up and len(d.submitted()) < len(d.players)):
-            return False
+        if d is None or d.over or live.saving or (not time_up and len(d.submitted()) < len(d.players)):
+            return False  # (with a submission still being stored: at its end, or the next tick)
         number = d.round_number
         # the top is searched for (by the move generator) in a thread, not on the loop
         # every game shares; with the lock held nothing else changes the board or rack
