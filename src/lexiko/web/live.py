@@ -164,10 +164,11 @@ class LiveGame:
     def rated(self) -> bool:
         """True for a game between two different signed-in people: its result changes
         their ratings."""
+        if len(self.seats) != 2:
+            return False
         ids = [s.account_id for s in self.seats]
         return (
-            len(self.seats) == 2
-            and not self.is_duplicate
+            not self.is_duplicate
             and all(s.kind == "human" for s in self.seats)
             and None not in ids
             and ids[0] != ids[1]

@@ -801,11 +801,27 @@ class Store:
         out: list[int | ConflictError] = []
         try:
             with self._sessions.begin() as s:
-                rounds: dict[str, int | None] = {}
-                for game_id in sorted({g for g, _ in items}):  # one order for every process's locks
-                    rounds[game_id] = s.scalar(
-                        select(GameRow.duplicate_round).where(GameRow.id == game_id).with_for_update(read=True)
+                games = sorted({g for g, _ in items})  # one order for every process's locks
+                rounds: dict[str, int | None] = {g: None for g in games}
+                for g, number in s.execute(
+                    select(GameRow.id, GameRow.duplicate_round)
+                    .where(GameRow.id.in_(games))
+                    .order_by(GameRow.id)
+                    .with_for_update(read=True)
+                ):
+                    rounds[g] = number
+                # the rows these seats have this round already, in one read; the rest are new
+                rows = {
+                    (r.game_id, r.seat): r
+                    for r in s.scalars(
+                        select(SubmissionRow).where(
+                            SubmissionRow.game_id.in_(games),
+                            SubmissionRow.round.in_({sub.round for _, sub in items}),
+                            SubmissionRow.seat.in_({sub.seat for _, sub in items}),
+                        )
                     )
+                    if rounds.get(r.game_id) == r.round
+                }
                 for game_id, sub in items:
                     current = rounds[game_id]
                     if current is None:
@@ -814,18 +830,15 @@ class Store:
                     if current != sub.round:
                         out.append(ConflictError(f"round {sub.round} is over"))
                         continue
-                    row = s.get(SubmissionRow, (game_id, sub.round, sub.seat))
+                    row = rows.get((game_id, sub.seat))
                     if row is None:
-                        s.add(
-                            SubmissionRow(
-                                game_id=game_id, round=sub.round, seat=sub.seat, text=sub.text, at=sub.at, count=1
-                            )
+                        row = rows[game_id, sub.seat] = SubmissionRow(
+                            game_id=game_id, round=sub.round, seat=sub.seat, text=sub.text, at=sub.at, count=1
                         )
-                        s.flush()
-                        out.append(1)
+                        s.add(row)
                     else:
                         row.text, row.at, row.count = sub.text, sub.at, row.count + 1
-                        out.append(row.count)
+                    out.append(row.count)
         except IntegrityError:  # a seat's first submission came in on another process too: one by one
             out = []
             for game_id, sub in items:

@@ -162,7 +162,7 @@ class Rounds:
             if d is None or d.over:
                 return
             text = json.dumps(
-                {"type": "progress", "round": d.round_number, "played": len(d.submitted()), "players": len(d.players)},
+                {"type": "progress", "round": d.round_number, "played": d.submitted_count, "players": len(d.players)},
                 separators=(",", ":"),
             )
             self.core.post_all(live, text)
@@ -178,7 +178,7 @@ class Rounds:
         round computed again. Returns True when the round is closed, here or (found
         while storing) by another process, which this one has then caught up with."""
         d = live.duplicate
-        if d is None or d.over or live.saving or (not time_up and len(d.submitted()) < len(d.players)):
+        if d is None or d.over or live.saving or (not time_up and d.submitted_count < len(d.players)):
             return False  # (with a submission still being stored: at its end, or the next tick)
         number = d.round_number
         # the top is searched for (by the move generator) in a thread, not on the loop
