@@ -120,6 +120,8 @@ class LiveGame:
     clock: WallClock = field(default_factory=WallClock)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Any] = field(default_factory=set)
+    #: The same clients by seat (spectators left out): a seat's are found at once.
+    by_seat: dict[int, set[Any]] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     #: The task that will send a duplicate round's progress (see ``PROGRESS_SECONDS``).
     progress_task: asyncio.Task[None] | None = None
@@ -159,6 +161,14 @@ class LiveGame:
     #: The event whose pairing the game is, if any (`lexiko.web.services.events`).
     event_id: str | None = None
     _sub_total: int = 0
+    _bots: bool | None = None
+
+    @property
+    def has_bots(self) -> bool:
+        """True when a seat is a computer player's (known once per set of seats)."""
+        if self._bots is None:
+            self._bots = any(s.is_bot for s in self.seats)
+        return self._bots
 
     @property
     def rated(self) -> bool:
@@ -213,6 +223,11 @@ class LiveGame:
                 old = self.seats[listener.seat] if listener.seat < len(self.seats) else None
                 listener.seat = by_token.get(old.token_hash) if old is not None and old.token_hash else None
         self.seats = seats
+        self._bots = None
+        self.by_seat = {}
+        for listener in self.listeners:
+            if listener.seat is not None:
+                self.by_seat.setdefault(listener.seat, set()).add(listener)
         self.view_cache.clear()
 
     def start(self, started_at: float) -> None:

@@ -109,7 +109,7 @@ class Bots:
     def kick(self, live: LiveGame, *, leased: bool = False) -> None:
         """Let the bots of a game play (in shared mode, only where the game's lease is;
         ``leased``: this process has just been found to hold it)."""
-        if live.status != "active" or not any(s.is_bot for s in live.seats):
+        if live.status != "active" or not live.has_bots:
             return
         if live.bot_task is None or live.bot_task.done():
             drive = self._drive_duplicate if live.is_duplicate else self._drive

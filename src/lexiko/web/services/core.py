@@ -210,6 +210,8 @@ class Core:
         if listener not in live.listeners and listener.seat is None:
             live.watchers += 1
         live.listeners.add(listener)
+        if listener.seat is not None:
+            live.by_seat.setdefault(listener.seat, set()).add(listener)
         live.idle_since = None
         if live.chat:
             listener.post({"type": "chat-history", "messages": list(live.chat)})
@@ -221,6 +223,8 @@ class Core:
         if listener in live.listeners and listener.seat is None:
             live.watchers -= 1
         live.listeners.discard(listener)
+        if listener.seat is not None:
+            live.by_seat.get(listener.seat, set()).discard(listener)
         if not live.listeners:
             live.idle_since = time.monotonic()
         elif listener.seat is None:
@@ -253,10 +257,9 @@ class Core:
     def post_state(self, live: LiveGame, seat: int) -> None:
         """Send one seat's clients (a player may have several tabs) their new state."""
         text = ""
-        for listener in list(live.listeners):
-            if listener.seat == seat:
-                text = text or state_text(live, seat)
-                listener.post(text)
+        for listener in list(live.by_seat.get(seat, ())):
+            text = text or state_text(live, seat)
+            listener.post(text)
 
     def post_all(self, live: LiveGame, message: dict[str, Any] | str) -> None:
         """Send one message to every client of the game."""
