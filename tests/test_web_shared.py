@@ -677,11 +677,11 @@ def test_a_move_whose_news_redis_lost_reaches_the_other_process(pg_url: str, lex
         a.stop()
         b.stop()
         cache.stop()
-    # the outage is one warning a process, and its end another: no traceback
+    # the outage is a warning (one while Redis stays away), and its end another: no traceback
     logs = [(tmp_path / f"s{i}.log").read_text() for i in range(2)]
     assert [log.count("Traceback") for log in logs] == [0, 0]
-    assert [log.count("does not answer") for log in logs] == [1, 1]
-    assert [log.count("answers again") for log in logs] == [1, 1]
+    assert all(log.count("does not answer") >= 1 for log in logs)
+    assert all(log.rfind("answers again") > log.rfind("does not answer") for log in logs)
 
 
 def test_an_event_runs_on_three_processes(servers: list[ServerProcess]) -> None:

@@ -139,6 +139,8 @@ class RedisBus(Bus):
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
         self._away = False  # Redis did not answer the last call (one warning an outage)
+        self._news: list[str] = []  # news of games' versions waiting to go out together
+        self._flusher: asyncio.Task[None] | None = None
         self._claim: Any = self.redis.register_script(_CLAIM)
 
     async def start(
@@ -170,14 +172,20 @@ class RedisBus(Bus):
                 if data.get("sender") != self.me and on_chat is not None:
                     await on_chat(game, line)
                 return
-            parts = bytes(msg["data"]).decode(errors="replace").split(" ")
-            if len(parts) != 3 or parts[2] == self.me:
-                return
-            try:
-                version = int(parts[1])
-            except ValueError:
-                return
-            await on_version(parts[0], version)
+            for news in bytes(msg["data"]).decode(errors="replace").split("\n"):  # news of a few games at once
+                parts = news.split(" ")
+                if len(parts) != 3 or parts[2] == self.me:
+                    continue
+                try:
+                    version = int(parts[1])
+                except ValueError:
+                    continue
+                try:
+                    await on_version(parts[0], version)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # one game's news this process could not act on: the others go on
+                    log.exception("could not act on the news %r", news)
 
         async def listen() -> None:
             while True:
@@ -202,6 +210,9 @@ class RedisBus(Bus):
         self._task = asyncio.create_task(listen())
 
     async def stop(self) -> None:
+        if self._flusher is not None:  # the last news goes out first
+            with contextlib.suppress(Exception):
+                await self._flusher
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -237,12 +248,23 @@ class RedisBus(Bus):
             log.warning("Redis at %s answers again", self.url)
 
     async def publish(self, game_id: str, version: int) -> None:
-        try:
-            await self.redis.publish(CHANNEL, f"{game_id} {version} {self.me}")
-        except Exception as e:
-            self._trouble(e, f"could not publish game {game_id} at version {version}")
-        else:
-            self._answered()
+        """Queue the news; it goes out with the other news of this turn of the loop, in
+        one message (a line a game): under load, one Redis call and one message for
+        every process to read carry the news of several moves."""
+        self._news.append(f"{game_id} {version} {self.me}")
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # the news queued in this turn of the loop goes together
+        while self._news:
+            batch, self._news = self._news, []
+            try:
+                await self.redis.publish(CHANNEL, "\n".join(batch))
+            except Exception as e:
+                self._trouble(e, f"could not publish the news of {len(batch)} games")
+            else:
+                self._answered()
 
     async def publish_chat(self, game_id: str, line: dict[str, Any]) -> None:
         try:
