@@ -15,7 +15,7 @@
  * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
  * principal variation search, a transposition table (Zobrist keys of the board, both
  * racks and the scoreless run), iterative deepening for EG_DEEPEN plies (stopped at
- * EG_DEEPEN_NODES) and then a search to the end of every line; below the depth limit
+ * EG_DEEPEN_NODES, EG_DEEPEN_NODES_BLANK with a blank on a rack) and then a search to the end of every line; below the depth limit
  * a position is valued by a greedy play-out (each side plays its highest-scoring
  * placement).
  *
@@ -41,6 +41,7 @@
 #define EG_COMPLETE 32767
 #define EG_DEEPEN 4 /* plies searched by iterative deepening before the search to the end */
 #define EG_DEEPEN_NODES 200000 /* ... within this many nodes (its play-outs are dear with blanks) */
+#define EG_DEEPEN_NODES_BLANK 20000 /* ... this many when a rack holds a blank */
 enum { EG_EXACT = 0, EG_LOWER = 1, EG_UPPER = 2 };
 
 typedef struct {

@@ -329,7 +329,7 @@ def solve_position(
     valued at its score) with ``depth`` 0.
     ``progress`` is called with the result so far after each depth is finished.
     ``backend``: ``"c"`` the compiled search (the same values when
-    complete; it deepens four plies one at a time, within 200,000 nodes, then
+    complete; it deepens four plies one at a time, within 200,000 nodes (20,000 with a blank on a rack), then
     searches every line to its end, or to ``max_depth``, at once, its ``depth`` then the most moves of a line it
     searched; and it prunes more), ``"python"`` this module's, ``"auto"`` the compiled
     one when built.
