@@ -120,7 +120,8 @@ class Board:
     @property
     def is_empty(self) -> bool:
         """True before the first play."""
-        return self.cells.count(0) == len(self.cells)  # in C: any() would box 225 ints
+        cells = self.cells
+        return cells == bytes(len(cells))  # a comparison in C: count(0) walks every byte slower
 
     @property
     def count(self) -> int:

@@ -186,10 +186,16 @@ def _check_rack(rack: Sequence[int], tiles: TileSet) -> None:
 
 def _rack_counts(rack: Sequence[int], tiles: TileSet) -> bytes:
     """The kernel's form of a rack: how many tiles of each code (64 bytes, blanks at 0)."""
-    _check_rack(rack, tiles)
+    # checked by min and max (in C); anything amiss gets _check_rack's message
+    if rack and not (0 <= min(rack) and max(rack) <= tiles.size and len(rack) <= KERNEL_MAX_SIZE):
+        _check_rack(rack, tiles)
     counts = bytearray(64)
-    for t in rack:
-        counts[t] += 1
+    try:
+        for t in rack:
+            counts[t] += 1
+    except TypeError:  # not an integer: a 0.5 is not a tile
+        _check_rack(rack, tiles)
+        raise
     return bytes(counts)
 
 
@@ -351,20 +357,21 @@ def _kernel_moves(
         kwg = lexicon.kwg
         prune = kernel.prune_data(kwg) if best_n is not None else None
         wordmap = kernel.wordmap_data(kwg) if best_n is not None and WORDMAP else None
-    table: Sequence[float] | None = None
+    table: array[float] | None = None
     packed = None
     if leaves is not None:
         packed = _packed_table(leaves)
         if packed is None:
             table = array("d", kernel.leave_table(counts, leaves))
+    layout = kernel.LayoutData.of(board.layout)
     return kernel.generate(
         kwg,
         board,
-        kernel.LayoutData.of(board.layout),
+        layout,
         kernel.PlayRules.of(rules, board.tiles),
         counts,
         mode=mode,
-        directions=_directions(board, down_openings),
+        directions=2 if down_openings or not board.is_empty else layout.first_dirs,
         best_n=best_n or 0,
         leave_values=table,
         leave_map=packed,
