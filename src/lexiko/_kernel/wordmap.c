@@ -96,7 +96,25 @@ int wmp_fits(const uint8_t *full)
     return 1;
 }
 
-/* The rack's sub-racks (g->subs by size, best leave first); 0 when out of memory. */
+/* The rack's codes by value, highest first (byv: indexes into g->codes), their values
+ * and how many of each the rack holds (in byv's order; g->subs set up). */
+static void wmp_by_value(const Gen *g, int *byv, int *val, int *fullv)
+{
+    int nc = g->ncodes;
+    for (int j = 0; j < nc; j++) {
+        val[j] = g->codes[j] ? g->values[g->codes[j]] : 0;
+        int i = j;
+        for (; i > 0 && val[byv[i - 1]] < val[j]; i--)
+            byv[i] = byv[i - 1];
+        byv[i] = j;
+    }
+    const SubRack *whole = g->subs + g->sub_at[g->rack_left]; /* the only sub-rack of them all */
+    for (int i = 0; i < nc; i++)
+        fullv[i] = whole->dig[byv[i]];
+}
+
+/* The rack's sub-racks (g->subs by size; each size sorted and its values filled by
+ * wmp_size_ready when first looked at); 0 when out of memory. */
 int wmp_setup(Gen *g, const uint8_t *full)
 {
     int nc = 0, R = g->rack_left;
@@ -109,96 +127,130 @@ int wmp_setup(Gen *g, const uint8_t *full)
             total *= (uint32_t)full[c] + 1;
         }
     g->ncodes = nc;
-    SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total * 2);
+    SubRack *subs = (SubRack *)malloc(sizeof(SubRack) * total);
     g->cand = (const SubRack **)malloc(sizeof(SubRack *) * total);
     g->cand_e = (double *)malloc(sizeof(double) * total);
-    uint16_t *order = (uint16_t *)malloc(sizeof(uint16_t) * total);
-    if (!subs || !g->cand || !g->cand_e || !order) {
+    if (!subs || !g->cand || !g->cand_e) {
         free(subs);
         free(g->cand);
         free(g->cand_e);
-        free(order);
         g->cand = NULL;
         g->cand_e = NULL;
         return 0;
     }
-    /* the codes by value, highest first: a sub-rack's values come out sorted */
-    int byv[PRUNE_MAX_RACK], val[PRUNE_MAX_RACK];
+    /* the number of sub-racks of each size, from the rack's counts (a product of
+     * polynomials), so that each is written once, straight into its size's place */
+    uint32_t count[PRUNE_MAX_RACK + 2] = {1};
     for (int j = 0; j < nc; j++) {
-        val[j] = g->codes[j] ? g->values[g->codes[j]] : 0;
-        int i = j;
-        for (; i > 0 && val[byv[i - 1]] < val[j]; i--)
-            byv[i] = byv[i - 1];
-        byv[i] = j;
+        int f = full[g->codes[j]];
+        for (int k = R; k >= 1; k--)
+            for (int d = 1; d <= f && d <= k; d++)
+                count[k] += count[k - d];
     }
-    /* each code's value 16 times, for the values of a sub-rack (a block per code) */
-    uint8_t reps[PRUNE_MAX_RACK][16];
-    for (int j = 0; j < nc; j++)
-        memset(reps[j], val[byv[j]], 16);
-    SubRack *tmp = subs + total;
-    double lvs[WMP_MAX_SUBS]; /* tmp's leaves, apart: the sort reads only them */
-    int count[PRUNE_MAX_RACK + 2] = {0};
+    int at[PRUNE_MAX_RACK + 2];
+    at[0] = 0; /* the empty sub-rack is not listed */
+    for (int k = 1; k <= R + 1; k++)
+        at[k] = at[k - 1] + (int)(k - 1 >= 1 ? count[k - 1] : 0);
+    for (int k = 0; k <= R + 1; k++)
+        g->sub_at[k] = at[k];
     uint8_t dig[PRUNE_MAX_RACK] = {0};
-    uint32_t n = 0;
-    SubRack cur;
-    memset(&cur, 0, sizeof cur);
-    cur.leave_idx = g->full_leave;
+    /* the sub-rack being built in scalars, not a struct copied whole: a wide load of
+     * fields just stored one by one stalls (a store forwarded to a wider load) */
+    uint64_t ch = 0, cnat = 0;
+    uint32_t cleave = g->full_leave;
+    int ck = 0, cb = 0;
     for (uint32_t idx = 1; idx < total; idx++) {
         for (int j = 0; j < nc; j++) { /* next sub-rack: one more of code j, none of those before */
             int c = g->codes[j];
             if (dig[j] < full[c]) {
                 dig[j]++;
-                cur.k++;
-                cur.leave_idx -= g->radix[c];
+                ck++;
+                cleave -= g->radix[c];
                 if (c) {
-                    cur.h += letter_hash[c];
-                    cur.nat |= (uint64_t)1 << c;
+                    ch += letter_hash[c];
+                    cnat |= (uint64_t)1 << c;
                 } else {
-                    cur.b++;
+                    cb++;
                 }
                 break;
             }
-            cur.k -= dig[j];
-            cur.leave_idx += dig[j] * g->radix[c];
+            ck -= dig[j];
+            cleave += dig[j] * g->radix[c];
             if (c) {
-                cur.h -= dig[j] * letter_hash[c];
-                cur.nat &= ~((uint64_t)1 << c);
+                ch -= dig[j] * letter_hash[c];
+                cnat &= ~((uint64_t)1 << c);
             } else {
-                cur.b = 0;
+                cb = 0;
             }
             dig[j] = 0;
         }
-        SubRack *s = &tmp[n++];
-        *s = cur;
-        memcpy(s->dig, dig, sizeof dig);
-        /* the blocks one after the other, each written whole (16 bytes) and moved past by
-         * its count: only the first k values are read (wmp_sub_bound) */
-        uint8_t vbuf[PRUNE_MAX_RACK + 16 + 1];
-        int nv = 0;
-        for (int i = 0; i < nc; i++) {
-            memcpy(vbuf + nv, reps[i], 16);
-            nv += dig[byv[i]];
-        }
-        memcpy(s->vd, vbuf, PRUNE_MAX_RACK);
-        s->leave = g->leave_values ? g->leave_values[s->leave_idx] : 0.0;
-        lvs[n - 1] = s->leave;
-        count[s->k + 1]++;
+        SubRack *s = &subs[at[ck]++];
+        s->h = ch;
+        s->nat = cnat;
+        s->leave_idx = cleave;
+        s->k = (uint8_t)ck;
+        s->b = (uint8_t)cb;
+        s->ready = 0;
+        for (int j = 0; j < PRUNE_MAX_RACK; j++) /* bytes too: dig's were just stored one by one */
+            s->dig[j] = j < nc ? dig[j] : 0;
+        s->leave = g->leave_values ? g->leave_values[cleave] : 0.0;
     }
-    /* by size, each size best leave first (run_wmp stops at the first leave too low) */
-    for (int k = 0; k <= R; k++)
-        count[k + 1] += count[k];
-    for (int k = 0; k <= R + 1; k++)
-        g->sub_at[k] = count[k];
-    for (uint32_t i = 0; i < n; i++) {
-        int k = tmp[i].k, at = count[k]++;
-        for (; at > g->sub_at[k] && lvs[order[at - 1]] < lvs[i]; at--)
-            order[at] = order[at - 1];
-        order[at] = (uint16_t)i;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        subs[i] = tmp[order[i]];
-    free(order);
     g->subs = subs;
+    return 1;
+}
+
+/* Make the sub-racks of k tiles ready to be looked at: best leave first (run_wmp stops at
+ * the first leave too low; equal leaves in index order) and their tiles' values filled.
+ * Done for a size only when one of its groups is looked at (an opening looks at few);
+ * 0 when out of memory (then they stay as they were: the same plays, found slower). */
+int wmp_size_ready(Gen *g, int k)
+{
+    SubRack *s0 = g->subs + g->sub_at[k];
+    int n = g->sub_at[k + 1] - g->sub_at[k];
+    if (n <= 0 || s0->ready)
+        return 1;
+    /* a 7-tile rack has at most 35 sub-racks of a size: on the stack */
+    SubRack sorted_small[64];
+    uint16_t order_small[64];
+    SubRack *sorted = sorted_small;
+    uint16_t *order = order_small;
+    if (n > 64) {
+        sorted = (SubRack *)malloc(sizeof(SubRack) * (size_t)n);
+        order = (uint16_t *)malloc(sizeof(uint16_t) * (size_t)n);
+        if (!sorted || !order) {
+            free(sorted);
+            free(order);
+            return 0;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int a = i;
+        for (; a > 0 && s0[order[a - 1]].leave < s0[i].leave; a--)
+            order[a] = order[a - 1];
+        order[a] = (uint16_t)i;
+    }
+    int byv[PRUNE_MAX_RACK], val[PRUNE_MAX_RACK], fullv[PRUNE_MAX_RACK];
+    wmp_by_value(g, byv, val, fullv);
+    for (int i = 0; i < n; i++) {
+        SubRack *s = &sorted[i];
+        *s = s0[order[i]];
+        /* the values, highest first: every copy of each code's value on the rack
+         * written (loops of the same length for every sub-rack: no branch to mispredict),
+         * moved past by the copies taken; only the first k are read (wmp_sub_bound) */
+        memset(s->vd, 0, sizeof s->vd);
+        int nv = 0;
+        for (int j = 0; j < g->ncodes; j++) {
+            for (int d = 0; d < fullv[j]; d++)
+                s->vd[nv + d] = (uint8_t)val[byv[j]];
+            nv += s->dig[byv[j]];
+        }
+        s->ready = 1;
+    }
+    memcpy(s0, sorted, sizeof(SubRack) * (size_t)n);
+    if (n > 64) {
+        free(sorted);
+        free(order);
+    }
     return 1;
 }
 
@@ -612,6 +664,10 @@ static void wmp_group(Gen *g, const WGroup *grp, double floor, WSpan *sp, WMemo 
     const WmpBSlot *bt = wmp_bt(wh);
     const uint64_t *wf = wmp_wf(wh), *bf = wmp_bf(wh);
     const uint64_t wmask = wh->wslots - 1, bmask = wh->bslots - 1, wfbits = wh->wfbits, bfbits = wh->bfbits;
+    if (!wmp_size_ready(g, gr.k)) {
+        g->oom = 1;
+        return;
+    }
     const SubRack *s0 = g->subs + g->sub_at[gr.k], *s1 = g->subs + g->sub_at[gr.k + 1];
     int nc = 0;
     /* which sub-racks pass the filter depends on the span's board letters and length

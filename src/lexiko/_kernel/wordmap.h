@@ -68,6 +68,7 @@ typedef struct SubRack {
     double leave;       /* value of the tiles kept (0 without a table) */
     uint32_t leave_idx; /* index of the tiles kept */
     uint8_t k, b;       /* tiles, blanks */
+    uint8_t ready;      /* vd filled and the sub-racks of its size sorted (wmp_size_ready) */
     uint8_t vd[PRUNE_MAX_RACK];  /* its tiles' values, highest first (blanks 0) */
     uint8_t dig[PRUNE_MAX_RACK]; /* how many of each of g->codes */
 } SubRack;
@@ -123,8 +124,12 @@ int wmp_rack_word(const Gen *g, int len, uint64_t h);
 /* Whether run_wmp takes this rack (counts by code, [0] blanks). */
 int wmp_fits(const uint8_t *full);
 
-/* The rack's sub-racks (g->subs by size, best leave first); 0 when out of memory. */
+/* The rack's sub-racks (g->subs by size, each size made ready by wmp_size_ready: best
+ * leave first, values filled); 0 when out of memory. */
 int wmp_setup(Gen *g, const uint8_t *full);
+
+/* Make the rack's sub-racks of k tiles ready (see wordmap.c); 0 when out of memory. */
+int wmp_size_ready(Gen *g, int k);
 
 /* Best mode by the word map (g->wmp, set up by wmp_setup). */
 void run_wmp(Gen *g, uint64_t have);
