@@ -167,6 +167,8 @@ static void board_keep(const Gen *g, const BoardKey *k)
 static void search(Gen *g, const BoardKey *k)
 {
     int kept = board_kept(g, k);
+    if (!kept) /* prepare() writes the board's lines only: the rest reads as none */
+        memset((char *)g + offsetof(Gen, cell), 0, offsetof(Gen, values) - offsetof(Gen, cell));
     Py_BEGIN_ALLOW_THREADS
     if (!kept)
         prepare(g, (const uint8_t *)k->cells, (const uint8_t *)k->lmult, (const uint8_t *)k->wmult, k->start_r,
@@ -463,11 +465,14 @@ PyObject *k_generate(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bad mode");
         goto out;
     }
-    g = (Gen *)calloc(1, sizeof(Gen));
+    /* zeroed but for the board's arrays (a good part of it), which search() sets whole */
+    g = (Gen *)malloc(sizeof(Gen));
     if (!g) {
         PyErr_NoMemory();
         goto out;
     }
+    memset(g, 0, offsetof(Gen, cell));
+    memset((char *)g + offsetof(Gen, values), 0, sizeof(Gen) - offsetof(Gen, values));
     g->kwg = (const uint32_t *)kwg.buf;
     g->nk = (uint32_t)(kwg.len / 4);
     g->n = size;

@@ -95,6 +95,9 @@ int leave_map_write(void *buf, int bits, double offset, const uint8_t *vowels, c
  * generate()). */
 void leave_map_fill(const LeaveMapHead *h, const uint8_t *full, double *vals, uint64_t nleaves)
 {
+    static const uint64_t rep6[LM_MAXLEN + 1] = {0,        1,         0x41,        0x1041,        0x41041,
+                                                 0x1041041, 0x41041041, 0x1041041041, 0x41041041041, 0x1041041041041,
+                                                 0x41041041041041};
     int codes[64], digit[64], nc = 0, size = 0;
     for (int c = 0; c < 64; c++)
         if (full[c]) {
@@ -110,10 +113,11 @@ void leave_map_fill(const LeaveMapHead *h, const uint8_t *full, double *vals, ui
         for (uint64_t idx = 0; idx < nleaves; idx++) {
             uint64_t key = 0; /* 0: longer than any stored leave */
             if (size <= LM_MAXLEN) {
+                /* codes ascending, the blank (0) first, 6 bits each: a code's copies at
+                 * once (rep6[d]: d ones 6 bits apart), no loop of a varying length */
                 key = 1;
-                for (int j = 0; j < nc; j++) /* codes ascending, the blank (0) first */
-                    for (int k = 0; k < digit[j]; k++)
-                        key = key << 6 | (uint64_t)codes[j];
+                for (int j = 0; j < nc; j++)
+                    key = key << (6 * digit[j]) | (uint64_t)codes[j] * rep6[digit[j]];
                 __builtin_prefetch(&slots[LM_HASH(key, h->bits)]);
             }
             keys[idx] = key;
