@@ -136,17 +136,17 @@ def _use_kernel(backend: Backend, board: Board) -> bool:
         return True
     if backend != "auto":
         raise ValueError(f"backend must be 'auto', 'c' or 'python', not {backend!r}")
-    if not kernel.available():
-        if not _warned:
-            _warned = True
-            warnings.warn(
-                "lexiko._kernel is not built; using the pure-Python move generator, which is "
-                "dozens of times slower (reinstall lexiko with a C compiler: pip install .)",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-        return False
-    return board.size <= KERNEL_MAX_SIZE
+    if kernel.available():
+        return len(board.cells) <= KERNEL_MAX_SIZE * KERNEL_MAX_SIZE  # the board is square
+    if not _warned:
+        _warned = True
+        warnings.warn(
+            "lexiko._kernel is not built; using the pure-Python move generator, which is "
+            "dozens of times slower (reinstall lexiko with a C compiler: pip install .)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return False
 
 
 # Whether best mode (``best=N``) searches by the word map (`lexiko.kernel.wordmap`:
@@ -185,7 +185,17 @@ def _check_rack(rack: Sequence[int], tiles: TileSet) -> None:
 
 
 def _rack_counts(rack: Sequence[int], tiles: TileSet) -> bytes:
-    """The kernel's form of a rack: how many tiles of each code (64 bytes, blanks at 0)."""
+    """The kernel's form of a rack: how many tiles of each code (64 bytes, blanks at 0);
+    kept by rack (the same racks come back: a bot's, a simulation's, a script's)."""
+    key: tuple[int, bytes] | None = None
+    try:
+        key = (tiles.size, bytes(rack))  # integers 0..255 only
+    except (TypeError, ValueError):
+        pass
+    else:
+        hit = _counts_cache.get(key)
+        if hit is not None:
+            return hit
     # checked by min and max (in C); anything amiss gets _check_rack's message
     if rack and not (0 <= min(rack) and max(rack) <= tiles.size and len(rack) <= KERNEL_MAX_SIZE):
         _check_rack(rack, tiles)
@@ -196,7 +206,15 @@ def _rack_counts(rack: Sequence[int], tiles: TileSet) -> bytes:
     except TypeError:  # not an integer: a 0.5 is not a tile
         _check_rack(rack, tiles)
         raise
-    return bytes(counts)
+    out = bytes(counts)
+    if key is not None:
+        if len(_counts_cache) >= 4096:
+            _counts_cache.clear()
+        _counts_cache[key] = out
+    return out
+
+
+_counts_cache: dict[tuple[int, bytes], bytes] = {}
 
 
 class _Rack:
@@ -261,8 +279,19 @@ class _Rack:
 def _packed_table(leaves: LeaveValue) -> kernel.Blob | None:
     """The kernel's form of ``leaves`` when it is a `LeaveTable` or
     its ``lookup`` (`packed`), else None."""
+    hit = _packed_cache.get(id(leaves))
+    if hit is not None and hit[0] is leaves:
+        return hit[1]
     table = LeaveTable.of(leaves)
-    return table.packed() if table is not None else None
+    packed = table.packed() if table is not None else None
+    if packed is not None:  # a table's packed form is made once and kept (LeaveTable.packed)
+        if len(_packed_cache) > _CACHE_SIZE:
+            _packed_cache.clear()
+        _packed_cache[id(leaves)] = (leaves, packed)
+    return packed
+
+
+_packed_cache: dict[int, tuple[LeaveValue, kernel.Blob]] = {}
 
 
 _SubRack = Callable[[tuple[int, ...]], tuple[int, ...]]
@@ -418,7 +447,8 @@ def generate(
     every word formed need only be an anagram of a word of ``lexicon``; every distinct
     arrangement of tiles on squares is a move (see `lexiko.clabbers`).
     """
-    _check(board, lexicon, rules)
+    if lexicon.tiles is not board.tiles:
+        _check(board, lexicon, rules)
     if best is not None and best <= 0:
         return []
     if _use_kernel(backend, board):
