@@ -560,7 +560,7 @@ def _default_table(tiles: TileSet) -> LeaveTable:
         data = ref.read_bytes()
     except FileNotFoundError:  # pragma: no cover - a broken installation
         raise LexikoError(f"the leave table lexiko/data/{DATA_FILE} is missing: reinstall lexiko") from None
-    key = hashlib.blake2b(data, digest_size=12).hexdigest()
+    key = hashlib.sha256(data).hexdigest()[:24]  # names the packed cache file; sha256 hashes faster
     return _Shipped(data, tiles, f"lexiko/data/{DATA_FILE}", key)
 
 

@@ -354,26 +354,29 @@ class Lexicon:
 
     @classmethod
     def _read_cache(cls, path: Path, name: str, tiles: TileSet) -> Lexicon | None:
+        # the arcs are read straight into their array (megabytes: one copy, not two)
         try:
-            data = path.read_bytes()
+            with path.open("rb") as f:
+                head = f.read(_HEAD)
+                size = os.fstat(f.fileno()).st_size
+                if len(head) < _HEAD or head[:8] not in (_MAGIC, _MAGIC_WIDE) or size < _HEAD + 8 or size % 4:
+                    return None  # not ours, or cut short: rebuild
+                arcs = array("I", [0]) * ((size - _HEAD) // 4)
+                if f.readinto(memoryview(arcs).cast("B")) != size - _HEAD or f.read(1):
+                    return None  # changed while read: rebuild
         except OSError:
             return None
-        if len(data) < _HEAD + 8 or data[:8] not in (_MAGIC, _MAGIC_WIDE) or len(data) % 4:
-            return None  # not ours, or cut short: rebuild
-        body = memoryview(data)[_HEAD:]
-        if _arcs_digest(body) != data[16:_HEAD]:
+        if _arcs_digest(memoryview(arcs).cast("B")) != head[16:_HEAD]:
             return None  # damaged: rebuild
-        skipped = int.from_bytes(data[8:16], "little")
-        arcs = array("I")
-        arcs.frombytes(body)
+        skipped = int.from_bytes(head[8:16], "little")
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()
-        if any(_kwg.arc_child(a) >= len(arcs) for a in arcs[:2]) or (data[:8] == _MAGIC_WIDE) != (
+        if any(_kwg.arc_child(a) >= len(arcs) for a in arcs[:2]) or (head[:8] == _MAGIC_WIDE) != (
             _kwg.layout(arcs) == "wide"
         ):
             return None
         if sys.byteorder == "little":
-            _digests[id(arcs)] = (arcs, data[16:_HEAD])
+            _digests[id(arcs)] = (arcs, head[16:_HEAD])
         return cls(name, tiles, arcs, skipped)
 
     def _write_cache(self, path: Path) -> None:
