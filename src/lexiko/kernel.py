@@ -73,6 +73,8 @@ __all__ = [
     "PASS_ONLY",
     "MoveList",
     "generate",
+    "best_call",
+    "BestCall",
     "forget_boards",
     "depths",
     "anagrams",
@@ -1004,6 +1006,75 @@ def generate(
         others,
         leave_map,
     )
+
+
+BestCall = Callable[[bytes, bool, bytes, int, int, int, "tuple[Blob, Blob]", "Blob | None"], "Sequence[Candidate]"]
+"""``call(cells, empty, rack, directions, best_n, others, prune, wordmap)``: what
+`best_call` returns."""
+
+
+def best_call(kwg: Sequence[int], layout: LayoutData, rules: PlayRules, leave_map: Blob | None) -> BestCall:
+    """`generate` in best mode with the automaton, layout, rules and packed leave table
+    fixed: ``call(cells, empty, rack, directions, best_n, others, prune, wordmap)``
+    (``cells`` the board's, ``empty`` whether it is empty, the rest as `generate` takes
+    them) returns what ``generate(kwg, board, layout, rules, rack, mode=BEST, ...)``
+    does. What `lexiko.movegen` keeps for the best move of many racks and boards, so
+    that a call from Python adds little to the kernel's search.
+
+    >>> from lexiko.layouts import STANDARD
+    >>> from lexiko.rules import TOURNAMENT
+    >>> from lexiko.tiles import ENGLISH
+    >>> lex = Lexicon.from_words(["QI"])
+    >>> counts = bytearray(64)
+    >>> for code in ENGLISH.parse("QI"):
+    ...     counts[code] += 1
+    >>> call = best_call(lex.kwg, LayoutData.of(STANDARD), PlayRules.of(TOURNAMENT, ENGLISH), None)
+    >>> call(Board.empty().cells, True, bytes(counts), 1, 1, PLACEMENTS_ONLY, prune_data(lex.kwg), None)[0].score
+    22
+    """
+    gen = _module().generate
+    size, letter_mult, word_mult = layout.size, layout.letter_mult, layout.word_mult
+    start_row, start_col = layout.start
+    values, bingo_tiles, bingo_bonus, first_min = rules.values, rules.bingo_tiles, rules.bingo_bonus, rules.first_min
+    tiers, nan = rules.tier_bonuses, math.nan
+
+    def call(
+        cells: bytes,
+        empty: bool,
+        rack: bytes,
+        directions: int,
+        best_n: int,
+        others: int,
+        prune: tuple[Blob, Blob],
+        wordmap: Blob | None,
+    ) -> Sequence[Candidate]:
+        return gen(  # type: ignore[return-value]
+            kwg,
+            cells,
+            size,
+            letter_mult,
+            word_mult,
+            values,
+            rack,
+            bingo_tiles,
+            bingo_bonus,
+            first_min if empty else 1,
+            start_row,
+            start_col,
+            directions,
+            BEST,
+            best_n,
+            None,
+            prune[0],
+            prune[1],
+            nan,
+            tiers,
+            wordmap,
+            others,
+            leave_map,
+        )
+
+    return call
 
 
 def build_kwg(words: Iterable[Sequence[int]], *, dawg_only: bool = False) -> array[int]:

@@ -411,6 +411,44 @@ def _kernel_moves(
     )
 
 
+_calls: dict[tuple[int, int, int, int, int], tuple[object, ...]] = {}
+
+
+def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue | None) -> kernel.BestCall | None:
+    """The kernel's best mode with this lexicon's automaton, the board's layout and tile
+    set, the rules and the packed leave table fixed (`lexiko.kernel.best_call`), kept
+    for the next call; None when the call is not one it takes (Clabbers; leaves that are
+    not a `LeaveTable`)."""
+    layout, tiles = board.layout, board.tiles
+    key = (id(lexicon), id(layout), id(tiles), id(rules), id(leaves))
+    hit = _calls.get(key)
+    kwg = lexicon.kwg
+    if (
+        hit is not None
+        and hit[0] is lexicon
+        and hit[1] is layout
+        and hit[2] is tiles
+        and hit[3] is rules
+        and hit[4] is leaves
+        and hit[5] is kwg
+    ):
+        return cast(kernel.BestCall, hit[6])
+    if rules.variant == "clabbers":
+        return None
+    packed = _packed_table(leaves) if leaves is not None else None
+    if leaves is not None and packed is None:
+        return None
+    call = kernel.best_call(kwg, kernel.LayoutData.of(layout), kernel.PlayRules.of(rules, tiles), packed)
+    if len(_calls) >= 8:  # each holds its lexicon alive: a few
+        _calls.clear()
+    _calls[key] = (lexicon, layout, tiles, rules, leaves, kwg, call)
+    return call
+
+
+def _first_dirs(board: Board) -> int:
+    return kernel.LayoutData.of(board.layout).first_dirs
+
+
 def generate(
     board: Board,
     rack: Sequence[int],
@@ -460,6 +498,15 @@ def generate(
         else:
             others = kernel.PASS_ONLY
         counts = _rack_counts(rack, board.tiles)
+        if best is not None:
+            call = _best_call(board, lexicon, rules, leaves)
+            if call is not None:
+                # the lexicon's search data asked each time (kept by lexiko.kernel)
+                kwg = lexicon.kwg
+                wordmap = kernel.wordmap_data(kwg) if WORDMAP else None
+                empty = board.is_empty
+                directions = 2 if down_openings or not empty else _first_dirs(board)
+                return call(board.cells, empty, counts, directions, best, others, kernel.prune_data(kwg), wordmap)
         return _kernel_moves(board, counts, lexicon, rules, best, leaves, down_openings, others)
     r = _Rack(rack, board.tiles)
     table = r.table(leaves) if leaves is not None else None
