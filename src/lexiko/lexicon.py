@@ -311,7 +311,9 @@ class Lexicon:
                 raise LexiconError(f"cannot read {key}: {e.strerror}") from None
             name = path.stem
         content = text if text is not None else b"list\0" + identity
-        digest = hashlib.sha256(_FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0" + content).hexdigest()[:24]
+        key_hash = hashlib.sha256(_FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0")
+        key_hash.update(content)  # not joined to the rest: the list is megabytes, its copy a cost
+        digest = key_hash.hexdigest()[:24]
         cached = cache_dir() / f"{name}-{digest}.kwg" if cache else None
         if cached is not None:
             lex = cls._read_cache(cached, name, tiles)
