@@ -1008,17 +1008,19 @@ def generate(
     )
 
 
-BestCall = Callable[[bytes, bool, bytes, int, int, int, "tuple[Blob, Blob]", "Blob | None"], "Sequence[Candidate]"]
-"""``call(cells, empty, rack, directions, best_n, others, prune, wordmap)``: what
+BestCall = Callable[[bytes, bool, bytes, bool, int, int, "tuple[Blob, Blob]", "Blob | None"], "Sequence[Candidate]"]
+"""``call(cells, empty, rack, down_openings, best_n, others, prune, wordmap)``: what
 `best_call` returns."""
 
 
 def best_call(kwg: Sequence[int], layout: LayoutData, rules: PlayRules, leave_map: Blob | None) -> BestCall:
     """`generate` in best mode with the automaton, layout, rules and packed leave table
-    fixed: ``call(cells, empty, rack, directions, best_n, others, prune, wordmap)``
-    (``cells`` the board's, ``empty`` whether it is empty, the rest as `generate` takes
-    them) returns what ``generate(kwg, board, layout, rules, rack, mode=BEST, ...)``
-    does. What `lexiko.movegen` keeps for the best move of many racks and boards, so
+    fixed: ``call(cells, empty, rack, down_openings, best_n, others, prune, wordmap)``
+    (``cells`` the board's, ``empty`` whether it is empty, ``down_openings`` whether an
+    opening's down plays are listed too, the rest as `generate` takes them) returns what
+    ``generate(kwg, board, layout, rules, rack, mode=BEST, ...)`` does, its
+    ``directions`` 2 but on an empty board (``layout.first_dirs``) without
+    ``down_openings``. What `lexiko.movegen` keeps for the best move of many racks and boards, so
     that a call from Python adds little to the kernel's search.
 
     >>> from lexiko.layouts import STANDARD
@@ -1029,20 +1031,20 @@ def best_call(kwg: Sequence[int], layout: LayoutData, rules: PlayRules, leave_ma
     >>> for code in ENGLISH.parse("QI"):
     ...     counts[code] += 1
     >>> call = best_call(lex.kwg, LayoutData.of(STANDARD), PlayRules.of(TOURNAMENT, ENGLISH), None)
-    >>> call(Board.empty().cells, True, bytes(counts), 1, 1, PLACEMENTS_ONLY, prune_data(lex.kwg), None)[0].score
+    >>> call(Board.empty().cells, True, bytes(counts), False, 1, PLACEMENTS_ONLY, prune_data(lex.kwg), None)[0].score
     22
     """
     gen = _module().generate
     size, letter_mult, word_mult = layout.size, layout.letter_mult, layout.word_mult
     start_row, start_col = layout.start
     values, bingo_tiles, bingo_bonus, first_min = rules.values, rules.bingo_tiles, rules.bingo_bonus, rules.first_min
-    tiers, nan = rules.tier_bonuses, math.nan
+    tiers, nan, first_dirs = rules.tier_bonuses, math.nan, layout.first_dirs
 
     def call(
         cells: bytes,
         empty: bool,
         rack: bytes,
-        directions: int,
+        down_openings: bool,
         best_n: int,
         others: int,
         prune: tuple[Blob, Blob],
@@ -1061,7 +1063,7 @@ def best_call(kwg: Sequence[int], layout: LayoutData, rules: PlayRules, leave_ma
             first_min if empty else 1,
             start_row,
             start_col,
-            directions,
+            first_dirs if empty and not down_openings else 2,
             BEST,
             best_n,
             None,

@@ -445,10 +445,6 @@ def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue 
     return call
 
 
-def _first_dirs(board: Board) -> int:
-    return kernel.LayoutData.of(board.layout).first_dirs
-
-
 def generate(
     board: Board,
     rack: Sequence[int],
@@ -504,9 +500,9 @@ def generate(
                 # the lexicon's search data asked each time (kept by lexiko.kernel)
                 kwg = lexicon.kwg
                 wordmap = kernel.wordmap_data(kwg) if WORDMAP else None
-                empty = board.is_empty
-                directions = 2 if down_openings or not empty else _first_dirs(board)
-                return call(board.cells, empty, counts, directions, best, others, kernel.prune_data(kwg), wordmap)
+                return call(
+                    board.cells, board.is_empty, counts, down_openings, best, others, kernel.prune_data(kwg), wordmap
+                )
         return _kernel_moves(board, counts, lexicon, rules, best, leaves, down_openings, others)
     r = _Rack(rack, board.tiles)
     table = r.table(leaves) if leaves is not None else None
