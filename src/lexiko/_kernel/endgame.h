@@ -15,9 +15,9 @@
  * What lexiko.bots.endgame's solver does, compiled: negamax with alpha-beta and
  * principal variation search, a transposition table (Zobrist keys of the board, both
  * racks and the scoreless run), iterative deepening for EG_DEEPEN plies (stopped at
- * EG_DEEPEN_NODES, EG_DEEPEN_NODES_BLANK with a blank on a rack) and then a search to the end of every line; below the depth limit
- * a position is valued by a greedy play-out (each side plays its highest-scoring
- * placement).
+ * EG_DEEPEN_NODES, EG_DEEPEN_NODES_BLANK with a blank on a rack) and then a search to
+ * the end of every line; below the depth limit a position is valued by a greedy play-out
+ * (each side plays its highest-scoring placement).
  *
  * At a node the best play going out is tried first: no other play going out can be
  * worth more (those are not searched), and it often cuts off at once. With one tile
