@@ -76,7 +76,7 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
     count and the lines shown: a thousand players' moves must not cost a thousand
     standings each)."""
     count = d.submitted_count
-    key = ("duplicate", live.version, count, live.status)
+    key = ("duplicate", id(d), live.version, count, live.status)
     cached = live.view_cache.get("duplicate")
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
@@ -96,7 +96,7 @@ def _shared(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
 def _round_part(live: LiveGame, d: DuplicateGame) -> dict[str, Any]:
     """What every client is sent alike and changes only when a round closes (or the
     game's status does)."""
-    key = ("duplicate-round", len(live.actions), d.round_number, live.status)
+    key = ("duplicate-round", id(d), len(live.actions), d.round_number, live.status)
     cached = live.view_cache.get("duplicate-round")
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]

@@ -77,6 +77,9 @@ class Rounds:
             async with live.lock:
                 live.saving.discard(seat)
                 await self._refused(live, sub, previous, e)
+        except BaseException:  # cancelled: the round must not wait for this seat for ever
+            live.saving.discard(seat)
+            raise
         async with live.lock:
             live.saving.discard(seat)
             await self._stored(live, dataclasses.replace(sub, count=count))
