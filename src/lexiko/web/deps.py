@@ -65,7 +65,7 @@ Service = Annotated[GameService, Depends(service)]
 
 
 def rates(conn: HTTPConnection) -> RateLimits:
-    """The app's rate budgets (per address, per connection)."""
+    """The app's rate budgets (per address, per seat, per spectator's connection)."""
     limits: RateLimits = conn.app.state.rates
     return limits
 

@@ -17,10 +17,10 @@
   message over its rate is answered with an error and dropped; a connection that keeps
   flooding is closed.
 
-Where the counts live: messages per connection always in the process's memory (a
-connection lives in one process), as a fixed window per connection kept with it (the
-``limits`` library's memory storage scans every key a hundred times a second, which
-with hundreds of connections cost more than the messages themselves). The rates per
+Where the counts live: messages per seat and per spectator's connection always in the
+process's memory (a game's sockets are served by one process), as a fixed window per
+budget (the ``limits`` library's memory storage scans every key a hundred times a
+second, which with hundreds of connections cost more than the messages themselves). The rates per
 address are counted with the ``limits`` library (moving windows): in the process's
 memory with one process; in shared mode (``redis_url``) in Redis, by the library's own
 asyncio Redis storage, so an address has one budget however many processes its
@@ -91,7 +91,7 @@ MESSAGE_COSTS: dict[str, int] = {
     "play": 5,
     "exchange": 5,
 }
-"""What each kind of message costs a connection's budget, in pings (an unknown kind
+"""What each kind of message costs its budget (its seat's or its connection's), in pings (an unknown kind
 costs 1: it is refused at once). Measured on an 8 KB message before the caps: exchange
 23.8 ms, chat 22.4 ms, play 12.8 ms, ping 0.7 ms; with the fields capped a play, an
 exchange or a state (a whole state built and sent) cost a few milliseconds, a preview or
@@ -99,7 +99,7 @@ a chat line about one."""
 
 
 def message_cost(kind: str) -> int:
-    """What a message of that kind costs its connection's budget.
+    """What a message of that kind costs its budget.
 
     >>> message_cost("play"), message_cost("ping"), message_cost("shout")
     (5, 1, 1)
@@ -134,9 +134,10 @@ class Limits:
 
 
 class RateLimits:
-    """The counters of one server process: messages per connection in its memory; the
-    counts per address in its memory too, or with ``redis_url`` in Redis, shared with
-    every process using that Redis (see the module's description)."""
+    """The counters of one server process: messages per seat and per spectator's
+    connection in its memory; the counts per address in its memory too, or with
+    ``redis_url`` in Redis, shared with every process using that Redis (see the
+    module's description)."""
 
     def __init__(self, limits: Limits | None = None, *, redis_url: str | None = None) -> None:
         self.limits = limits or Limits()
