@@ -317,20 +317,32 @@ static PyObject *ml_subscript(MoveList *ml, PyObject *key)
     return NULL;
 }
 
+/* The packed candidates equal to x, in order: with ``all`` how many, else the index of
+ * the first (-1: none); -2 on an error (set). For `in`, index() and count(). */
+static Py_ssize_t ml_find(MoveList *ml, PyObject *x, int all)
+{
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < ml->n; i++) {
+        PyObject *o = ml_get(ml, i);
+        if (!o)
+            return -2;
+        int r = PyObject_RichCompareBool(o, x, Py_EQ);
+        Py_DECREF(o);
+        if (r < 0)
+            return -2;
+        if (r && !all)
+            return i;
+        k += r;
+    }
+    return all ? k : -1;
+}
+
 static int ml_contains(MoveList *ml, PyObject *x)
 {
     if (ml->list)
         return PySequence_Contains(ml->list, x);
-    for (Py_ssize_t i = 0; i < ml->n; i++) {
-        PyObject *o = ml_get(ml, i);
-        if (!o)
-            return -1;
-        int r = PyObject_RichCompareBool(o, x, Py_EQ);
-        Py_DECREF(o);
-        if (r)
-            return r;
-    }
-    return 0;
+    Py_ssize_t at = ml_find(ml, x, 0);
+    return at == -2 ? -1 : at >= 0;
 }
 
 /* Equal to a list or a MoveList of equal candidates, as a list is. */
@@ -380,18 +392,11 @@ static PyObject *ml_index(MoveList *ml, PyObject *args)
     if (ml->list || PyTuple_GET_SIZE(args) != 1)
         return ml_call(ml, "index", args, NULL);
     x = PyTuple_GET_ITEM(args, 0);
-    for (Py_ssize_t i = 0; i < ml->n; i++) {
-        PyObject *o = ml_get(ml, i);
-        if (!o)
-            return NULL;
-        int r = PyObject_RichCompareBool(o, x, Py_EQ);
-        Py_DECREF(o);
-        if (r < 0)
-            return NULL;
-        if (r)
-            return PyLong_FromSsize_t(i);
-    }
-    PyErr_SetString(PyExc_ValueError, "candidate is not in the MoveList");
+    Py_ssize_t at = ml_find(ml, x, 0);
+    if (at >= 0)
+        return PyLong_FromSsize_t(at);
+    if (at == -1)
+        PyErr_SetString(PyExc_ValueError, "candidate is not in the MoveList");
     return NULL;
 }
 
@@ -399,18 +404,8 @@ static PyObject *ml_count(MoveList *ml, PyObject *x)
 {
     if (ml->list)
         return PyObject_CallMethod(ml->list, "count", "O", x);
-    Py_ssize_t k = 0;
-    for (Py_ssize_t i = 0; i < ml->n; i++) {
-        PyObject *o = ml_get(ml, i);
-        if (!o)
-            return NULL;
-        int r = PyObject_RichCompareBool(o, x, Py_EQ);
-        Py_DECREF(o);
-        if (r < 0)
-            return NULL;
-        k += r;
-    }
-    return PyLong_FromSsize_t(k);
+    Py_ssize_t k = ml_find(ml, x, 1);
+    return k < 0 ? NULL : PyLong_FromSsize_t(k);
 }
 
 static PyObject *ml_reduce(MoveList *ml, PyObject *unused)
