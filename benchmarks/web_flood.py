@@ -36,7 +36,6 @@ import argparse
 import asyncio
 import json
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -50,9 +49,10 @@ from websockets.exceptions import ConnectionClosed
 # the web tests' harness (servers on loopback), in tests/ beside this folder
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from webharness import ServerProcess  # noqa: E402
+from limits import parse  # noqa: E402
+from webharness import ServerProcess, percentile  # noqa: E402
 
-from lexiko.web.limits import message_cost  # noqa: E402
+from lexiko.web.limits import Limits, message_cost  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:
@@ -203,9 +203,8 @@ async def _ping(ws: object) -> float:
 def summary(lat: list[float]) -> str:
     if not lat:
         return "no moves"
-    q = statistics.quantiles(lat, n=100)
     return (
-        f"{len(lat)} moves, p50 {1000 * statistics.median(lat):.1f} ms, p99 {1000 * q[98]:.1f} ms, "
+        f"{len(lat)} moves, p50 {1000 * percentile(lat, 50):.1f} ms, p99 {1000 * percentile(lat, 99):.1f} ms, "
         f"max {1000 * max(lat):.1f} ms"
     )
 
@@ -292,6 +291,23 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> None:
     print(f"server peak memory: {peak_rss_mb(server_pid):.0f} MB")
 
 
+def counts(text: str) -> list[int]:
+    """A comma-separated list of connection counts, each 1 or more ('' for none)."""
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers like 3,200") from None
+    if any(n < 1 for n in out):
+        raise argparse.ArgumentTypeError(f"{text!r}: each phase needs 1 connection or more")
+    return out
+
+
+def per_second(rate: str | None) -> float:
+    """A budget of the server's ``Limits`` (``"60/second"``) in pings a second."""
+    item = parse(rate or "0/second")
+    return item.amount / item.get_expiry()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=50)
@@ -305,27 +321,29 @@ def main() -> None:
     )
     ap.add_argument(
         "--sized",
-        type=lambda v: [int(x) for x in v.split(",") if x],
+        type=counts,
         default=[3, 200],
-        help="connections flooding with 8 KB messages of each type, one phase each (default 3,200; '' for none)",
+        help="connections of one seat flooding with 8 KB messages of each type, one phase each "
+        "(default 3,200; '' for none)",
     )
     ap.add_argument(
         "--rate",
         type=float,
-        default=60.0,
-        help="the seat's budget its flooding connections spend together, in pings a second (default 60, the server's)",
+        default=per_second(Limits().messages),
+        help="the seat's budget its flooding connections spend together, in pings a second "
+        "(default: the server's, %(default)g)",
     )
     ap.add_argument(
         "--watchers",
-        type=lambda v: [int(x) for x in v.split(",") if x],
+        type=counts,
         default=[200],
         help="spectators flooding with 8 KB messages, one phase each (default 200; '' for none)",
     )
     ap.add_argument(
         "--watcher-rate",
         type=float,
-        default=12.0,
-        help="the budget each flooding spectator spends, in pings a second (default 12, the server's)",
+        default=per_second(Limits().watcher_messages),
+        help="the budget each flooding spectator spends, in pings a second (default: the server's, %(default)g)",
     )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
