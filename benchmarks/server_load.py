@@ -340,6 +340,10 @@ def main() -> int:
     args = ap.parse_args()
     if args.kill_redis is not None and args.processes < 2:
         sys.exit("--kill-redis needs --processes 2 or more (one process has no Redis)")
+    if args.kill_redis is not None and not args.kill_redis >= 0:
+        sys.exit(f"--kill-redis is seconds after the games start, 0 or more, not {args.kill_redis:g}")
+    if args.socket_processes < 1:
+        sys.exit(f"--socket-processes is 1 or more, not {args.socket_processes}")
     outages: list[float] = []
 
     tmp = tempfile.TemporaryDirectory(prefix="lexiko-load-")
