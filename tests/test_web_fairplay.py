@@ -127,11 +127,15 @@ def test_an_outage_early_in_a_turn_is_not_charged(tmp_path: Path, down: float) -
     store.start_game(gid, started)
     store.beat(started - 1.7)
     store.close()
+    restarting = time.time()
     with Server(url) as second:
         st = second.http.get(f"/api/games/{gid}/state").json()
+        restarted = time.time() - restarting  # the restart's own time, as slow as the machine
     assert st["status"] == "active"
-    left = st["players"][st["turn"]]["time_left"]
-    assert 59.0 < left <= 60.0, left  # at most the 0.3 s before the death and the restart's own time
+    charged = 60.0 - st["players"][st["turn"]]["time_left"]
+    # credited from the turn's start (the later of it and the heartbeat), so what is
+    # charged is at most the restart's own time (before: 29.1 s)
+    assert 0.0 <= charged <= restarted + 0.01, (charged, restarted)
     acts = Store(url).load_game(gid).actions  # type: ignore[union-attr]
     assert [a.text.split()[0] for a in acts] == ["downtime"]
-    assert down + 0.3 <= float(acts[0].text.split()[1]) < down + 1.3
+    assert down + 0.3 <= float(acts[0].text.split()[1]) <= down + 0.3 + restarted
