@@ -4,13 +4,15 @@ Starts a throwaway PostgreSQL, Redis and N ``lexiko serve`` processes in shared 
 (loopback only), creates one untimed duplicate game with P seats, takes every seat (all
 players at once by the game's one link, or ``--seat-links``: each by its own), and
 connects one WebSocket client per player, spread over the processes in turn (or all
-through nginx with ``--proxy``). Each round every client submits at once (the top, a
-lesser move or a pass, by seat number); the round closes when the last submission is
-stored, and every client is sent the round's result.
+through nginx with ``--proxy``). Each round every client submits at once (one of the
+``--moves`` best placements or a pass, by seat number: a server judges each distinct move
+once a round, so the spread of the moves sent matters); the round closes when the last
+submission is stored, and every client is sent the round's result.
 
     python benchmarks/duplicate_load.py                       # 1,000 players, 3 processes, 3 rounds
     python benchmarks/duplicate_load.py --players 200 --processes 1 --rounds 2
     python benchmarks/duplicate_load.py --proxy               # every client through nginx
+    python benchmarks/duplicate_load.py --moves 200           # 200 distinct moves a round
 
 Prints, per round and over all rounds: the time from the round's end (the instant the
 server stored its ``close``) to each client's receiving the result, p50 / p99 / max;
@@ -150,7 +152,7 @@ async def run(args: argparse.Namespace, http_url: str, ws_urls: list[str], pids:
         if not moves:
             print(f"  round {number}: no play is left: the game is over")
             break
-        texts = [json.dumps(move_message(m.move, CLASSIC.tile_set)) for m in moves[:5]]
+        texts = [json.dumps(move_message(m.move, CLASSIC.tile_set)) for m in moves[: args.moves]]
         pass_text = json.dumps({"type": "pass"})
         sent: dict[int, float] = {}
         for c in clients:
@@ -214,6 +216,9 @@ def main() -> int:
         "--seat-links",
         action="store_true",
         help="join by each seat's own invitation (default: everybody by the game's one link)",
+    )
+    ap.add_argument(
+        "--moves", type=int, default=5, help="distinct placements sent a round (by seat), beside passes (default: 5)"
     )
     ap.add_argument("--timeout", type=float, default=120.0, help="longest wait for anything (seconds)")
     args = ap.parse_args()

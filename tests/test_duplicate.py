@@ -465,3 +465,35 @@ def test_play_help_teaches_the_time_per_round(
     assert "--round-seconds SECONDS duplicate: seconds to submit a move each round (default: 180; 0: no limit)" in out
     assert "lexiko play --rules duplicate --round-seconds 60" in out
     assert "duplicate has a time per round instead: --round-seconds" in out
+
+
+def test_a_move_is_judged_once_a_round_and_again_on_a_new_board_or_rack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verdicts are kept for the round: the same move sent by many players is judged
+    once; after the close (a new board) and after the rack is set again, it is judged
+    afresh, with the new position's score or refusal."""
+    calls: list[str] = []
+    real = DuplicateGame._judge
+
+    def counted(self: DuplicateGame, move: object, player: str) -> duplicate.Submission:
+        calls.append(str(move))
+        return real(self, move, player)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(DuplicateGame, "_judge", counted)
+    d = DuplicateGame(["Ann", "Bob", "Cy"], seed=3, lexicon=SMALL)
+    d.set_rack("AIQT")
+    assert [d.submit(p, " 8G QI ").score for p in ("Ann", "Bob", "Cy")] == [22, 22, 22]
+    assert [d.submission(p).player for p in d.players] == ["Ann", "Bob", "Cy"]  # type: ignore[union-attr]
+    assert calls == [" 8G QI "]
+    with pytest.raises(IllegalMoveError):
+        d.submit("Ann", "8G QAI")
+    d.close_round()  # 8F QAT on the board
+    d.set_rack("AIST")
+    with pytest.raises(LexikoError):  # the square is taken now
+        d.judge("8G QI")
+    assert d.judge("9H AI").score == d.judge("9H AI", "Bob").score == 5  # AI, and TA down
+    assert d.judge("8I S").words == ("QATS",)
+    d.set_rack("AITT")  # the same board, another rack: judged again
+    with pytest.raises(IllegalMoveError, match="not on the rack"):
+        d.judge("8I S")
+    assert d.judge("9H AI").score == 5
+    assert calls.count("9H AI") == 2 and calls.count("8I S") == 2

@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lexiko.board import Board
@@ -74,6 +74,10 @@ __all__ = [
 
 #: Letters that count as vowels for the duplicate draw, by tile set (Y is a vowel in
 #: French and Polish duplicate, not in English).
+_JUDGED_KEPT = 4096
+"""Verdicts a duplicate game keeps for its round (`DuplicateGame.judge`); past that
+they are dropped and judged again (a bound on memory, whatever players send)."""
+
 _VOWELS = {
     "default": frozenset("AEIOU"),
     "french": frozenset("AEIOUY"),
@@ -189,6 +193,10 @@ class DuplicateGame:
         self.totals: dict[str, int] = {p: 0 for p in names}
         self.top_total = 0
         self._subs: dict[str, Submission] = {}
+        # the verdicts of this board and rack (`judge`)
+        self._judged: dict[Place | Pass | str, Submission] = {}
+        self._judged_board: Board | None = None
+        self._judged_rack: list[int] = []
         self._redraws = 0
         self.over = False
         #: Why the game is over, in words (None while it goes on).
@@ -326,7 +334,33 @@ class DuplicateGame:
             self._subs[player] = previous
 
     def judge(self, move: Place | Pass | str, player: str = "") -> Submission:
-        """The submission ``move`` would be for the shared rack (raises if it is not legal)."""
+        """The submission ``move`` would be for the shared rack (raises if it is not legal).
+
+        A round's verdicts are kept until the board or the rack changes: at an event
+        most players send one of a few moves, and a server judges each move once.
+
+        >>> from lexiko.lexicon import Lexicon
+        >>> d = DuplicateGame(["Ann", "Bob"], seed=1, lexicon=Lexicon.from_words(["QI"]))
+        >>> d.set_rack("IQ")
+        >>> d.judge("8H QI", "Ann").score
+        22
+        >>> d.judge("8H  QI", "Bob")  # known: not judged again
+        Submission(player='Bob', move=Place.parse('8H QI'), notation='8H QI', score=22, words=('QI',))
+        """
+        if self._judged_board is not self.board or self._judged_rack != self._rack:
+            self._judged.clear()
+            self._judged_board, self._judged_rack = self.board, list(self._rack)
+        key = move.strip() if isinstance(move, str) else move
+        known = self._judged.get(key)
+        if known is not None:
+            return known if known.player == player else replace(known, player=player)
+        sub = self._judge(move, player)
+        if len(self._judged) >= _JUDGED_KEPT:
+            self._judged.clear()
+        self._judged[key] = sub
+        return sub
+
+    def _judge(self, move: Place | Pass | str, player: str) -> Submission:
         if isinstance(move, str):
             text = move.strip()
             if text in ("-", "pass", "PASS", "Pass"):
