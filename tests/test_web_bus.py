@@ -50,3 +50,63 @@ def test_many_publishes_at_once_all_go_out(caplog: pytest.LogCaptureFixture) -> 
         assert [r.getMessage() for r in caplog.records] == []
     finally:
         server.stop()
+
+
+def test_submissions_of_one_turn_go_out_together_and_each_is_heard() -> None:
+    """Duplicate submissions stored in one turn of the loop go out as one Redis message
+    (a line each): the other process hears each, whole and in order, and a line it
+    cannot read does not stop the others."""
+    import redis.asyncio as redis
+
+    from lexiko.web.bus import SUBMISSION_CHANNEL
+    from lexiko.web.store import SubmissionData
+
+    server = RedisServer()
+    url = server.start()
+    try:
+
+        async def run() -> tuple[list[tuple[str, SubmissionData]], int]:
+            bus, other = RedisBus(url), RedisBus(url)
+            other.me = "another process"
+            heard: list[tuple[str, SubmissionData]] = []
+
+            async def on_version(game_id: str, version: int) -> None:
+                pass
+
+            async def on_submission(game_id: str, sub: SubmissionData) -> None:
+                heard.append((game_id, sub))
+
+            raw = redis.Redis.from_url(url)
+            watch = raw.pubsub()
+            await watch.subscribe(SUBMISSION_CHANNEL)
+            await other.start(on_version, on_submission=on_submission)
+            await bus.start(on_version)
+            try:
+                for i in range(N):
+                    await bus.publish_submission(f"g{i % 3}", SubmissionData(2, i, f"8D W{i} (A)B", 1.5 + i, 1 + i % 2))
+                messages = 0
+
+                async def count(until: int) -> None:
+                    nonlocal messages
+                    for _ in range(100):
+                        msg = await watch.get_message(ignore_subscribe_messages=True, timeout=0.05)
+                        messages += msg is not None
+                        if len(heard) >= until and msg is None:
+                            break
+
+                await count(N)
+                await raw.publish(SUBMISSION_CHANNEL, "g0 2 not-a-seat 1 1.0 x 8D A\ng1 2 7 1 1.0 x 8D AB")
+                await count(N + 1)
+                return heard, messages
+            finally:
+                await bus.stop()
+                await other.stop()
+                await watch.aclose()
+                await raw.aclose()
+
+        heard, messages = asyncio.run(run())
+        sent = [(f"g{i % 3}", SubmissionData(2, i, f"8D W{i} (A)B", 1.5 + i, 1 + i % 2)) for i in range(N)]
+        assert heard == [*sent, ("g1", SubmissionData(2, 7, "8D AB", 1.0, 1))]
+        assert messages == 2  # the N submissions in one message, and the hand-written one
+    finally:
+        server.stop()

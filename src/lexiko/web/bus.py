@@ -61,9 +61,10 @@ CHAT_CHANNEL = "lexiko:chat"
 """The Redis channel of chat lines (a game's players may be on different processes)."""
 
 SUBMISSION_CHANNEL = "lexiko:submissions"
-"""The Redis channel of duplicate submissions once stored (``GAME ROUND SEAT COUNT AT
-SENDER TEXT``): every process knows at once who has played, and the one that sees the round
-complete closes it, without reading the database for each."""
+"""The Redis channel of duplicate submissions once stored (a line each, ``GAME ROUND SEAT
+COUNT AT SENDER TEXT``, those of one turn of the loop in one message): every process
+knows at once who has played, and the one that sees the round complete closes it,
+without reading the database for each."""
 
 _CLAIM = """
 -- KEYS: lease keys; ARGV[1]: this process's name; ARGV[2]: the lease in milliseconds.
@@ -139,7 +140,8 @@ class RedisBus(Bus):
         self._task: asyncio.Task[None] | None = None
         self._held: set[str] = set()
         self._away = False  # Redis did not answer the last call (one warning an outage)
-        self._news: list[str] = []  # news of games' versions waiting to go out together
+        # news waiting to go out together, by channel: games' versions, submissions
+        self._news: dict[str, list[str]] = {CHANNEL: [], SUBMISSION_CHANNEL: []}
         self._flusher: asyncio.Task[None] | None = None
         self._claim: Any = self.redis.register_script(_CLAIM)
 
@@ -153,15 +155,22 @@ class RedisBus(Bus):
         async def handle(msg: dict[str, Any]) -> None:
             """Pass one message on to its listener (malformed ones are dropped)."""
             if msg.get("channel") in (SUBMISSION_CHANNEL, SUBMISSION_CHANNEL.encode()):
-                fields = bytes(msg["data"]).decode(errors="replace").split(" ", 6)
-                if len(fields) == 7 and fields[5] != self.me and on_submission is not None:
+                for entry in bytes(msg["data"]).decode(errors="replace").split("\n"):  # a few at once
+                    fields = entry.split(" ", 6)
+                    if len(fields) != 7 or fields[5] == self.me or on_submission is None:
+                        continue
                     try:
                         sub = SubmissionData(
                             int(fields[1]), int(fields[2]), fields[6], float(fields[4]), int(fields[3])
                         )
                     except ValueError:
-                        return
-                    await on_submission(fields[0], sub)
+                        continue
+                    try:
+                        await on_submission(fields[0], sub)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:  # one this process could not act on: the others go on
+                        log.exception("could not act on the submission %r", entry)
                 return
             if msg.get("channel") in (CHAT_CHANNEL, CHAT_CHANNEL.encode()):
                 try:
@@ -251,20 +260,27 @@ class RedisBus(Bus):
         """Queue the news; it goes out with the other news of this turn of the loop, in
         one message (a line a game): under load, one Redis call and one message for
         every process to read carry the news of several moves."""
-        self._news.append(f"{game_id} {version} {self.me}")
+        self._queue(CHANNEL, f"{game_id} {version} {self.me}")
+
+    def _queue(self, channel: str, line: str) -> None:
+        """Queue a line of news for ``channel``, to go out with the others of this turn."""
+        self._news[channel].append(line)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
         await asyncio.sleep(0)  # the news queued in this turn of the loop goes together
-        while self._news:
-            batch, self._news = self._news, []
-            try:
-                await self.redis.publish(CHANNEL, "\n".join(batch))
-            except Exception as e:
-                self._trouble(e, f"could not publish the news of {len(batch)} games")
-            else:
-                self._answered()
+        while any(self._news.values()):
+            for channel, lines in self._news.items():
+                if not lines:
+                    continue
+                self._news[channel] = []
+                try:
+                    await self.redis.publish(channel, "\n".join(lines))
+                except Exception as e:
+                    self._trouble(e, f"could not publish {len(lines)} lines of news on {channel}")
+                else:
+                    self._answered()
 
     async def publish_chat(self, game_id: str, line: dict[str, Any]) -> None:
         try:
@@ -273,12 +289,9 @@ class RedisBus(Bus):
             self._trouble(e, f"could not pass on a chat line of game {game_id}")
 
     async def publish_submission(self, game_id: str, sub: SubmissionData) -> None:
-        try:
-            await self.redis.publish(
-                SUBMISSION_CHANNEL, f"{game_id} {sub.round} {sub.seat} {sub.count} {sub.at!r} {self.me} {sub.text}"
-            )
-        except Exception as e:
-            self._trouble(e, f"could not pass on a submission of game {game_id}")
+        """Queue the submission's news; it goes out with the others of this turn of the
+        loop, in one message (a line a submission)."""
+        self._queue(SUBMISSION_CHANNEL, f"{game_id} {sub.round} {sub.seat} {sub.count} {sub.at!r} {self.me} {sub.text}")
 
     async def hold(self, game_id: str) -> bool:
         return game_id in await self.claim([game_id])
