@@ -155,3 +155,27 @@ def test_a_duplicate_round_s_moves_are_stored_together_and_it_closes_once_all_ar
     assert errors == []
     assert sum(batches) == 30 and len(batches) <= 3
     assert len(actions) == 1 and actions[0].startswith("close")  # round 1 closed, once
+
+
+@pytest.mark.parametrize("writers", [1, 2])
+def test_an_item_put_as_the_last_batch_ends_is_written(writers: int) -> None:
+    """The caller of the last batch's item runs before its writer is dropped from the
+    running set: its next item must start a writer, not wait for one that has ended
+    (it waited for ever; bots' games stalled)."""
+    from lexiko.web.services.core import Batches, Core, Settings
+
+    async def scenario() -> list[int]:
+        core = Core(Store("sqlite://"), Settings())
+        try:
+            double: Batches[int, int] = Batches(core, lambda items: [2 * i for i in items], writers=writers)
+
+            async def one_then_another() -> list[int]:  # the second put in the step the first returns
+                return [await double.put(1), await double.put(2)]
+
+            out = await asyncio.wait_for(one_then_another(), 5)
+            out += await asyncio.wait_for(asyncio.gather(double.put(3), double.put(4), double.put(5)), 5)
+            return out
+        finally:
+            core.close()
+
+    assert asyncio.run(scenario()) == [2, 4, 6, 8, 10]

@@ -3,6 +3,7 @@ make matches the models, and the store's reads and writes."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -24,6 +25,7 @@ from lexiko.web.store import (
     hash_token,
     normalize_url,
 )
+from lexiko.web.store_async import LoopAppends
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -97,18 +99,37 @@ def test_store_round_trip_and_conflicts(store: Store) -> None:
     assert store.list_games()[0][0] == "g1"
 
 
-def test_actions_of_several_games_go_in_together_and_a_conflict_only_fails_its_own(store: Store) -> None:
+@pytest.mark.parametrize("where", ["thread", "loop"])
+def test_actions_of_several_games_go_in_together_and_a_conflict_only_fails_its_own(store: Store, where: str) -> None:
+    """The same from the database thread (`Store.append_actions`) and, on PostgreSQL,
+    from the event loop (`LoopAppends`)."""
+    if where == "loop" and not LoopAppends.usable(store):
+        pytest.skip("SQLite's writes stay in the database thread")
     store.upgrade()
     for g in ("g1", "g2", "g3"):
         store.create_game(g, rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", hash_token("t"), None)])
+    appends = LoopAppends(store)
+
+    def append(items: list[AppendData]) -> list[ConflictError | None]:
+        if where == "thread":
+            return store.append_actions(items)
+
+        async def run() -> list[ConflictError | None]:
+            try:
+                return await appends.append_actions(items)
+            finally:
+                await appends.close()
+
+        return asyncio.run(run())
+
     first = [AppendData(g, ActionData(0, 0, "-", 1.0), "active", "[0, 0]") for g in ("g1", "g2", "g3")]
-    assert store.append_actions(first) == [None, None, None]
+    assert append(first) == [None, None, None]
     again = [
         AppendData("g1", ActionData(1, 0, "-", 2.0), "active", None),
         AppendData("g2", ActionData(0, 0, "-", 2.0), "over", None),  # number 0 is taken
         AppendData("g3", ActionData(1, 0, "-", 2.0), "over", "[1, 2]"),
     ]
-    results = store.append_actions(again)
+    results = append(again)
     assert [type(r).__name__ for r in results] == ["NoneType", "ConflictError", "NoneType"]
     assert str(results[1]) == "action 0 of game g2 is already stored"
     loaded = {g: store.load_game(g) for g in ("g1", "g2", "g3")}
@@ -118,6 +139,36 @@ def test_actions_of_several_games_go_in_together_and_a_conflict_only_fails_its_o
         "g3": [1.0, 2.0],
     }
     assert {g: x.status for g, x in loaded.items() if x} == {"g1": "active", "g2": "active", "g3": "over"}
+
+
+def test_moves_stored_from_the_loop_go_on_when_the_database_drops_the_connection(store: Store) -> None:
+    """`LoopAppends` keeps one connection; when the database ends it (a restart, an
+    administrator), the next batch opens another and is stored, once."""
+    if not LoopAppends.usable(store):
+        pytest.skip("SQLite's writes stay in the database thread")
+    store.upgrade()
+    store.create_game("g1", rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", hash_token("t"), None)])
+
+    async def run() -> list[list[ConflictError | None]]:
+        appends = LoopAppends(store)
+        try:
+            out = [await appends.append_actions([AppendData("g1", ActionData(0, 0, "-", 1.0), "active", "[0, 0]")])]
+            pid = appends._idle[0].info.backend_pid
+            with store.engine.connect() as conn:
+                assert conn.execute(text(f"SELECT pg_terminate_backend({pid})")).scalar() is True
+            out.append(
+                await appends.append_actions([AppendData("g1", ActionData(1, 0, "8D WINDY", 2.0), "over", "[1, 2]")])
+            )
+            assert appends._idle[0].info.backend_pid != pid
+            return out
+        finally:
+            await appends.close()
+
+    assert asyncio.run(run()) == [[None], [None]]
+    stored = store.load_game("g1")
+    assert stored is not None and [a.text for a in stored.actions] == ["-", "8D WINDY"]
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT status, scores FROM games")).one() == ("over", "[1, 2]")
 
 
 def test_database_urls() -> None:

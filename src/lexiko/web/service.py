@@ -131,6 +131,8 @@ class GameService:
             await asyncio.wait(list(self.core.tasks), timeout=2)
         with contextlib.suppress(Exception):
             await self.core.bus.stop()
+        if self.core.loop_appends is not None:
+            await self.core.loop_appends.close()
         with contextlib.suppress(Exception):
             self.core.store.beat(time.time())  # the clocks stop from now until the next start
         self.accounts.close()

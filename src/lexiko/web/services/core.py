@@ -12,7 +12,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -25,6 +25,7 @@ from lexiko.web.bus import Bus
 from lexiko.web.errors import ActionError
 from lexiko.web.live import Listener, LiveGame
 from lexiko.web.store import DB_THREADS, Store, lost_connection
+from lexiko.web.store_async import LoopAppends
 from lexiko.web.views import state_text
 
 __all__ = ["Settings", "Core", "Batches", "WATCHERS_SECONDS"]
@@ -82,25 +83,43 @@ class Batches(Generic[Item, Result]):
     [0, 2, 4]
     """
 
-    def __init__(self, core: Core, write: Callable[[list[Item]], Sequence[Result | Exception]]) -> None:
+    def __init__(
+        self,
+        core: Core,
+        write: Callable[[list[Item]], Sequence[Result | Exception]],
+        *,
+        on_loop: Callable[[list[Item]], Awaitable[Sequence[Result | Exception]]] | None = None,
+        writers: int = 1,
+    ) -> None:
         self.core = core
         self.write = write
+        #: The same write awaited on the loop, without the database thread, where the
+        #: store has one (`lexiko.web.store_async`).
+        self.on_loop = on_loop
+        #: Batches written at once: with two, an item that arrives while one is being
+        #: written goes at once, not after it (the items must not depend on each other).
+        self.writers = writers
         self._waiting: list[tuple[Item, asyncio.Future[Result]]] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
 
     async def put(self, item: Item) -> Result:
         """Store one item with whatever others are waiting; its result (or raises its error)."""
         done: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
         self._waiting.append((item, done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write())
+        # (a writer whose loop has ended is done at once; its callback that drops it
+        # from the set runs later, so it is counted by done(), not by the set's size)
+        if sum(not task.done() for task in self._running) < self.writers:
+            task = asyncio.get_running_loop().create_task(self._write())
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
         return await done
 
     async def _write(self) -> None:
         while self._waiting:
             batch, self._waiting = self._waiting, []
             try:
-                results = await self.core.db(self.write, [item for item, _ in batch])
+                items = [item for item, _ in batch]
+                results = await (self.on_loop(items) if self.on_loop is not None else self.core.db(self.write, items))
             except Exception as e:  # the whole transaction failed: each caller is told
                 for _, done in batch:
                     if not done.done():
@@ -135,6 +154,8 @@ class Core:
         # keeps writes in line without that; PostgreSQL takes a few at once
         workers = 1 if store.dialect == "sqlite" else DB_THREADS
         self._db_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="lexiko-db")
+        #: Every game's moves, stored from the loop (PostgreSQL; None: in the thread).
+        self.loop_appends = LoopAppends(store) if LoopAppends.usable(store) else None
         self.tasks: set[asyncio.Task[None]] = set()  # publications under way (kept from the collector)
         #: When this process started, and the last heartbeat of the one before it: the
         #: server was down in between, and nobody's clock ran then.

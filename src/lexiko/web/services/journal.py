@@ -29,7 +29,15 @@ class Journal:
         self.core = core
         self.catchup = catchup
         self.ratings = ratings
-        self._appends: Batches[AppendData, None] = Batches(core, core.store.append_actions)
+        # from the loop (PostgreSQL), two batches at once: a game's actions are saved one
+        # at a time (with its lock held), so two batches never hold the same game's
+        loop = core.loop_appends
+        self._appends: Batches[AppendData, None] = Batches(
+            core,
+            core.store.append_actions,
+            on_loop=loop.append_actions if loop is not None else None,
+            writers=loop.connections if loop is not None else 1,
+        )
 
     async def save(self, live: LiveGame) -> None:
         """Store the game's last action; rate the game if it ended it. Raises ActionError,
