@@ -390,3 +390,28 @@ def test_versions_of_many_games_in_one_read(store: Store) -> None:
         store.append_action("a", ActionData(seq, seq % 2, move, 10.0 + seq), status="active")
     assert store.versions(["a", "b", "c", "gone"]) == {"a": (3, True), "b": (0, True), "c": (0, False)}
     assert store.versions([]) == {}
+
+
+def test_submissions_of_many_seats_go_in_together_new_and_replaced(store: Store) -> None:
+    """`Store.submit_many` on both databases (on PostgreSQL a statement over arrays for
+    the new rows and one for the replaced): each gets its count, a seat sending twice in
+    one batch counts twice, and a submission for a round that is over is refused alone."""
+    store.upgrade()
+    store.create_game("d", rules_json="{}", seed=1, seats=[SeatSpec(0, "human", "Ann", hash_token("t"), None)])
+    store.start_game("d", 1.0)
+    first = [("d", SubmissionData(1, seat, "8D WINDY", 2.0 + seat)) for seat in range(300)]
+    assert store.submit_many(first) == [1] * 300
+    again = [
+        ("d", SubmissionData(1, 7, "-", 3.5)),  # replaces its first
+        ("d", SubmissionData(1, 300, "8D WIND", 3.25)),  # new
+        ("d", SubmissionData(1, 300, "8D WINDS", 3.75)),  # new, then replaced in the same batch
+        ("d", SubmissionData(2, 8, "-", 4.0)),  # round 2 has not begun
+        ("d", SubmissionData(1, 7, "H4 WINDY", 4.5)),  # its third
+    ]
+    out = store.submit_many(again)
+    assert [r if isinstance(r, int) else str(r) for r in out] == [2, 1, 2, "round 2 is over", 3]
+    stored = {s.seat: s for s in store.submissions("d")}
+    assert len(stored) == 301
+    assert stored[7] == SubmissionData(1, 7, "H4 WINDY", 4.5, 3)
+    assert stored[300] == SubmissionData(1, 300, "8D WINDS", 3.75, 2)
+    assert stored[299] == SubmissionData(1, 299, "8D WINDY", 301.0, 1)
