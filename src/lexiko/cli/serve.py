@@ -24,12 +24,12 @@ from lexiko.web import check_listen, default_database_url, missing_packages
 __all__ = ["add_parser", "run", "INSTALL"]
 
 INSTALL = "pip install 'lexiko[web]'"
+"""The command that installs what ``lexiko serve`` needs."""
 
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread holds the interpreter before another waiting for it may run (the
 standard 0.005 made each hand-over between the database thread and the loop wait up
 to that long)."""
-"""The command that installs what ``lexiko serve`` needs."""
 
 EPILOG = """\
 examples:
