@@ -222,8 +222,8 @@ def main() -> int:
     )
     ap.add_argument("--timeout", type=float, default=120.0, help="longest wait for anything (seconds)")
     args = ap.parse_args()
-    if not 1 <= args.players <= 2000 or args.processes < 1 or args.rounds < 1:
-        sys.exit("--players is 1 to 2000; --processes and --rounds at least 1")
+    if not 1 <= args.players <= 2000 or args.processes < 1 or args.rounds < 1 or args.moves < 1:
+        sys.exit("--players is 1 to 2000; --processes, --rounds and --moves at least 1")
     tmp = tempfile.TemporaryDirectory()
     # everything started is stopped, whatever fails after it
     with contextlib.ExitStack() as started:
