@@ -392,15 +392,14 @@ def _kernel_moves(
         packed = _packed_table(leaves)
         if packed is None:
             table = array("d", kernel.leave_table(counts, leaves))
-    layout = kernel.LayoutData.of(board.layout)
     return kernel.generate(
         kwg,
         board,
-        layout,
+        kernel.LayoutData.of(board.layout),
         kernel.PlayRules.of(rules, board.tiles),
         counts,
         mode=mode,
-        directions=2 if down_openings or not board.is_empty else layout.first_dirs,
+        directions=_directions(board, down_openings),
         best_n=best_n or 0,
         leave_values=table,
         leave_map=packed,
@@ -481,8 +480,7 @@ def generate(
     every word formed need only be an anagram of a word of ``lexicon``; every distinct
     arrangement of tiles on squares is a move (see `lexiko.clabbers`).
     """
-    if lexicon.tiles is not board.tiles:
-        _check(board, lexicon, rules)
+    _check(board, lexicon, rules)
     if best is not None and best <= 0:
         return []
     if _use_kernel(backend, board):
