@@ -860,7 +860,7 @@ class Store:
                     else:
                         replaced[key] = {**row, "count": count}
                     out.append(count)
-                if s.get_bind().dialect.name == "postgresql":
+                if self.dialect == "postgresql":
                     # one statement each, the values as six arrays (a statement a row, as
                     # executemany sends them, cost a thousand players 20 ms more a round)
                     for rows, statement in ((new, _INSERT_SUBMISSIONS_PG), (replaced, _UPDATE_SUBMISSIONS_PG)):
