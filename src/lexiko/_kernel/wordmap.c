@@ -202,7 +202,7 @@ int wmp_setup(Gen *g, const uint8_t *full)
 /* Make the sub-racks of k tiles ready to be looked at: best leave first (run_wmp stops at
  * the first leave too low; equal leaves in index order) and their tiles' values filled.
  * Done for a size only when one of its groups is looked at (an opening looks at few);
- * 0 when out of memory (then they stay as they were: the same plays, found slower). */
+ * 0 when out of memory (they stay unsorted, which run_wmp cannot search: the call fails). */
 int wmp_size_ready(Gen *g, int k)
 {
     SubRack *s0 = g->subs + g->sub_at[k];

@@ -30,7 +30,7 @@ class Journal:
         self.catchup = catchup
         self.ratings = ratings
         # from the loop (PostgreSQL), two batches at once: a game's actions are saved one
-        # at a time (with its lock held), so two batches never hold the same game's
+        # at a time (with its lock held), so two batches never hold actions of one game
         loop = core.loop_appends
         self._appends: Batches[AppendData, None] = Batches(
             core,
