@@ -223,7 +223,9 @@ def test_refusals_say_why_and_change_nothing(server: Server) -> None:
         {"player": 2},
         "player 2 (Bo) has a game in round 1 without a result: enter its result (or a forfeit) first",
     )
-    ev.refused("bots", {"kind": "grandmaster"}, "unknown computer player 'grandmaster'; known: random, greedy, static")
+    ev.refused(
+        "bots", {"kind": "grandmaster"}, "unknown computer player 'grandmaster'; known: random, greedy, static, hard"
+    )
     ev.refused("start", None, "the event has already started")
     after = ev.post(
         "results", {"round": 1, "player": 3, "score": 380, "opponent": 1, "opponent_score": 420, "spread": -40}

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from lexiko.bots.base import Player
 from lexiko.duplicate import bot_choice, bot_view
@@ -20,7 +22,7 @@ from lexiko.web.services.core import Core
 from lexiko.web.services.duplicate import Rounds
 from lexiko.web.services.journal import Journal
 
-__all__ = ["BOT_KINDS", "make_bot", "available_bots", "Bots"]
+__all__ = ["BOT_KINDS", "HARD_AT_ONCE", "make_bot", "available_bots", "Bots"]
 
 log = logging.getLogger("lexiko.web")
 
@@ -28,9 +30,15 @@ BOT_KINDS: dict[str, str] = {
     "random": "Beginner: a random legal move",
     "greedy": "Easy: always the highest-scoring move",
     "static": "Medium: score plus the value of the tiles it keeps",
+    "hard": "Hard: plays its best moves out to choose, and solves the endgame exactly",
 }
 """Computer players a seat can hold, weakest first: kind -> description (the ones that
 work in this installation are listed by `available_bots`)."""
+
+HARD_AT_ONCE = 1
+"""How many ``hard`` players of a process think at once (the others wait their turn):
+each holds a core for a third of a second a move, seconds in an endgame, so the
+process's other cores stay with the people and the lighter bots."""
 
 _AVAILABLE: dict[str, str] | None = None
 
@@ -84,6 +92,7 @@ class Bots:
         self.journal = journal
         self.rounds = rounds
         self._players: dict[tuple[str, int], Player] = {}
+        self._hard = asyncio.Semaphore(HARD_AT_ONCE)
         core.on_forget.append(self.forget)
 
     def forget(self, live: LiveGame) -> None:
@@ -136,7 +145,7 @@ class Bots:
                     await asyncio.sleep(self.core.settings.bot_delay)
                 moves = []
                 for seat in todo:
-                    move = await asyncio.to_thread(bot_choice, self.player(live, seat), seen)
+                    move = await self._in_thread(live, seat, bot_choice, self.player(live, seat), seen)
                     moves.append((seat, move.notation(d.tiles) if isinstance(move, Place) else "-"))
                 async with live.lock:
                     if live.status != "active":
@@ -160,7 +169,12 @@ class Bots:
 
     async def _drive(self, live: LiveGame, leased: bool) -> None:
         """Let the bots act while it is up to them: challenge a phony, accept a play that
-        ends the game, or move on their turn. One action at a time, each saved and shown."""
+        ends the game, or move on their turn. One action at a time, each saved and shown.
+
+        A bot thinks on a copy of the game with the game's lock let go, so the people
+        at the table are not kept waiting by a long think (``hard`` may spend seconds):
+        one may resign, or the game end on time, meanwhile. The move is then played
+        only if nothing happened in the game since the copy was taken."""
         if not leased and not await self.core.bus.hold(live.id):
             return
         try:
@@ -168,10 +182,18 @@ class Bots:
                 if self.core.settings.bot_delay:
                     await asyncio.sleep(self.core.settings.bot_delay)
                 async with live.lock:
-                    step = await self._step(live)
+                    step = self._step(live)
                     if step is None:
                         return
                     seat, text = step
+                    version = live.version
+                    copy = None if text is not None or live.game is None else live.game.copy()
+                if copy is not None:
+                    text = await self._think(live, seat, copy)
+                async with live.lock:
+                    if live.version != version or live.status != "active":
+                        continue  # the game moved on while the bot thought: look again
+                    assert text is not None
                     try:
                         live.apply_text(seat, text)
                     except LexikoError as e:
@@ -190,8 +212,10 @@ class Bots:
         except Exception:
             log.exception("the bots of game %s stopped", live.id)
 
-    async def _step(self, live: LiveGame) -> tuple[int, str] | None:
-        """The next action of a bot (its seat and the action's text), if one is to act."""
+    def _step(self, live: LiveGame) -> tuple[int, str | None] | None:
+        """The next action of a bot: its seat and the action's text (``challenge`` or
+        ``accept``), or its seat and None when it is to choose a move; None when no bot
+        is to act."""
         g = live.game
         if g is None or g.is_over or live.status != "active":
             return None
@@ -209,10 +233,20 @@ class Bots:
                 return None
         if not live.seats[on].is_bot:
             return None
-        bot = self.player(live, on)
-        live.thinking = on
+        return on, None
+
+    async def _think(self, live: LiveGame, seat: int, game: Game) -> str:
+        """The move the bot of ``seat`` chooses in ``game`` (a copy), in a thread."""
+        live.thinking = seat
         try:
-            move = await asyncio.to_thread(bot.choose, g)
+            move = await self._in_thread(live, seat, self.player(live, seat).choose, game)
         finally:
             live.thinking = None
-        return on, _move_text(g, move)
+        return _move_text(game, move)
+
+    async def _in_thread(self, live: LiveGame, seat: int, fn: Callable[..., Move], *args: Any) -> Move:
+        """``fn(*args)`` in a thread: a ``hard`` seat's once a `HARD_AT_ONCE` slot is free."""
+        if live.seats[seat].kind != "hard":
+            return await asyncio.to_thread(fn, *args)
+        async with self._hard:
+            return await asyncio.to_thread(fn, *args)
