@@ -1,4 +1,5 @@
-"""Move generator speed on the positions of ../shared/positions/movegen-twl06.tsv.
+"""Move generator speed on the positions of ../shared/positions/movegen-twl06.tsv (or
+``$LEXIKO_SHARED_DIR/positions``).
 
 For each position: microseconds per position and moves per second for generating every
 placement (``generate(..., placements_only=True)``, Python objects included), for
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -32,7 +34,8 @@ from lexiko.board import Board
 from lexiko.lexicon import Lexicon
 from lexiko.rules import CLABBERS, TOURNAMENT, Rules
 
-DEFAULT_POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions" / "movegen-twl06.tsv"
+SHARED = Path(os.environ.get("LEXIKO_SHARED_DIR") or Path(__file__).resolve().parents[2] / "shared")
+DEFAULT_POSITIONS = SHARED / "positions" / "movegen-twl06.tsv"
 
 
 def timed(fn: Callable[[], object], budget: float, max_runs: int) -> tuple[float, int]:
