@@ -279,11 +279,11 @@ static int add_others(Gen *g, const uint8_t *full, int others, int has_floor, do
  * of them all), as lexiko.movegen.generate lists them: 0, or -1 out of memory. */
 static int finish_moves(Gen *g, const uint8_t *full, int others)
 {
+    if (g->mode == MODE_ALL && others >= -1) /* sorted once, with the others */
+        return add_others(g, full, others, 0, 0.0) < 0 ? -1 : (sort_moves(g), 0);
     sort_moves(g);
     if (others < -1)
         return 0;
-    if (g->mode == MODE_ALL)
-        return add_others(g, full, others, 0, 0.0) < 0 ? -1 : (sort_moves(g), 0);
     /* the equity a move needs to make the list */
     int has_floor = 0;
     double floor = 0.0;

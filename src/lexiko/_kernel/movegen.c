@@ -1118,9 +1118,100 @@ void run(Gen *g)
     }
 }
 
+/* The sort key of a move: equity descending as an unsigned integer (its bits, turned
+ * so that integer order is the order of the doubles; -0.0 as 0.0), score descending,
+ * and the move's index, for move_cmp on ties. */
+typedef struct {
+    uint64_t eq;
+    int32_t score;
+    uint32_t i;
+} SortKey;
+
+static inline int key_before(const SortKey *a, const SortKey *b, const Move *moves)
+{
+    if (a->eq != b->eq)
+        return a->eq < b->eq;
+    if (a->score != b->score)
+        return a->score > b->score;
+    return move_cmp(&moves[a->i], &moves[b->i]) < 0;
+}
+
+/* Sort keys[0..n) by key_before: insertion sort of runs of 16, then merges through tmp
+ * (a sort by an inlined comparison of 16-byte keys, where qsort calls move_cmp through a
+ * pointer and moves 56-byte records). The result in keys. */
+static void sort_keys(SortKey *keys, SortKey *tmp, size_t n, const Move *moves)
+{
+    enum { RUN = 16 };
+    for (size_t lo = 0; lo < n; lo += RUN) {
+        size_t hi = lo + RUN < n ? lo + RUN : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            SortKey x = keys[i];
+            size_t j = i;
+            for (; j > lo && key_before(&x, &keys[j - 1], moves); j--)
+                keys[j] = keys[j - 1];
+            keys[j] = x;
+        }
+    }
+    SortKey *src = keys, *dst = tmp;
+    for (size_t w = RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                dst[o++] = key_before(&src[b], &src[a], moves) ? src[b++] : src[a++];
+            while (a < mid)
+                dst[o++] = src[a++];
+            while (b < hi)
+                dst[o++] = src[b++];
+        }
+        SortKey *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != keys)
+        memcpy(keys, src, n * sizeof(SortKey));
+}
+
+/* Sort the moves by keys into a new array (g->moves replaced): 0, or -1 when out of
+ * memory or an equity is NaN (which orders nothing: then left to qsort, as before). */
+static int sort_by_keys(Gen *g)
+{
+    size_t n = g->nmoves;
+    SortKey *keys = (SortKey *)malloc(2 * n * sizeof(SortKey));
+    Move *out = (Move *)malloc(n * sizeof(Move));
+    if (!keys || !out) {
+        free(keys);
+        free(out);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double e = g->moves[i].equity + 0.0; /* -0.0 + 0.0 is 0.0 */
+        if (e != e) {
+            free(keys);
+            free(out);
+            return -1;
+        }
+        uint64_t u;
+        memcpy(&u, &e, sizeof u);
+        u = (u >> 63) ? ~u : u | ((uint64_t)1 << 63); /* ascending with e */
+        keys[i].eq = ~u;                               /* descending */
+        keys[i].score = g->moves[i].score;
+        keys[i].i = (uint32_t)i;
+    }
+    sort_keys(keys, keys + n, n, g->moves);
+    for (size_t i = 0; i < n; i++)
+        out[i] = g->moves[keys[i].i];
+    free(keys);
+    free(g->moves);
+    g->moves = out;
+    g->cap = n;
+    return 0;
+}
+
 /* Sort g->moves, best first. Without a leave table, equity is the score: a counting
  * sort on it (moving the records, so that they are read in order afterwards) leaves
- * only runs of equal scores to sort (a plain sort when memory is short). */
+ * only runs of equal scores to sort; with one, a sort of keys (sort_by_keys; a plain
+ * sort when memory is short). */
 void sort_moves(Gen *g)
 {
     size_t n = g->nmoves;
@@ -1139,7 +1230,8 @@ void sort_moves(Gen *g)
     if (!start || !out) {
         free(start);
         free(out);
-        qsort(g->moves, n, sizeof(Move), move_vcmp);
+        if (n <= 8 || n > UINT32_MAX || sort_by_keys(g) < 0)
+            qsort(g->moves, n, sizeof(Move), move_vcmp);
         return;
     }
     /* bucket b holds the score top - b */
