@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -603,3 +603,71 @@ def test_a_large_lexicons_word_map_is_kept_on_disk_and_mapped_back(
     small = Lexicon.from_words(["QI", "ZA"])
     monkeypatch.setenv("LEXIKO_CACHE_DIR", str(tmp_path / "small"))
     assert isinstance(kernel.wordmap_data(small.kwg), bytes) and not (tmp_path / "small").exists()
+
+
+# -- openings by the word map (hypothesis) ---------------------------------------------
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_BAG = ENGLISH.bag()
+
+
+@pytest.mark.slow
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(
+    picks=st.lists(st.integers(0, len(_BAG) - 1), min_size=1, max_size=7, unique=True),
+    blanks=st.integers(0, 3),
+    with_leaves=st.booleans(),
+    down_openings=st.booleans(),
+)
+@example(picks=[2, 19, 38, 55, 72, 78, 82], blanks=0, with_leaves=True, down_openings=False)  # AEINRST
+@example(picks=[15, 19, 33, 61, 72, 92], blanks=1, with_leaves=True, down_openings=False)  # DEGORV?
+@example(picks=[2, 19, 38, 55, 78], blanks=2, with_leaves=True, down_openings=True)  # AEINS??
+def test_every_opening_by_the_word_map_is_the_walks_and_the_references(
+    twl06: Lexicon, picks: list[int], blanks: int, with_leaves: bool, down_openings: bool
+) -> None:
+    """Every move of an opening (the word map lists its plays: the words of the rack's
+    sub-racks at every first square through the start square) is the GADDAG walk's and
+    the reference's: the same candidates, scores, equities, leaves and order, blanks
+    included (three take the walk)."""
+    from lexiko.leaves import LeaveTable
+
+    rack = tuple([0] * blanks + [_BAG[i] for i in picks if _BAG[i]])[:7]
+    leaves = LeaveTable.default() if with_leaves else None
+    board = Board.empty()
+    got = []
+    try:
+        for flag in (True, False):
+            movegen.WORDMAP = flag
+            got.append(list(generate(board, rack, twl06, leaves=leaves, down_openings=down_openings, backend="c")))
+    finally:
+        movegen.WORDMAP = True
+    assert got[0] == got[1], (ENGLISH.format(rack), len(got[0]), len(got[1]))
+    if rack.count(0) < 2:  # the reference takes seconds for the 40,000 plays of two blanks
+        ref = generate(board, rack, twl06, leaves=leaves, down_openings=down_openings, backend="python")
+        assert got[0] == ref
+
+
+@needs_kernel
+def test_every_move_of_an_opening_asks_the_word_map(twl06: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listing every move asks for the word map on an empty board only (it lists an
+    opening's plays), and not at all with movegen.WORDMAP off."""
+    used: list[int] = []
+    build = kernel.wordmap_data
+
+    def counted(kwg: Sequence[int]) -> kernel.Blob:
+        used.append(1)
+        return build(kwg)
+
+    monkeypatch.setattr(kernel, "wordmap_data", counted)
+    rack = ENGLISH.parse("AEINRST")
+    assert len(generate(Board.empty(), rack, twl06, placements_only=True)) == 1116
+    assert used == [1]
+    board = Board.empty().place(Place.parse("8G RETAINS"))
+    generate(board, rack, twl06)
+    assert used == [1]
+    monkeypatch.setattr(movegen, "WORDMAP", False)
+    assert len(generate(Board.empty(), rack, twl06, placements_only=True)) == 1116
+    assert used == [1]

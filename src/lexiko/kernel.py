@@ -961,7 +961,8 @@ def generate(
     or None (equity is the score). ``floor`` (best mode): NaN, or an equity the caller has other moves at;
     plays below it may be left out (with ``others`` and NaN, the kernel works it out).
     ``prune`` (best mode): `prune_data`;
-    ``wordmap`` (best mode): `wordmap_data`, searched instead of the walk;
+    ``wordmap`` (best mode, and every move of an opening): `wordmap_data`, searched
+    instead of the walk;
     ``clabbers``: ``kwg`` is the alphagram automaton and words need only be anagrams.
     What `lexiko.movegen.generate` calls; see it for the whole story.
 

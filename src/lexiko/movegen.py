@@ -385,7 +385,8 @@ def _kernel_moves(
     else:
         kwg = lexicon.kwg
         prune = kernel.prune_data(kwg) if best_n is not None else None
-        wordmap = kernel.wordmap_data(kwg) if best_n is not None and WORDMAP else None
+        # the word map searches best mode, and lists every play of an opening
+        wordmap = kernel.wordmap_data(kwg) if WORDMAP and (best_n is not None or board.is_empty) else None
     table: array[float] | None = None
     packed = None
     if leaves is not None:

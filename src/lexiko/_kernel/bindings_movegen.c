@@ -179,6 +179,16 @@ static void search(Gen *g, const BoardKey *k)
         board_keep(g, k);
 }
 
+/* Whether the board's cells are all empty. */
+static int board_empty(const Py_buffer *cells)
+{
+    const uint8_t *c = (const uint8_t *)cells->buf;
+    for (Py_ssize_t i = 0; i < cells->len; i++)
+        if (c[i])
+            return 0;
+    return 1;
+}
+
 /* -- the other moves: exchanges and the pass ---------------------------------------- */
 
 static int push_move(Gen *g, const Move *m)
@@ -521,6 +531,15 @@ PyObject *k_generate(PyObject *self, PyObject *args)
         g->prune = prune_setup(g, full, (uint32_t)nleaves);
         if (g->prune && g->no_maxsub)
             g->use_wmp = wmp_setup(g, full);
+    } else if (mode == MODE_ALL && !clabbers && g->wmp && !g->has_ext && board_empty(&cells) && wmp_fits(full)) {
+        /* every play of an opening: the words of the rack's sub-racks, each placed at
+         * every first square of a span through the start square (run_wmp without a
+         * floor), rather than the walk (which reaches the same words letter by letter) */
+        g->no_maxsub = 1;
+        g->prune = prune_setup(g, full, (uint32_t)nleaves);
+        if (g->prune)
+            g->use_wmp = wmp_setup(g, full);
+        g->prune = g->use_wmp;
     }
     BoardKey key = {kwg.obj, kwg.buf, kwg.len, clabbers, size, start_r, start_c, g->values, cells.buf, lmult.buf,
                     wmult.buf};

@@ -276,7 +276,7 @@ typedef struct {
 static inline double wmp_floor(const Gen *g)
 {
     double f = g->has_ext ? g->ext_floor : -INFINITY;
-    if (g->nmoves == g->best_n && g->moves[0].equity > f)
+    if (g->mode == MODE_BEST && g->nmoves == g->best_n && g->moves[0].equity > f)
         f = g->moves[0].equity;
     return f;
 }
