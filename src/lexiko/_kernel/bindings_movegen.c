@@ -69,6 +69,22 @@ static int board_matches(const KeptBoard *b, const BoardKey *k)
     return added;
 }
 
+/* Copy b's board arrays into g's: the lines of a board of side n only (every square is
+ * line * MAXN + pos with line and pos below n; the rest of an array is never read), less
+ * than half of the arrays on a 15-square board. */
+static void board_copy(Gen *g, const KeptBoard *b, int n)
+{
+    size_t sq = (size_t)n * MAXN;
+    for (int d = 0; d < 2; d++) {
+        memcpy(g->cell[d], b->cell[d], sq);
+        memcpy(g->anchor[d], b->anchor[d], sq);
+        memcpy(g->lm[d], b->lm[d], sq);
+        memcpy(g->wm[d], b->wm[d], sq);
+        memcpy(g->xcheck[d], b->xcheck[d], sq * sizeof(uint64_t));
+        memcpy(g->xscore[d], b->xscore[d], sq * sizeof(int32_t));
+    }
+}
+
 /* Set g's board arrays from a kept board, as prepare() would: from the same board (1), or
  * from one the key's board adds a few tiles to (2: then brought up to date tile by tile,
  * as play-outs do after a move), or 0 when none is kept for this key (g untouched). With
@@ -85,12 +101,7 @@ static int board_kept(Gen *g, const BoardKey *k)
     }
     if (at >= 0) {
         const KeptBoard *b = boards_kept[at];
-        memcpy(g->cell, b->cell, sizeof g->cell);
-        memcpy(g->anchor, b->anchor, sizeof g->anchor);
-        memcpy(g->lm, b->lm, sizeof g->lm);
-        memcpy(g->wm, b->wm, sizeof g->wm);
-        memcpy(g->xcheck, b->xcheck, sizeof g->xcheck);
-        memcpy(g->xscore, b->xscore, sizeof g->xscore);
+        board_copy(g, b, k->n);
         /* what prepare() sets besides */
         g->min_tiles = b->empty ? g->min_tiles : 1;
         g->empty_board = b->empty;
@@ -482,7 +493,7 @@ PyObject *k_generate(PyObject *self, PyObject *args)
         goto out;
     }
     memset(g, 0, offsetof(Gen, cell));
-    memset((char *)g + offsetof(Gen, values), 0, sizeof(Gen) - offsetof(Gen, values));
+    memset((char *)g + offsetof(Gen, values), 0, SCRATCH_START - offsetof(Gen, values));
     g->kwg = (const uint32_t *)kwg.buf;
     g->nk = (uint32_t)(kwg.len / 4);
     g->n = size;

@@ -125,8 +125,7 @@ typedef struct {
     uint64_t ana_mask;                  /* its slots - 1 */
     uint64_t alphabet;                  /* letters of its words */
     uint64_t hnat;                      /* multiset hash of the rack's letters (not its blanks) */
-    uint64_t ana_ck[256];               /* anagram_exists's answers so far: key (0: none) and answer */
-    uint8_t ana_cv[256];
+    uint64_t ana_ck[256];               /* anagram_exists's answers so far: key (0: none); answer in ana_cv */
     int has_floor;                      /* floor_eq: no play of lower equity can rank (set with the masks) */
     double floor_eq;
     /* the anchor being walked: score bounds by first square placed and tiles placed */
@@ -136,7 +135,6 @@ typedef struct {
     int wstride;                        /* R + 1 */
     int only_lines;                     /* search only the lines of line_mask (by direction) */
     uint32_t line_mask[2];
-    int64_t pm[MAXN][PRUNE_MAX_RACK + 1];           /* [pos][k]: highest wb[f][k] over f <= pos */
     uint32_t alive_r[PRUNE_MAX_RACK];   /* bit k: plays of k tiles from first square f0 + i may rank */
     uint32_t alive_l[MAXN][MAXN + 1]; /* [pos][w]: union over first squares pos - w < f <= pos */
     int wcap;                         /* letters from the walk's start to the first square f0 */
@@ -165,9 +163,16 @@ typedef struct {
     int ncodes;                         /* distinct codes on the rack (blank: 0), lowest first */
     uint8_t codes[PRUNE_MAX_RACK];
     uint64_t wc_key[512];               /* word-table look-ups so far: key (0: none), slot (NULL: none) */
-    const struct WmpSlot *wc_val[512];
-    uint64_t bc_key[256], bc_val[256];  /* blank-table look-ups: key, mask */
+    uint64_t bc_key[256];               /* blank-table look-ups: key (0: none), mask */
+    /* scratch, every entry written before it is read (a cache's value only read when its
+     * key, above, matches): generate() leaves it as malloc gives it (SCRATCH_START) */
+    int64_t pm[MAXN][PRUNE_MAX_RACK + 1]; /* [pos][k]: highest wb[f][k] over f <= pos */
+    uint8_t ana_cv[256];                  /* anagram_exists's answers, by ana_ck's slot */
+    const struct WmpSlot *wc_val[512];    /* by wc_key's slot */
+    uint64_t bc_val[256];                 /* by bc_key's slot */
 } Gen;
+
+#define SCRATCH_START offsetof(Gen, pm)
 
 /* -- ordering: equity desc, score desc, row, col, down, tiles ------------------------- */
 
