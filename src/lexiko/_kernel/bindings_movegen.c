@@ -200,6 +200,27 @@ static int board_empty(const Py_buffer *cells)
     return 1;
 }
 
+/* The search g->mode takes (not Clabbers'): best mode prunes, by the word map when the
+ * rack fits it; every play of an opening comes from the word map too when the rack fits
+ * (the words of the rack's sub-racks, each placed at every first square of a span
+ * through the start square: run_wmp without a floor), rather than from the walk (which
+ * reaches the same words letter by letter); else the walk. */
+static void search_setup(Gen *g, const uint8_t *full, uint32_t nleaves, const Py_buffer *cells)
+{
+    if (g->mode == MODE_BEST) {
+        g->no_maxsub = g->wmp && wmp_fits(full);
+        g->prune = prune_setup(g, full, nleaves);
+        if (g->prune && g->no_maxsub)
+            g->use_wmp = wmp_setup(g, full);
+    } else if (g->mode == MODE_ALL && g->wmp && !g->has_ext && board_empty(cells) && wmp_fits(full)) {
+        g->no_maxsub = 1;
+        g->prune = prune_setup(g, full, nleaves);
+        if (g->prune)
+            g->use_wmp = wmp_setup(g, full);
+        g->prune = g->use_wmp;
+    }
+}
+
 /* -- the other moves: exchanges and the pass ---------------------------------------- */
 
 static int push_move(Gen *g, const Move *m)
@@ -537,21 +558,8 @@ PyObject *k_generate(PyObject *self, PyObject *args)
         goto out;
     }
     g->clabbers = clabbers;
-    if (mode == MODE_BEST && !clabbers) {
-        g->no_maxsub = g->wmp && wmp_fits(full);
-        g->prune = prune_setup(g, full, (uint32_t)nleaves);
-        if (g->prune && g->no_maxsub)
-            g->use_wmp = wmp_setup(g, full);
-    } else if (mode == MODE_ALL && !clabbers && g->wmp && !g->has_ext && board_empty(&cells) && wmp_fits(full)) {
-        /* every play of an opening: the words of the rack's sub-racks, each placed at
-         * every first square of a span through the start square (run_wmp without a
-         * floor), rather than the walk (which reaches the same words letter by letter) */
-        g->no_maxsub = 1;
-        g->prune = prune_setup(g, full, (uint32_t)nleaves);
-        if (g->prune)
-            g->use_wmp = wmp_setup(g, full);
-        g->prune = g->use_wmp;
-    }
+    if (!clabbers)
+        search_setup(g, full, (uint32_t)nleaves, &cells);
     BoardKey key = {kwg.obj, kwg.buf, kwg.len, clabbers, size, start_r, start_c, g->values, cells.buf, lmult.buf,
                     wmult.buf};
     search(g, &key);
