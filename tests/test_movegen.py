@@ -671,3 +671,14 @@ def test_every_move_of_an_opening_asks_the_word_map(twl06: Lexicon, monkeypatch:
     monkeypatch.setattr(movegen, "WORDMAP", False)
     assert len(generate(Board.empty(), rack, twl06, placements_only=True)) == 1116
     assert used == [1]
+
+
+def test_a_rack_changed_in_place_is_read_again() -> None:
+    """The last rack asked about is kept by its tiles: a list changed in place between
+    two calls gives the new rack's moves."""
+    lex = Lexicon.from_words(["QI", "XI"])
+    rack = list(ENGLISH.parse("QI"))
+    assert [c.notation() for c in generate(Board.empty(), rack, lex, best=1)] == ["8G QI"]
+    rack[0] = ENGLISH.parse("X")[0]
+    assert [c.notation() for c in generate(Board.empty(), rack, lex, best=1)] == ["8G XI"]
+    assert [c.notation() for c in generate(Board.empty(), rack, lex, best=1, backend="python")] == ["8G XI"]

@@ -187,14 +187,20 @@ def _check_rack(rack: Sequence[int], tiles: TileSet) -> None:
 def _rack_counts(rack: Sequence[int], tiles: TileSet) -> bytes:
     """The kernel's form of a rack: how many tiles of each code (64 bytes, blanks at 0);
     kept by rack (the same racks come back: a bot's, a simulation's, a script's)."""
+    global _last_counts
     key: tuple[int, bytes] | None = None
     try:
-        key = (tiles.size, bytes(rack))  # integers 0..255 only
+        raw = bytes(rack)  # integers 0..255 only
     except (TypeError, ValueError):
         pass
     else:
+        last = _last_counts  # the last rack asked: its tile set held, so compared by identity
+        if last[0] is tiles and last[1] == raw:
+            return last[2]
+        key = (tiles.size, raw)
         hit = _counts_cache.get(key)
         if hit is not None:
+            _last_counts = (tiles, raw, hit)
             return hit
     # checked by min and max (in C); anything amiss gets _check_rack's message
     if rack and not (0 <= min(rack) and max(rack) <= tiles.size and len(rack) <= KERNEL_MAX_SIZE):
@@ -211,10 +217,12 @@ def _rack_counts(rack: Sequence[int], tiles: TileSet) -> bytes:
         if len(_counts_cache) >= 4096:
             _counts_cache.clear()
         _counts_cache[key] = out
+        _last_counts = (tiles, key[1], out)
     return out
 
 
 _counts_cache: dict[tuple[int, bytes], bytes] = {}
+_last_counts: tuple[TileSet | None, bytes, bytes] = (None, b"", b"")
 
 
 class _Rack:
@@ -412,6 +420,7 @@ def _kernel_moves(
 
 
 _calls: dict[tuple[int, int, int, int, int], tuple[object, ...]] = {}
+_last_call: tuple[object, ...] = (None,) * 7
 
 
 def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue | None) -> kernel.BestCall | None:
@@ -419,10 +428,21 @@ def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue 
     set, the rules and the packed leave table fixed (`lexiko.kernel.best_call`), kept
     for the next call; None when the call is not one it takes (Clabbers; leaves that are
     not a `LeaveTable`)."""
+    global _last_call
     layout, tiles = board.layout, board.tiles
+    kwg = lexicon.kwg
+    last = _last_call  # the last one asked for (a loop asks for the same): held, so by identity
+    if (
+        last[0] is lexicon
+        and last[1] is layout
+        and last[2] is tiles
+        and last[3] is rules
+        and last[4] is leaves
+        and last[5] is kwg
+    ):
+        return cast(kernel.BestCall, last[6])
     key = (id(lexicon), id(layout), id(tiles), id(rules), id(leaves))
     hit = _calls.get(key)
-    kwg = lexicon.kwg
     if (
         hit is not None
         and hit[0] is lexicon
@@ -432,6 +452,7 @@ def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue 
         and hit[4] is leaves
         and hit[5] is kwg
     ):
+        _last_call = hit
         return cast(kernel.BestCall, hit[6])
     if rules.variant == "clabbers":
         return None
@@ -441,7 +462,7 @@ def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue 
     call = kernel.best_call(kwg, kernel.LayoutData.of(layout), kernel.PlayRules.of(rules, tiles), packed)
     if len(_calls) >= 8:  # each holds its lexicon alive: a few
         _calls.clear()
-    _calls[key] = (lexicon, layout, tiles, rules, leaves, kwg, call)
+    _calls[key] = _last_call = (lexicon, layout, tiles, rules, leaves, kwg, call)
     return call
 
 
