@@ -97,7 +97,7 @@ int wmp_fits(const uint8_t *full)
 }
 
 /* The rack's codes by value, highest first (byv: indexes into g->codes), their values
- * and how many of each the rack holds (in byv's order; g->subs set up). */
+ * and how many of each the rack holds (in byv's order; g->rack the whole rack). */
 static void wmp_by_value(const Gen *g, int *byv, int *val, int *fullv)
 {
     int nc = g->ncodes;
@@ -108,13 +108,13 @@ static void wmp_by_value(const Gen *g, int *byv, int *val, int *fullv)
             byv[i] = byv[i - 1];
         byv[i] = j;
     }
-    const SubRack *whole = g->subs + g->sub_at[g->rack_left]; /* the only sub-rack of them all */
     for (int i = 0; i < nc; i++)
-        fullv[i] = whole->dig[byv[i]];
+        fullv[i] = g->rack[g->codes[byv[i]]];
 }
 
-/* The rack's sub-racks (g->subs by size; each size sorted and its values filled by
- * wmp_size_ready when first looked at); 0 when out of memory. */
+/* The rack's sub-racks: g->subs by size, their places only (each size written, sorted and
+ * its values filled by wmp_size_ready when first looked at: an opening's best move looks
+ * at one or two sizes); 0 when out of memory. */
 int wmp_setup(Gen *g, const uint8_t *full)
 {
     int nc = 0, R = g->rack_left;
@@ -153,6 +153,23 @@ int wmp_setup(Gen *g, const uint8_t *full)
         at[k] = at[k - 1] + (int)(k - 1 >= 1 ? count[k - 1] : 0);
     for (int k = 0; k <= R + 1; k++)
         g->sub_at[k] = at[k];
+    for (int k = 1; k <= R; k++) /* no size built yet (wmp_size_ready builds them) */
+        if (at[k] < at[k + 1])
+            subs[at[k]].ready = 0;
+    g->subs = subs;
+    return 1;
+}
+
+/* Write the rack's sub-racks of k tiles (g->rack the whole rack) in index order at their
+ * place in g->subs: an odometer over the codes on the rack, the lowest turning fastest. */
+static void wmp_build_size(Gen *g, int k)
+{
+    const uint8_t *full = g->rack;
+    SubRack *subs = g->subs;
+    int nc = g->ncodes, at = g->sub_at[k];
+    uint32_t total = 1;
+    for (int j = 0; j < nc; j++)
+        total *= (uint32_t)full[g->codes[j]] + 1;
     uint8_t dig[PRUNE_MAX_RACK] = {0};
     /* the sub-rack being built in scalars, not a struct copied whole: a wide load of
      * fields just stored one by one stalls (a store forwarded to a wider load) */
@@ -184,7 +201,9 @@ int wmp_setup(Gen *g, const uint8_t *full)
             }
             dig[j] = 0;
         }
-        SubRack *s = &subs[at[ck]++];
+        if (ck != k)
+            continue;
+        SubRack *s = &subs[at++];
         s->h = ch;
         s->nat = cnat;
         s->leave_idx = cleave;
@@ -195,8 +214,6 @@ int wmp_setup(Gen *g, const uint8_t *full)
             s->dig[j] = j < nc ? dig[j] : 0;
         s->leave = g->leave_values ? g->leave_values[cleave] : 0.0;
     }
-    g->subs = subs;
-    return 1;
 }
 
 /* Make the sub-racks of k tiles ready to be looked at: best leave first (run_wmp stops at
@@ -209,6 +226,7 @@ int wmp_size_ready(Gen *g, int k)
     int n = g->sub_at[k + 1] - g->sub_at[k];
     if (n <= 0 || s0->ready)
         return 1;
+    wmp_build_size(g, k);
     /* a 7-tile rack has at most 35 sub-racks of a size: on the stack */
     SubRack sorted_small[64];
     uint16_t order_small[64];
