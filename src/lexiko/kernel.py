@@ -25,7 +25,6 @@ left at its default (and why); `unsupported_rules` reads it.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import importlib
 import math
 import mmap
@@ -448,7 +447,12 @@ def _disk_cached(kwg: Sequence[int], kind: str, build: Callable[[], bytes]) -> B
     if len(raw) < 4 * _DISK_MIN_ARCS:
         return build()
     # the lexicon's digest, computed once (or read with its cache file), not once a kind
-    key = arcs_digest(kwg).hex() if isinstance(kwg, array) else hashlib.blake2b(raw, digest_size=16).hexdigest()
+    if isinstance(kwg, array):
+        key = arcs_digest(kwg).hex()
+    else:
+        import hashlib  # not at the top: a lexicon's digest comes with its cache file
+
+        key = hashlib.blake2b(raw, digest_size=16).hexdigest()
     path = cache_dir() / f"{kind}-abi{ABI}-{key}.bin"
     try:
         with open(path, "rb") as f:

@@ -24,17 +24,16 @@ True
 from __future__ import annotations
 
 import gzip
-import hashlib
 import mmap
 import os
 import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from lexiko import stamps
 from lexiko.errors import LexikoError
 from lexiko.files import write_file
 from lexiko.tiles import ENGLISH, TileSet, tile_set
@@ -555,13 +554,36 @@ def _pack(table: LeaveTable) -> bytes | None:
 def _default_table(tiles: TileSet) -> LeaveTable:
     if tiles.letters != ENGLISH.letters:
         return LeaveTable(tiles, meta={"note": "no trained table for these tiles: all zeros"})
-    ref = resources.files("lexiko") / "data" / DATA_FILE
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", DATA_FILE)
     try:
-        data = ref.read_bytes()
-    except FileNotFoundError:  # pragma: no cover - a broken installation
-        raise LexikoError(f"the leave table lexiko/data/{DATA_FILE} is missing: reinstall lexiko") from None
-    key = hashlib.sha256(data).hexdigest()[:24]  # names the packed cache file; sha256 hashes faster
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:  # installed in a zip file, or broken
+        data, path = _data_resource(), ""
+    # the digest naming the packed cache file, recorded with the file's stamp (a warm
+    # start does not hash 1.7 MB; see lexiko.stamps)
+    from lexiko.lexicon import cache_dir
+
+    folder = str(cache_dir())
+    hit = stamps.recall(folder, "leaves-shipped", path) if path else None
+    if hit is not None:
+        key = hit[0]
+    else:
+        import hashlib
+
+        key = hashlib.sha256(data).hexdigest()[:24]  # sha256 hashes faster than blake2b here
+        if path:
+            stamps.remember(folder, "leaves-shipped", path, [path], key)
     return _Shipped(data, tiles, f"lexiko/data/{DATA_FILE}", key)
+
+
+def _data_resource() -> bytes:  # pragma: no cover - lexiko installed in a zip file, or broken
+    from importlib import resources
+
+    try:
+        return (resources.files("lexiko") / "data" / DATA_FILE).read_bytes()
+    except FileNotFoundError:
+        raise LexikoError(f"the leave table lexiko/data/{DATA_FILE} is missing: reinstall lexiko") from None
 
 
 def _gzip_head(data: bytes, chunk: int = 1 << 14) -> str:

