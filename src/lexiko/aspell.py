@@ -12,15 +12,20 @@ then ``aspell expand``), and `lexiko.wordlists` reads that like a Debian list.
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lexiko.errors import LexiconError
+
+if TYPE_CHECKING:  # pathlib is imported where a path is made: the playing start-up never needs it
+    from pathlib import Path
 
 __all__ = ["aspell_dir", "dictionary_path", "stems", "expand", "expanded_words"]
 
 
 def aspell_dir() -> Path:
     """Where the dictionaries are: ``$LEXIKO_ASPELL_DIR``, else ``/usr/lib/aspell``."""
+    from pathlib import Path
+
     return Path(os.environ.get("LEXIKO_ASPELL_DIR", "/usr/lib/aspell"))
 
 

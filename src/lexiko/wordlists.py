@@ -34,12 +34,15 @@ import os
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lexiko.abbreviations import abbreviation
 from lexiko.aspell import dictionary_path, expanded_words
 from lexiko.errors import LexiconError, NotationError
 from lexiko.tiles import TileSet, tile_set
+
+if TYPE_CHECKING:  # pathlib is imported where a path is made: the playing start-up never needs it
+    from pathlib import Path
 
 __all__ = [
     "SystemList",
@@ -113,6 +116,8 @@ LANGUAGE_LISTS = {s.tiles: s.package for s in SYSTEM_LISTS.values()}
 
 def dict_dir() -> Path:
     """Where the word lists are: ``$LEXIKO_DICT_DIR``, else ``/usr/share/dict``."""
+    from pathlib import Path
+
     return Path(os.environ.get("LEXIKO_DICT_DIR", "/usr/share/dict"))
 
 
