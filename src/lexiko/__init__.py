@@ -34,7 +34,6 @@ from lexiko.errors import (
 from lexiko.layouts import LAYOUTS, Layout, layout
 from lexiko.move import Exchange, Move, Pass, Place, parse_move, parse_tiles
 from lexiko.rules import CASUAL, PRESETS, TOURNAMENT, Rules, family, finish_line, preset
-from lexiko.scoring import Word, score, words_formed
 from lexiko.tiles import BLANK, ENGLISH, TILE_SETS, Rack, TileSet, tile_set
 
 if TYPE_CHECKING:  # loaded on first use (see __getattr__); named here for type checkers
@@ -44,6 +43,7 @@ if TYPE_CHECKING:  # loaded on first use (see __getattr__); named here for type 
     from lexiko.game import Accept, Challenge, Event, Game, Position
     from lexiko.lexicon import Lexicon
     from lexiko.movegen import Candidate
+    from lexiko.scoring import Word, score, words_formed
     from lexiko.selfplay import play_game
 
 __version__ = "0.1.0"
@@ -63,8 +63,11 @@ _LAZY = {
     "RandomBot": "lexiko.bots",
     "SimulationBot": "lexiko.bots.simulation",
     "StaticBot": "lexiko.bots",
+    "Word": "lexiko.scoring",
     "make_player": "lexiko.bots",
     "play_game": "lexiko.selfplay",
+    "score": "lexiko.scoring",
+    "words_formed": "lexiko.scoring",
 }
 """Names loaded on first use, and the module each comes from."""
 
