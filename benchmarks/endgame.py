@@ -1,6 +1,6 @@
 """The endgame solver on every bag-empty position of the shared games.
 
-For each game of ``../shared/gcg`` (two players), every turn played with the bag empty
+For each game of ``../shared/gcg`` (or ``$LEXIKO_SHARED_DIR/gcg``; two players), every turn played with the bag empty
 (``--first`` only the first such turn of each game) is solved from the record's
 position with a time limit: whether the answer is exact, the depth reached, the nodes
 searched and the time. The summary gives how many were solved exactly and the median
@@ -34,7 +34,8 @@ from lexiko.errors import LexikoError
 from lexiko.game import Game
 from lexiko.lexicon import Lexicon
 
-GCG = Path(__file__).resolve().parents[2] / "shared" / "gcg"
+SHARED = Path(os.environ.get("LEXIKO_SHARED_DIR") or Path(__file__).resolve().parents[2] / "shared")
+GCG = SHARED / "gcg"
 
 Row = tuple[str, int, str, int, bool, int, float, int, float]
 """file, turn, racks, depth, exact, nodes, seconds, value, processor seconds."""
@@ -109,7 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first", action="store_true", help="only the first bag-empty turn of each game")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes (default: %(default)s)")
     p.add_argument("--backend", choices=["auto", "c", "python"], default="auto")
-    p.add_argument("--games", type=Path, default=GCG, help="folder of .gcg files (default: ../shared/gcg)")
+    p.add_argument(
+        "--games",
+        type=Path,
+        default=GCG,
+        help="folder of .gcg files (default: $LEXIKO_SHARED_DIR/gcg or ../shared/gcg)",
+    )
     p.add_argument(
         "--only",
         action="append",
