@@ -147,7 +147,7 @@ int wmp_setup(Gen *g, const uint8_t *full)
             for (int d = 1; d <= f && d <= k; d++)
                 count[k] += count[k - d];
     }
-    int at[PRUNE_MAX_RACK + 2];
+    int at[PRUNE_MAX_RACK + 2] = {0}; /* zeroed: gcc cannot tell every read is of one written */
     at[0] = 0; /* the empty sub-rack is not listed */
     for (int k = 1; k <= R + 1; k++)
         at[k] = at[k - 1] + (int)(k - 1 >= 1 ? count[k - 1] : 0);
