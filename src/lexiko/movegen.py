@@ -423,6 +423,19 @@ _calls: dict[tuple[int, int, int, int, int], tuple[object, ...]] = {}
 _last_call: tuple[object, ...] = (None,) * 7
 
 
+def _holds(entry: tuple[object, ...], parts: tuple[object, ...]) -> bool:
+    """Whether a kept call was made for these very objects (lexicon, layout, tile set,
+    rules, leaves, automaton): held by the entry, so compared by identity."""
+    return (
+        entry[0] is parts[0]
+        and entry[1] is parts[1]
+        and entry[2] is parts[2]
+        and entry[3] is parts[3]
+        and entry[4] is parts[4]
+        and entry[5] is parts[5]
+    )
+
+
 def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue | None) -> kernel.BestCall | None:
     """The kernel's best mode with this lexicon's automaton, the board's layout and tile
     set, the rules and the packed leave table fixed (`lexiko.kernel.best_call`), kept
@@ -431,27 +444,12 @@ def _best_call(board: Board, lexicon: Lexicon, rules: Rules, leaves: LeaveValue 
     global _last_call
     layout, tiles = board.layout, board.tiles
     kwg = lexicon.kwg
-    last = _last_call  # the last one asked for (a loop asks for the same): held, so by identity
-    if (
-        last[0] is lexicon
-        and last[1] is layout
-        and last[2] is tiles
-        and last[3] is rules
-        and last[4] is leaves
-        and last[5] is kwg
-    ):
-        return cast(kernel.BestCall, last[6])
+    parts = (lexicon, layout, tiles, rules, leaves, kwg)
+    if _holds(_last_call, parts):  # the last one asked for (a loop asks for the same)
+        return cast(kernel.BestCall, _last_call[6])
     key = (id(lexicon), id(layout), id(tiles), id(rules), id(leaves))
     hit = _calls.get(key)
-    if (
-        hit is not None
-        and hit[0] is lexicon
-        and hit[1] is layout
-        and hit[2] is tiles
-        and hit[3] is rules
-        and hit[4] is leaves
-        and hit[5] is kwg
-    ):
+    if hit is not None and _holds(hit, parts):
         _last_call = hit
         return cast(kernel.BestCall, hit[6])
     if rules.variant == "clabbers":
